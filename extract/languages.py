@@ -1,0 +1,85 @@
+"""Which language a file is, and how each language spells its scopes.
+
+Imports: nothing of ours. The grammar names are those of tree-sitter-language-pack 0.13.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+import msgspec
+
+
+class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """How symfind treats one language.
+
+    Attributes:
+        name: Our language id (also the `.scm` file stem: `queries/<name>-tags.scm`).
+        grammar: The tree-sitter-language-pack grammar name.
+        extensions: File suffixes (lowercase, with the dot).
+        separator: Joins scope parts in a qualname (`.` or `::`).
+        member_separator: Joins a type and its method when it differs (Ruby `#`).
+    """
+
+    name: str
+    grammar: str
+    extensions: tuple[str, ...]
+    separator: str = "."
+    member_separator: str = ""
+
+
+LANGUAGES: dict[str, LanguageSpec] = {
+    spec.name: spec
+    for spec in (
+        LanguageSpec(name="python", grammar="python", extensions=(".py", ".pyi")),
+        LanguageSpec(
+            name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx")
+        ),
+        LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
+        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",)),
+        LanguageSpec(name="go", grammar="go", extensions=(".go",)),
+        LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
+        LanguageSpec(name="java", grammar="java", extensions=(".java",)),
+        LanguageSpec(name="c", grammar="c", extensions=(".c", ".h"), separator="::"),
+        LanguageSpec(
+            name="cpp",
+            grammar="cpp",
+            extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
+            separator="::",
+        ),
+        LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
+        LanguageSpec(
+            name="ruby", grammar="ruby", extensions=(".rb",), separator="::", member_separator="#"
+        ),
+        LanguageSpec(name="php", grammar="php", extensions=(".php",), separator="\\",
+                     member_separator="::"),
+        LanguageSpec(name="kotlin", grammar="kotlin", extensions=(".kt", ".kts")),
+    )
+}
+
+_BY_EXTENSION: dict[str, str] = {
+    ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions
+}
+
+# A `.h` file is C unless its first bytes show C++-only syntax.
+_CPP_HEADER_MARKERS = (b"class ", b"namespace ", b"template<", b"template <", b"public:", b"::")
+
+
+def language_for_path(path: str) -> str | None:
+    """Return the language id for a file path by its suffix, or None if unsupported."""
+    _, ext = posixpath.splitext(path.lower())
+    return _BY_EXTENSION.get(ext)
+
+
+def language_for_file(path: str, head: bytes) -> str | None:
+    """Like `language_for_path`, but tells C++ headers named `.h` apart by their content.
+
+    Args:
+        path: The file path (only its suffix is used).
+        head: The first few KiB of the file.
+    """
+    language = language_for_path(path)
+    if language == "c" and path.lower().endswith(".h"):
+        if any(marker in head for marker in _CPP_HEADER_MARKERS):
+            return "cpp"
+    return language

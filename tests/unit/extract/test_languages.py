@@ -1,0 +1,36 @@
+"""Every language fixture's full symbol list matches its golden JSON.
+
+Each `tests/fixtures/languages/<lang>/` holds one source file (`sample.<ext>`) and
+`expected.json`: the complete list of symbols, compared whole. Regenerate a golden with
+`python -m tests.fixtures.regen <lang>` and review the diff by eye before committing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from extract import LANGUAGES, extract_symbols
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
+
+
+def fixture_source(language: str) -> Path:
+    sources = [p for p in (FIXTURES / language).iterdir() if p.name.startswith("sample.")]
+    assert len(sources) == 1, f"{language}: expected exactly one sample.* file, got {sources}"
+    return sources[0]
+
+
+def test_every_supported_language_has_a_fixture() -> None:
+    assert sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()) == sorted(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_fixture_symbols_match_golden(language: str) -> None:
+    source = fixture_source(language)
+    relative = f"{language}/{source.name}"
+    symbols = extract_symbols(relative, source.read_bytes(), language=language)
+    expected = msgspec.json.decode((FIXTURES / language / "expected.json").read_bytes())
+    assert msgspec.to_builtins(symbols) == expected
