@@ -53,7 +53,8 @@ _QUALIFIER_SPLIT = re.compile(r"::|\.|\\|#|->")
 _GENERIC_ARGS = re.compile(r"[<\[].*$", re.S)
 _COMMENT_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--|;+)\s?")
 _WHITESPACE = re.compile(r"\s+")
-_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*)")
+# `#` starts a comment except in C preprocessor directives (`#define`).
+_COMMENT_LINE = re.compile(r"^\s*(?:#(?!\s*(?:define|undef|if|ifdef|ifndef|elif|else|endif)\b)|//|/\*|\*)")
 
 
 class _Definition(NamedTuple):
