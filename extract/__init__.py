@@ -5,7 +5,7 @@ Imports: nothing of ours (the bottom layer). tree_sitter is confined to this pac
 
 from extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from extract.languages import LANGUAGES, language_for_file, language_for_path
-from extract.parse import extract_symbols, supported_languages
+from extract.parse import extract_symbols, extraction_fingerprint, supported_languages
 from extract.records import SCOPE_KINDS, Symbol, SymbolKind
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "SymbolKind",
     "UnsupportedLanguage",
     "extract_symbols",
+    "extraction_fingerprint",
     "language_for_file",
     "language_for_path",
     "supported_languages",

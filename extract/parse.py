@@ -18,6 +18,7 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import time
 from importlib import resources
@@ -289,3 +290,18 @@ def extract_symbols(
         )
     symbols.sort(key=lambda s: (s.line, s.name, s.kind))
     return symbols
+
+
+@functools.cache
+def extraction_fingerprint() -> str:
+    """A hash of everything that decides which symbols a file yields (the tag queries).
+
+    Indexes store it; when an upgrade changes a query, the index is rebuilt rather than
+    mixing symbols from two extractors.
+    """
+    digest = hashlib.sha256()
+    queries = resources.files("extract") / "queries"
+    for query_file in sorted(queries.iterdir(), key=lambda f: f.name):
+        if query_file.name.endswith(".scm"):
+            digest.update(query_file.name.encode() + query_file.read_bytes())
+    return digest.hexdigest()[:16]

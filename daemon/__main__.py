@@ -1,0 +1,21 @@
+"""Entry point of `symfind` and `python -m daemon`: logging set-up, then the CLI."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from daemon.cli import main as cli_main
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    verbosity = sum(a.count("v") for a in argv if a.startswith("-v") and set(a[1:]) == {"v"})
+    verbosity += argv.count("--verbose")
+    level = logging.WARNING - 10 * min(verbosity, 2)
+    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    return cli_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

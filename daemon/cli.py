@@ -1,0 +1,222 @@
+"""The `symfind` command line: index, reindex, search, status.
+
+Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
+progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
+missing or unusable, 4 index locked by another process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+import msgspec
+
+from daemon.config import Config, load_config
+from daemon.errors import DaemonError
+from daemon.indexer import IndexReport, update_index
+from daemon.render import ProgressBar, format_response
+from extract import LANGUAGES, SymbolKind
+from storage import (
+    MAX_LIMIT,
+    IndexLocked,
+    IndexMissing,
+    QueryError,
+    SchemaMismatch,
+    Searcher,
+    StorageError,
+    read_manifest,
+)
+
+logger = logging.getLogger(__name__)
+
+EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED = 0, 2, 3, 4
+_JSON = msgspec.json.Encoder()
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 1 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LIMIT}, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="symfind",
+        description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    for name, text in (
+        ("index", "build or update the index of a repository"),
+        ("reindex", "drop the index and rebuild it from scratch"),
+    ):
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+        sub.add_argument("--max-file-bytes", type=_limit_bytes, help="skip larger files (1 MB)")
+        sub.add_argument("--workers", type=_limit_bytes, help="extraction processes (all cores)")
+        sub.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    search = commands.add_parser(
+        "search",
+        help="search definitions by name, typo'd name, qualified name or words",
+        description="Search definitions: `HtppClient`, `http client`, `AsyncClient#send`, "
+        "`pkg.mod.func`, `ns::Type`.",
+    )
+    search.add_argument("query", nargs="?", help="what to look for")
+    search.add_argument("--repo", default=".", help="repository root (default: .)")
+    search.add_argument("--limit", type=_limit, default=10, help=f"results, 1..{MAX_LIMIT}")
+    search.add_argument("--kind", choices=[k.value for k in SymbolKind], help="only this kind")
+    search.add_argument("--lang", choices=sorted(LANGUAGES), help="only this language")
+    search.add_argument("--path", help="only paths matching this glob (src/**/*.py, tests/)")
+    search.add_argument("--json", action="store_true", help="JSON output")
+    search.add_argument(
+        "--queries-from", type=Path, metavar="FILE", help="one query per line; JSON lines out"
+    )
+
+    status = commands.add_parser("status", help="what the index holds and how fresh it is")
+    status.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+    status.add_argument("--json", action="store_true", help="JSON output")
+    return parser
+
+
+def _limit_bytes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _report_text(report: IndexReport, config: Config) -> str:
+    skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()))
+    return (
+        f"indexed {config.repo}: {report.files} files, {report.symbols} symbols "
+        f"({report.indexed} extracted, {report.unchanged} unchanged, {report.deleted} removed"
+        + (f"; skipped: {skipped}" if skipped else "")
+        + f") in {report.seconds:.2f}s → {config.index_dir}"
+    )
+
+
+def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
+    config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
+    report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
+    out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
+    return EXIT_OK
+
+
+def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
+    """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
+    try:
+        response = searcher.search(query, limit=limit)
+    except QueryError as exc:
+        return _JSON.encode({"query": query, "route": "invalid", "took_ms": 0.0, "results": [],
+                             "error": str(exc)})
+    results = [
+        {
+            "name": r.name, "qualname": r.qualname, "kind": r.kind, "language": r.language,
+            "path": r.path, "line": r.line, "end_line": r.end_line, "signature": r.signature,
+            "score": r.score, "why": {"channels": r.why.channels},
+        }
+        for r in response.results
+    ]
+    return _JSON.encode(
+        {"query": query, "route": response.route, "took_ms": response.took_ms, "results": results}
+    )
+
+
+def run_search(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.repo)
+    searcher = Searcher(config.index_dir)
+    if args.queries_from is not None:
+        if args.query is not None:
+            raise QueryError("give either a QUERY or --queries-from FILE, not both")
+        try:
+            lines = args.queries_from.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError as exc:
+            raise QueryError(f"cannot read {args.queries_from}: {exc.strerror}") from exc
+        for line in lines:
+            if line.strip():
+                out.write(_batch_line(searcher, line.strip(), args.limit).decode() + "\n")
+        return EXIT_OK
+    if args.query is None:
+        raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
+    response = searcher.search(
+        args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
+    )
+    out.write((_JSON.encode(response).decode() if args.json else format_response(response)) + "\n")
+    return EXIT_OK
+
+
+def _directory_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def run_status(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.path)
+    manifest = read_manifest(config.index_dir)
+    searcher = Searcher(config.index_dir)  # validates schema version and readability
+    skipped: dict[str, int] = {}
+    for reason in manifest.skipped.values() if manifest else ():
+        skipped[reason] = skipped.get(reason, 0) + 1
+    status = {
+        "repo": str(config.repo),
+        "index_dir": str(config.index_dir),
+        "schema_version": searcher.manifest.schema_version,
+        "generation": searcher.manifest.generation,
+        "files": len(searcher.manifest.files),
+        "symbols": searcher.num_symbols,
+        "skipped": skipped,
+        "pending": len(searcher.manifest.pending),
+        "updated_at": searcher.manifest.updated_at,
+        "index_bytes": _directory_bytes(config.index_dir),
+    }
+    if args.json:
+        out.write(_JSON.encode(status).decode() + "\n")
+        return EXIT_OK
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
+    skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
+    out.write(
+        f"repository    {status['repo']}\n"
+        f"index         {status['index_dir']} ({status['index_bytes'] / 1e6:.1f} MB)\n"
+        f"schema        v{status['schema_version']}, generation {status['generation']}\n"
+        f"files         {status['files']} indexed; skipped: {skipped_text}\n"
+        f"symbols       {status['symbols']}\n"
+        f"last commit   {when}\n"
+    )
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run one `symfind` command; returns the process exit code."""
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command in ("index", "reindex"):
+            return run_index(args, out, fresh=args.command == "reindex")
+        if args.command == "search":
+            return run_search(args, out)
+        return run_status(args, out)
+    except (QueryError, DaemonError) as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (IndexMissing, SchemaMismatch) as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return EXIT_INDEX
+    except IndexLocked as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
+    except StorageError as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return EXIT_INDEX

@@ -1,0 +1,115 @@
+"""Settings resolved once at an entry point: CLI flag > `SYMFIND_*` variable > default.
+
+Imports: msgspec, platformdirs, `extract`, `daemon` modules. Frozen Structs passed down;
+no globals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import msgspec
+import platformdirs
+
+from daemon.errors import RepositoryError
+from extract import extraction_fingerprint
+
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+DEFAULT_MAX_LINE_CHARS = 5_000
+DEFAULT_PARSE_DEADLINE_S = 5.0
+
+
+class IndexOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Options that change what the index holds; their hash is stored in the manifest.
+
+    Attributes:
+        max_file_bytes: Larger files are skipped (`too_large`).
+        max_line_chars: A file with a longer line is treated as minified and skipped.
+        parse_deadline_s: Wall-clock budget to parse one file (`parse_timeout`).
+    """
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_line_chars: int = DEFAULT_MAX_LINE_CHARS
+    parse_deadline_s: float = DEFAULT_PARSE_DEADLINE_S
+
+    def fingerprint(self) -> str:
+        data = msgspec.json.encode(self) + extraction_fingerprint().encode()
+        return hashlib.sha256(data).hexdigest()[:16]
+
+
+class Config(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything an entry point needs to index or search one repository."""
+
+    repo: Path
+    index_dir: Path
+    options: IndexOptions = IndexOptions()
+    workers: int = 1
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise RepositoryError(f"{name} must be an integer, got {raw!r}") from exc
+    if value < 1:
+        raise RepositoryError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def index_base_dir() -> Path:
+    """Where per-repository indexes live: `$SYMFIND_INDEX_DIR` or the user cache dir."""
+    override = os.environ.get("SYMFIND_INDEX_DIR")
+    if override:
+        return Path(override).expanduser().resolve()
+    return Path(platformdirs.user_cache_dir("symfind")) / "indexes"
+
+
+def index_dir_for(repo: Path) -> Path:
+    """The index directory of one repository: `<base>/<name>-<hash of its real path>`."""
+    digest = hashlib.sha256(str(repo).encode("utf-8")).hexdigest()[:12]
+    return index_base_dir() / f"{repo.name or 'root'}-{digest}"
+
+
+def resolve_repo(path: str | os.PathLike[str] | None) -> Path:
+    """The repository root as an absolute, symlink-free path.
+
+    Raises:
+        RepositoryError: It does not exist or is not a directory.
+    """
+    repo = Path(path or ".").expanduser()
+    try:
+        resolved = repo.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise RepositoryError(f"repository {str(repo)!r} does not exist") from exc
+    if not resolved.is_dir():
+        raise RepositoryError(f"repository {str(repo)!r} is not a directory")
+    return resolved
+
+
+def load_config(
+    repo: str | os.PathLike[str] | None,
+    *,
+    max_file_bytes: int | None = None,
+    workers: int | None = None,
+) -> Config:
+    """Build the Config for a repository from flags, environment and defaults.
+
+    Raises:
+        RepositoryError: Bad repository path or a malformed `SYMFIND_*` variable.
+    """
+    root = resolve_repo(repo)
+    options = IndexOptions(
+        max_file_bytes=max_file_bytes
+        or _env_int("SYMFIND_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),
+    )
+    return Config(
+        repo=root,
+        index_dir=index_dir_for(root),
+        options=options,
+        workers=workers or _env_int("SYMFIND_WORKERS", os.cpu_count() or 1),
+    )

@@ -1,0 +1,9 @@
+"""Exceptions raised by `daemon`. Imports: nothing of ours."""
+
+
+class DaemonError(Exception):
+    """Base class: the repository cannot be walked, indexed or served."""
+
+
+class RepositoryError(DaemonError):
+    """The repository path is missing, not a directory, or otherwise unusable."""

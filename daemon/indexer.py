@@ -1,0 +1,234 @@
+"""Bring an index up to date with the files on disk: full builds and incremental updates.
+
+Imports: msgspec, `extract`, `storage`, `daemon` modules.
+
+A file is re-extracted only when its size or mtime changed and its content digest
+differs from the manifest. Extraction runs in worker processes for large batches
+(tree-sitter holds the GIL while parsing); the single writer stays in this process.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import logging
+import multiprocessing
+import os
+import stat
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+import msgspec
+
+from daemon.config import Config, IndexOptions
+from daemon.walk import IgnoreRules, walk_repository
+from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
+from storage import FileState, IndexWriter, Manifest
+
+logger = logging.getLogger(__name__)
+
+# Below this many files, starting worker processes costs more than it saves.
+PARALLEL_FROM_FILES = 64
+COMMIT_EVERY_FILES = 5_000
+_BINARY_SNIFF_BYTES = 8192
+
+Progress = Callable[[int, int], None]
+
+
+class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What processing one file produced: symbols, a skip reason, or 'unchanged'."""
+
+    path: str
+    state: FileState | None = None
+    symbols: list[Symbol] = []
+    skip_reason: str = ""
+    unchanged: bool = False
+
+
+class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
+    """Counts of one indexing run."""
+
+    files: int
+    indexed: int
+    unchanged: int
+    deleted: int
+    symbols: int
+    skipped: dict[str, int]
+    seconds: float
+    generation: int
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _is_minified(data: bytes, max_line_chars: int) -> bool:
+    if len(data) <= max_line_chars:
+        return False
+    return any(len(line) > max_line_chars for line in data.split(b"\n"))
+
+
+def process_file(
+    root: str, path: str, options: IndexOptions, previous_digest: str | None
+) -> FileOutcome:
+    """Read, vet and extract one file. Never raises for a bad file: it returns a reason."""
+    full = os.path.join(root, path)
+    try:
+        info = os.lstat(full)
+    except FileNotFoundError:
+        return FileOutcome(path=path, skip_reason="vanished")
+    except OSError:
+        return FileOutcome(path=path, skip_reason="unreadable")
+    if stat.S_ISLNK(info.st_mode):
+        return FileOutcome(path=path, skip_reason="symlink")
+    if not stat.S_ISREG(info.st_mode):
+        return FileOutcome(path=path, skip_reason="not_regular")
+    if info.st_size > options.max_file_bytes:
+        return FileOutcome(path=path, skip_reason="too_large")
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(options.max_file_bytes + 1)
+    except FileNotFoundError:
+        return FileOutcome(path=path, skip_reason="vanished")
+    except OSError:
+        return FileOutcome(path=path, skip_reason="unreadable")
+    if len(data) > options.max_file_bytes:  # grew between stat and read
+        return FileOutcome(path=path, skip_reason="too_large")
+    digest = _digest(data)
+    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
+    if digest == previous_digest:
+        return FileOutcome(path=path, state=state, unchanged=True)
+    if b"\0" in data[:_BINARY_SNIFF_BYTES]:
+        return FileOutcome(path=path, skip_reason="binary")
+    if _is_minified(data, options.max_line_chars):
+        return FileOutcome(path=path, skip_reason="minified")
+    try:
+        symbols = extract_symbols(path, data, deadline_s=options.parse_deadline_s)
+    except ParseTimeout:
+        return FileOutcome(path=path, skip_reason="parse_timeout")
+    except UnsupportedLanguage:
+        return FileOutcome(path=path, skip_reason="unsupported")
+    except ExtractError:
+        logger.exception("cannot extract %s", path)
+        return FileOutcome(path=path, skip_reason="parse_error")
+    language = symbols[0].language if symbols else ""
+    return FileOutcome(
+        path=path, state=msgspec.structs.replace(state, language=language), symbols=symbols
+    )
+
+
+def _outcomes(
+    config: Config, paths: list[str], previous: dict[str, FileState]
+) -> Iterable[FileOutcome]:
+    root = str(config.repo)
+
+    def digest_of(path: str) -> str | None:
+        state = previous.get(path)
+        return state.digest if state else None
+
+    if config.workers <= 1 or len(paths) < PARALLEL_FROM_FILES:
+        for path in paths:
+            yield process_file(root, path, config.options, digest_of(path))
+        return
+    # spawn, not fork: forking a process that runs Tantivy's threads risks deadlocks.
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(config.workers, mp_context=context) as pool:
+        yield from pool.map(
+            process_file,
+            [root] * len(paths),
+            paths,
+            [config.options] * len(paths),
+            [digest_of(p) for p in paths],
+            chunksize=16,
+        )
+
+
+def _needs_processing(root: str, path: str, previous: dict[str, FileState]) -> bool:
+    """Cheap pre-check by size and mtime; skipped files are always looked at again."""
+    state = previous.get(path)
+    if state is None:
+        return True
+    try:
+        info = os.lstat(os.path.join(root, path))
+    except OSError:
+        return True
+    return not (state.mtime_ns == info.st_mtime_ns and state.size == info.st_size)
+
+
+def apply_outcome(writer: IndexWriter, outcome: FileOutcome) -> None:
+    """Stage one file's outcome in the writer."""
+    if outcome.unchanged and outcome.state is not None:
+        writer.touch_file(outcome.path, outcome.state)
+    elif outcome.skip_reason == "vanished":
+        writer.delete_file(outcome.path)
+    elif outcome.skip_reason:
+        writer.skip_file(outcome.path, outcome.skip_reason)
+    elif outcome.state is not None:
+        writer.replace_file(outcome.path, outcome.state, outcome.symbols)
+
+
+def update_index(
+    config: Config, *, fresh: bool = False, progress: Progress | None = None
+) -> IndexReport:
+    """Make the index match the repository: add new/changed files, drop deleted ones.
+
+    Args:
+        config: Repository, index location and options.
+        fresh: Drop everything first (`symfind reindex`).
+        progress: Called with (files done, files to process).
+
+    Raises:
+        IndexLocked: Another process (a daemon) writes this index.
+        StorageError: The index cannot be created or written.
+    """
+    started = time.monotonic()
+    root = str(config.repo)
+    with IndexWriter(
+        config.index_dir,
+        repo_root=config.repo,
+        options_hash=config.options.fingerprint(),
+        fresh=fresh,
+    ) as writer:
+        on_disk = list(walk_repository(config.repo, IgnoreRules(config.repo)))
+        present = set(on_disk)
+        previous = dict(writer.files)
+        gone = [p for p in [*previous, *writer.skipped] if p not in present]
+        for path in gone:
+            writer.delete_file(path)
+        suspect = writer.suspect
+        todo = [
+            path
+            for path in on_disk
+            if path in suspect or _needs_processing(root, path, previous)
+        ]
+        if suspect:  # a crash mid-commit: re-extract instead of trusting digests
+            previous = {p: s for p, s in previous.items() if p not in suspect}
+        indexed = unchanged = 0
+        for done, outcome in enumerate(_outcomes(config, todo, previous), start=1):
+            apply_outcome(writer, outcome)
+            indexed += outcome.state is not None and not outcome.unchanged
+            unchanged += outcome.unchanged
+            if writer.staged >= COMMIT_EVERY_FILES:
+                writer.commit()
+            if progress is not None:
+                progress(done, len(todo))
+        first_build = writer.manifest.generation == 0
+        manifest = writer.commit() if (writer.staged or fresh or first_build) else writer.manifest
+    return _report(manifest, indexed, unchanged, len(gone), time.monotonic() - started)
+
+
+def _report(
+    manifest: Manifest, indexed: int, unchanged: int, deleted: int, seconds: float
+) -> IndexReport:
+    return IndexReport(
+        files=len(manifest.files),
+        indexed=indexed,
+        unchanged=unchanged,
+        deleted=deleted,
+        symbols=sum(state.symbols for state in manifest.files.values()),
+        skipped=dict(Counter(manifest.skipped.values())),
+        seconds=round(seconds, 3),
+        generation=manifest.generation,
+    )

@@ -1,0 +1,24 @@
+"""Exceptions raised by `storage`. Imports: nothing of ours.
+
+Every message says what to do next; callers show it to people and agents as is.
+"""
+
+
+class StorageError(Exception):
+    """Base class for index and query failures."""
+
+
+class IndexMissing(StorageError):
+    """No index exists for the repository yet."""
+
+
+class SchemaMismatch(StorageError):
+    """The index on disk was built by a different schema or different content options."""
+
+
+class IndexLocked(StorageError):
+    """Another process holds the index's single writer lock."""
+
+
+class QueryError(StorageError):
+    """The query cannot be searched (empty, too long, or limits out of range)."""

@@ -1,0 +1,109 @@
+"""Records of the index (manifest) and of search answers.
+
+Imports: msgspec, `extract.records`. Frozen Structs; new fields always get defaults so
+older manifests and wire messages still decode.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from extract.records import SymbolKind
+
+
+class FileState(msgspec.Struct, frozen=True, kw_only=True):
+    """What the index holds for one file, to tell whether the file changed since."""
+
+    mtime_ns: int
+    size: int
+    digest: str
+    symbols: int = 0
+    language: str = ""
+
+
+class Manifest(msgspec.Struct, frozen=True, kw_only=True):
+    """The index's table of contents, written atomically after every commit.
+
+    Attributes:
+        schema_version: SCHEMA_VERSION of the code that built the index.
+        options_hash: Hash of the indexing options that change content (size caps...).
+        repo_root: Absolute path of the indexed repository.
+        generation: Incremented by every commit.
+        files: Indexed files (repo-relative path → state).
+        skipped: Files seen but not indexed (path → reason such as `too_large`).
+        pending: Paths of a batch being committed; non-empty after a crash mid-commit,
+            telling the next writer to re-check them.
+        updated_at: Unix time of the last commit.
+    """
+
+    schema_version: int
+    options_hash: str
+    repo_root: str
+    generation: int = 0
+    files: dict[str, FileState] = {}
+    skipped: dict[str, str] = {}
+    pending: list[str] = []
+    updated_at: float = 0.0
+
+
+class ChannelMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How one channel ranked one result."""
+
+    rank: int
+    weight: float
+    contribution: float
+    distance: int | None = None
+
+
+class Why(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a result ranked where it did: every channel that found it."""
+
+    channels: dict[str, ChannelMatch]
+
+
+class SearchResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One ranked definition."""
+
+    name: str
+    qualname: str
+    kind: SymbolKind
+    language: str
+    path: str
+    line: int
+    end_line: int
+    signature: str
+    score: float
+    why: Why
+    start_line: int = 0
+    doc: str = ""
+
+
+class Freshness(msgspec.Struct, frozen=True, kw_only=True):
+    """How current the index is."""
+
+    generation: int
+    updated_at: float
+    files: int
+    pending: int = 0
+
+
+class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer to one query.
+
+    Attributes:
+        route: How the query was read (`identifier`, `qualified`, `words`, `prose`).
+        channels: Channels run, with their weights.
+        empty_reason: Why nothing was found (only when `results` is empty).
+        suggestions: Nearest indexed names (only when `results` is empty).
+        failures: Channels that failed (name → message); the others still answered.
+    """
+
+    query: str
+    route: str
+    channels: dict[str, float]
+    took_ms: float
+    results: list[SearchResult]
+    freshness: Freshness
+    empty_reason: str = ""
+    suggestions: list[str] = []
+    failures: dict[str, str] = {}

@@ -1,0 +1,152 @@
+"""Read a query's shape and decide which channels run, with which weights.
+
+Imports: `storage.words` only (no Tantivy: plans are plain data, tested as a table).
+
+Routes:
+- `identifier`: one identifier (`HtppClient`, `parse_header_links`) → exact, ngram,
+  fuzzy (when long enough), words.
+- `qualified`: identifiers joined by `.` `::` `#` `/` `->` `\\` (`AsyncClient#send`,
+  `pkg.mod.func`) → the same channels on the last segment; every channel also scores
+  the scope segments against the symbol's qualname and path, a typo allowed in each.
+- `words`: two to four plain words (`http client`) → exact on the words joined
+  (`httpclient` = `HttpClient` = `http_client`), words, text.
+- `prose`: anything longer → words and text (no fuzzy: edit distance on prose is noise).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+import msgspec
+
+from storage.errors import QueryError
+from storage.words import QUALIFIER, split_identifier, split_text, squash
+
+MAX_QUERY_CHARS = 512
+MIN_FUZZY_CHARS = 3
+# Names of at least this many characters tolerate two edits, shorter ones one.
+TWO_EDITS_FROM_CHARS = 6
+MAX_WORDS_ROUTE = 4
+
+
+class Channel(enum.StrEnum):
+    EXACT = "exact"
+    NGRAM = "ngram"
+    FUZZY = "fuzzy"
+    WORDS = "words"
+    TEXT = "text"
+
+
+class Route(enum.StrEnum):
+    IDENTIFIER = "identifier"
+    QUALIFIED = "qualified"
+    WORDS = "words"
+    PROSE = "prose"
+
+
+#: The one weight table (documented by the `help` tool and the README).
+WEIGHTS: dict[Route, dict[Channel, float]] = {
+    Route.IDENTIFIER: {
+        Channel.EXACT: 3.0,
+        Channel.FUZZY: 2.0,
+        Channel.NGRAM: 0.7,
+        Channel.WORDS: 0.7,
+    },
+    Route.QUALIFIED: {
+        Channel.EXACT: 3.0,
+        Channel.FUZZY: 2.0,
+        Channel.NGRAM: 0.7,
+        Channel.WORDS: 0.7,
+    },
+    Route.WORDS: {Channel.EXACT: 3.0, Channel.WORDS: 1.5, Channel.TEXT: 0.5},
+    Route.PROSE: {Channel.WORDS: 1.0, Channel.TEXT: 1.0},
+}
+
+_SEGMENT = r"[A-Za-z_$~][\w$~]*[!?=]?"
+_IDENTIFIER = re.compile(rf"^(?:{_SEGMENT})(?:(?:::|->|[.#/\\]){_SEGMENT})*$")
+_PLAIN_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+
+
+class Plan(msgspec.Struct, frozen=True, kw_only=True):
+    """What to search for and how.
+
+    Attributes:
+        route: The query's shape.
+        name: The (last) identifier as typed; for `words` the words joined.
+        scope: Scope segments before the name, as typed (qualified route only).
+        words: Lowercase words for the words/text channels.
+        max_edits: Edit distance the fuzzy channel allows (0 = fuzzy does not run).
+        weights: Channel → weight, only for channels that run.
+    """
+
+    route: Route
+    name: str
+    scope: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    max_edits: int = 0
+    weights: dict[str, float] = {}
+
+    @property
+    def key(self) -> str:
+        """The squashed name channels compare against (`HtppClient` → `htppclient`)."""
+        return squash(self.name)
+
+    def __str__(self) -> str:
+        target = ".".join((*self.scope, self.name)) if self.name else " ".join(self.words)
+        steps = " ".join(
+            f"{channel}{'≤' + str(self.max_edits) if channel == Channel.FUZZY else ''}×{weight:g}"
+            for channel, weight in self.weights.items()
+        )
+        return f"{self.route} {target!r} → {steps}"
+
+
+def max_edits_for(key: str) -> int:
+    """Edits tolerated for a squashed name of this length (0 = too short for fuzzy)."""
+    if len(key) < MIN_FUZZY_CHARS:
+        return 0
+    return 2 if len(key) >= TWO_EDITS_FROM_CHARS else 1
+
+
+def route(query: str) -> Plan:
+    """Turn raw query text into a Plan.
+
+    Raises:
+        QueryError: The query is empty, too long, or has nothing searchable in it.
+    """
+    text = " ".join(query.split())
+    if not text:
+        raise QueryError("empty query — type a name (`HttpClient`), `Class.method` or a few words")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(f"query is {len(text)} characters; the limit is {MAX_QUERY_CHARS}")
+
+    if " " not in text and _IDENTIFIER.match(text):
+        segments = [segment for segment in QUALIFIER.split(text) if segment]
+        name, scope = segments[-1], tuple(segments[:-1])
+        shape = Route.QUALIFIED if scope else Route.IDENTIFIER
+        edits = max_edits_for(squash(name))
+        weights = {
+            str(channel): weight
+            for channel, weight in WEIGHTS[shape].items()
+            if channel != Channel.FUZZY or edits
+        }
+        return Plan(
+            route=shape,
+            name=name,
+            scope=scope,
+            words=tuple(split_identifier(name)),
+            max_edits=edits,
+            weights=weights,
+        )
+
+    words = tuple(split_text(text))
+    if not words:
+        raise QueryError(
+            f"nothing searchable in {text[:60]!r} — use letters or digits; symfind has no query operators"
+        )
+    tokens = text.split(" ")
+    if len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in tokens):
+        weights = {str(c): w for c, w in WEIGHTS[Route.WORDS].items()}
+        return Plan(route=Route.WORDS, name="".join(tokens), words=words, weights=weights)
+    weights = {str(c): w for c, w in WEIGHTS[Route.PROSE].items()}
+    return Plan(route=Route.PROSE, name="", words=words, weights=weights)

@@ -1,0 +1,143 @@
+"""The versioned Tantivy schema: fields, analyzers and Symbol → document.
+
+Imports: tantivy, msgspec, `extract.records`, `storage` modules.
+
+One field per search channel, each with its own analyzer (see DESIGN.md "The index"):
+
+| field          | analyzer        | content                                            | channel   |
+|----------------|-----------------|----------------------------------------------------|-----------|
+| record         | (stored bytes)  | the msgpack-encoded Symbol                          | —         |
+| name_exact     | raw, lowercase  | name squashed (`_`/`-`/`$` removed, lowercased)     | exact     |
+| name_ngram     | 2–3-grams       | squashed name                                       | ngram     |
+| qualname_ngram | 2–3-grams       | squashed qualname parts                             | ngram     |
+| name_fuzzy     | raw, lowercase  | squashed name, at most 64 chars                     | fuzzy     |
+| scope          | raw, lowercase  | qualname scope parts and path parts (dirs, stem)    | scopes    |
+| words          | simple + stem   | qualname split into words (`HTTPServerError`)      | words     |
+| text           | simple + stem − stop words | signature, doc, qualname and path words  | text      |
+| kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
+
+Version history (`schema_version.txt` holds the current one; any field or analyzer
+change bumps it, and an index of another version is rebuilt, never misread):
+
+1. First schema.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+from importlib import resources
+from pathlib import Path
+
+import msgspec
+import tantivy
+
+from extract.records import Symbol
+from storage.words import qualifier_parts, split_text, squash
+
+MAX_FUZZY_TERM_CHARS = 64
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(Symbol)
+
+
+def _read_schema_version() -> int:
+    # Installed wheels carry a copy inside the package; a source checkout has it at the root.
+    packaged = resources.files("storage") / "schema_version.txt"
+    if packaged.is_file():
+        return int(packaged.read_text(encoding="utf-8").strip())
+    root_copy = Path(__file__).resolve().parent.parent / "schema_version.txt"
+    return int(root_copy.read_text(encoding="utf-8").strip())
+
+
+SCHEMA_VERSION: int = _read_schema_version()
+
+
+@functools.cache
+def analyzers() -> dict[str, tantivy.TextAnalyzer]:
+    """The custom analyzers, by registered name; also used to analyse query text."""
+    return {
+        "raw_lc": tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.raw())
+        .filter(tantivy.Filter.lowercase())
+        .build(),
+        "fuzzy_lc": tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.raw())
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.remove_long(MAX_FUZZY_TERM_CHARS + 1))
+        .build(),
+        "ngram23": tantivy.TextAnalyzerBuilder(
+            tantivy.Tokenizer.ngram(min_gram=2, max_gram=3, prefix_only=False)
+        )
+        .filter(tantivy.Filter.lowercase())
+        .build(),
+        "words_en": tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build(),
+        "text_en": tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.stopword("english"))
+        .filter(tantivy.Filter.stemmer("english"))
+        .build(),
+    }
+
+
+def register_analyzers(index: tantivy.Index) -> None:
+    """Register every custom analyzer; Tantivy does not persist them, so call on each open."""
+    for name, analyzer in analyzers().items():
+        index.register_tokenizer(name, analyzer)
+
+
+@functools.cache
+def build_schema() -> tantivy.Schema:
+    """The Tantivy schema of SCHEMA_VERSION."""
+    builder = tantivy.SchemaBuilder()
+    builder.add_bytes_field("record", stored=True)
+    builder.add_text_field("name_exact", tokenizer_name="raw_lc", index_option="basic")
+    builder.add_text_field("name_ngram", tokenizer_name="ngram23", index_option="freq")
+    builder.add_text_field("qualname_ngram", tokenizer_name="ngram23", index_option="freq")
+    builder.add_text_field("name_fuzzy", tokenizer_name="fuzzy_lc", index_option="basic")
+    builder.add_text_field("scope", tokenizer_name="raw_lc", index_option="basic")
+    builder.add_text_field("words", tokenizer_name="words_en", index_option="freq")
+    builder.add_text_field("text", tokenizer_name="text_en", index_option="freq")
+    builder.add_text_field("kind", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("language", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+def path_parts(path: str) -> list[str]:
+    """Directory names and the file stem: `src/httpx/_client.py` → `src httpx _client`."""
+    directory, filename = posixpath.split(path)
+    stem = filename.split(".", 1)[0]
+    return [part for part in directory.split("/") if part] + ([stem] if stem else [])
+
+
+def scope_terms(symbol: Symbol) -> list[str]:
+    """What a qualified query's scope segments are matched against, squashed."""
+    scopes = qualifier_parts(symbol.qualname)[:-1] + path_parts(symbol.path)
+    return list(dict.fromkeys(squash(part) for part in scopes if part))
+
+
+def to_document(symbol: Symbol) -> tantivy.Document:
+    """Build the Tantivy document for one symbol."""
+    squashed = squash(symbol.name)
+    doc = tantivy.Document()
+    doc.add_bytes("record", _ENCODER.encode(symbol))
+    doc.add_text("name_exact", squashed)
+    doc.add_text("name_ngram", squashed)
+    doc.add_text("qualname_ngram", " ".join(squash(p) for p in qualifier_parts(symbol.qualname)))
+    doc.add_text("name_fuzzy", squashed)
+    for term in scope_terms(symbol):
+        doc.add_text("scope", term)
+    doc.add_text("words", " ".join(split_text(" ".join(qualifier_parts(symbol.qualname)))))
+    text_words = split_text(" ".join((symbol.signature, symbol.doc, symbol.qualname)))
+    doc.add_text("text", " ".join(text_words + split_text(symbol.path)))
+    doc.add_text("kind", str(symbol.kind))
+    doc.add_text("language", symbol.language)
+    doc.add_text("path", symbol.path)
+    return doc
+
+
+def decode_record(data: bytes) -> Symbol:
+    """Decode a stored `record` field back into its Symbol."""
+    return _DECODER.decode(data)

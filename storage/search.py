@@ -1,0 +1,284 @@
+"""Run a query against an index: route, run channels, fuse, explain.
+
+Imports: tantivy, msgspec, `extract.records`, `storage` modules. Raw query text never
+reaches Tantivy's query parser: every Tantivy query is built from parsed terms.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import tantivy
+
+from extract.records import Symbol, SymbolKind
+from storage.channels import CHANNELS, Candidate, ChannelContext, kind_rank
+from storage.errors import QueryError
+from storage.fusion import contribution, fuse
+from storage.index import check_index, open_tantivy, read_manifest
+from storage.records import (
+    ChannelMatch,
+    Freshness,
+    Manifest,
+    SearchResponse,
+    SearchResult,
+    Why,
+)
+from storage.router import Channel, Plan, Route, route
+from storage.schema import decode_record
+from storage.words import squash
+
+logger = logging.getLogger(__name__)
+
+MAX_LIMIT = 1000
+SUGGESTIONS = 5
+
+
+def glob_to_regex(glob: str) -> str:
+    """Translate a path glob to the regex Tantivy matches against whole paths.
+
+    `*` stays within a directory, `**` crosses directories, `?` is one character; a glob
+    without `/` matches the file name in any directory, a glob ending in `/` (or naming a
+    directory) matches everything below it.
+    """
+    glob = glob.strip().lstrip("./")
+    out = []
+    i = 0
+    while i < len(glob):
+        char = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append({"*": "[^/]*", "?": "[^/]"}.get(char) or re.escape(char))
+        i += 1
+    pattern = "".join(out)
+    if "/" not in glob.rstrip("/"):
+        pattern = "(.*/)?" + pattern
+    if glob.endswith("/"):
+        return pattern + ".*"
+    return pattern + "(/.*)?"
+
+
+class Searcher:
+    """Searches one index directory; cheap to keep open, `refresh()` picks up commits."""
+
+    def __init__(self, index_dir: Path) -> None:
+        """Open the index for reading.
+
+        Raises:
+            IndexMissing: No index at `index_dir`.
+            SchemaMismatch: The index was built by another schema version; reindex.
+        """
+        self.index_dir = index_dir
+        self.manifest: Manifest = check_index(index_dir)
+        self._index = open_tantivy(index_dir)
+        self._schema = self._index.schema
+        self._searcher = self._index.searcher()
+
+    def refresh(self) -> bool:
+        """Reload if a newer commit exists; True when it did."""
+        manifest = read_manifest(self.index_dir)
+        if manifest is None or manifest.generation == self.manifest.generation:
+            return False
+        self.manifest = check_index(self.index_dir)
+        self._index.reload()
+        self._searcher = self._index.searcher()
+        return True
+
+    @property
+    def num_symbols(self) -> int:
+        return self._searcher.num_docs
+
+    def freshness(self, pending: int = 0) -> Freshness:
+        return Freshness(
+            generation=self.manifest.generation,
+            updated_at=self.manifest.updated_at,
+            files=len(self.manifest.files),
+            pending=pending,
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        kind: str | None = None,
+        language: str | None = None,
+        path: str | None = None,
+        pending: int = 0,
+    ) -> SearchResponse:
+        """Find the definitions `query` most likely means, best first.
+
+        Args:
+            query: A name (typos allowed), a qualified name, or a few words.
+            limit: Results wanted, 1..1000.
+            kind: Only this SymbolKind (`class`, `function`, ...).
+            language: Only this language id.
+            path: Only paths matching this glob (`src/**/*.py`, `tests/`).
+            pending: Changes the caller knows are not indexed yet (reported as is).
+
+        Raises:
+            QueryError: Empty or over-long query, a limit out of range or an unknown kind.
+        """
+        started = time.perf_counter()
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+        plan = route(query)
+        filters = self._filters(kind, language, path)
+        rankings, found, failures = self._run(plan, filters)
+        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols))
+        results = [
+            _result(item.key, item.score, item.ranks, plan, found) for item in fused[:limit]
+        ]
+        empty_reason, suggestions = "", []
+        if not results:
+            empty_reason, suggestions = self._explain_empty(plan, filters)
+        return SearchResponse(
+            query=query,
+            route=str(plan.route),
+            channels=dict(plan.weights),
+            took_ms=round((time.perf_counter() - started) * 1000, 3),
+            results=results,
+            freshness=self.freshness(pending),
+            empty_reason=empty_reason,
+            suggestions=suggestions,
+            failures=failures,
+        )
+
+    def plan(self, query: str) -> Plan:
+        """The plan a query would run (for explanations)."""
+        return route(query)
+
+    def _filters(
+        self, kind: str | None, language: str | None, path: str | None
+    ) -> list[tantivy.Query]:
+        filters = []
+        if kind:
+            if kind not in SymbolKind.__members__.values():
+                valid = ", ".join(k.value for k in SymbolKind)
+                raise QueryError(f"unknown kind {kind!r}; use one of: {valid}")
+            filters.append(tantivy.Query.term_query(self._schema, "kind", kind))
+        if language:
+            filters.append(tantivy.Query.term_query(self._schema, "language", language))
+        if path:
+            regex = glob_to_regex(path)
+            filters.append(tantivy.Query.regex_query(self._schema, "path", regex))
+        return filters
+
+    def _run(
+        self, plan: Plan, filters: list[tantivy.Query]
+    ) -> tuple[dict[str, list[tuple[int, int]]], _Found, dict[str, str]]:
+        found = _Found()
+
+        def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
+            return [found.candidate(self._searcher, address) for _, address in hits]
+
+        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch)
+        rankings: dict[str, list[tuple[int, int]]] = {}
+        failures: dict[str, str] = {}
+        for channel in plan.weights:
+            try:
+                ranked = CHANNELS[channel](ctx)
+            except ValueError as exc:  # Tantivy reports query failures as ValueError
+                logger.warning("channel %s failed: %s", channel, exc)
+                failures[channel] = str(exc)
+                continue
+            rankings[channel] = [c.key for c in ranked]
+            if channel == Channel.FUZZY:
+                found.distances.update((c.key, c.distance) for c in ranked)
+        return rankings, found, failures
+
+    def _explain_empty(self, plan: Plan, filters: list[tantivy.Query]) -> tuple[str, list[str]]:
+        if self._searcher.num_docs == 0:
+            return "the index holds no symbols yet — run `symfind index`", []
+        if filters:
+            rankings, found, _ = self._run(plan, [])
+            if any(rankings.values()):
+                return (
+                    "nothing matches with these filters; these match without them",
+                    _distinct_names(rankings, found),
+                )
+        names: list[str] = []
+        if plan.key and plan.route is not Route.PROSE:
+            wide = Plan(
+                route=plan.route, name=plan.name, words=plan.words, max_edits=2,
+                weights={Channel.FUZZY: 1.0, Channel.NGRAM: 1.0},
+            )
+            rankings, found, _ = self._run(wide, [])
+            names = _distinct_names(rankings, found)
+        target = ".".join((*plan.scope, plan.name)) if plan.name else " ".join(plan.words)
+        return f"no indexed definition matches {target!r} closely enough", names
+
+
+class _Found:
+    """Symbols decoded during one search, by document key (each decoded once)."""
+
+    def __init__(self) -> None:
+        self.symbols: dict[tuple[int, int], Symbol] = {}
+        self.distances: dict[tuple[int, int], int | None] = {}
+
+    def candidate(self, searcher: tantivy.Searcher, address: tantivy.DocAddress) -> Candidate:
+        key = (address.segment_ord, address.doc)
+        symbol = self.symbols.get(key)
+        if symbol is None:
+            symbol = self.symbols[key] = decode_record(searcher.doc(address)["record"][0])
+        return Candidate(key, symbol)
+
+
+def _distinct_names(rankings: dict[str, list[tuple[int, int]]], found: _Found) -> list[str]:
+    names: dict[str, None] = {}
+    for keys in rankings.values():
+        for key in keys:
+            names.setdefault(found.symbols[key].qualname, None)
+            if len(names) >= SUGGESTIONS:
+                return list(names)
+    return list(names)
+
+
+def _tiebreak(
+    plan: Plan, symbols: dict[tuple[int, int], Symbol]
+) -> Callable[[tuple[int, int]], tuple[object, ...]]:
+    """Equal scores: exact name first, then definition kind, path and line."""
+
+    def order(doc_key: tuple[int, int]) -> tuple[object, ...]:
+        symbol = symbols[doc_key]
+        return (squash(symbol.name) != plan.key, kind_rank(symbol), symbol.path, symbol.line)
+
+    return order
+
+
+def _result(
+    doc_key: tuple[int, int], score: float, ranks: dict[str, int], plan: Plan, found: _Found
+) -> SearchResult:
+    symbol = found.symbols[doc_key]
+    channels = {
+        channel: ChannelMatch(
+            rank=rank,
+            weight=plan.weights[channel],
+            contribution=round(contribution(plan.weights[channel], rank), 6),
+            distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
+        )
+        for channel, rank in ranks.items()
+    }
+    return SearchResult(
+        name=symbol.name,
+        qualname=symbol.qualname,
+        kind=symbol.kind,
+        language=symbol.language,
+        path=symbol.path,
+        line=symbol.line,
+        end_line=symbol.end_line,
+        start_line=symbol.start_line,
+        signature=symbol.signature,
+        doc=symbol.doc,
+        score=round(score, 6),
+        why=Why(channels=channels),
+    )

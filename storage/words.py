@@ -1,0 +1,35 @@
+"""Identifier and prose splitting shared by indexing and querying.
+
+Imports: nothing of ours. `HTTPServerError` → `http server error`; `parse_header_links`
+→ `parse header links`; `utf8Decode` → `utf 8 decode`.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs.
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Separators between scope parts of a qualified name, in any supported language.
+QUALIFIER = re.compile(r"::|->|[.#/\\]")
+_NON_IDENTIFIER = re.compile(r"[^\w$]+")
+
+
+def split_identifier(identifier: str) -> list[str]:
+    """Split one identifier into lowercase words at case changes, `_`, `-` and digits."""
+    return [word.lower() for word in _WORD.findall(identifier)]
+
+
+def split_text(text: str) -> list[str]:
+    """Split free text (prose, signatures, paths) into lowercase identifier words."""
+    return [word for chunk in _NON_IDENTIFIER.split(text) for word in split_identifier(chunk)]
+
+
+def squash(name: str) -> str:
+    """Lowercase with `_`, `-`, `$` removed: `parse_header_links` and `parseHeaderLinks` agree."""
+    return re.sub(r"[_\-$]", "", name.lower())
+
+
+def qualifier_parts(qualname: str) -> list[str]:
+    """`ns::Cls::m` → `['ns', 'Cls', 'm']`; `Cls#m` → `['Cls', 'm']`."""
+    return [part for part in QUALIFIER.split(qualname) if part]
