@@ -1,0 +1,61 @@
+"""Routing is a table: query → plan, compared as the plan's readable form."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.errors import QueryError
+from storage.router import MAX_QUERY_CHARS, route
+
+ROUTES = [
+    ("HtppClient", "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("send", "identifier 'send' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("io", "identifier 'io' → exact×3 ngram×0.7 words×0.7"),
+    ("parse_header_links", "identifier 'parse_header_links' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("AsyncClient#send", "qualified 'AsyncClient.send' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("AsyncClient.send", "qualified 'AsyncClient.send' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("AsyncClient::send", "qualified 'AsyncClient.send' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("pkg.mod.func", "qualified 'pkg.mod.func' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("pkg/mod.Func", "qualified 'pkg.mod.Func' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("Runtime::block_on", "qualified 'Runtime.block_on' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("conn->close", "qualified 'conn.close' → exact×3 fuzzy≤1×2 ngram×0.7 words×0.7"),
+    ("App\\Http\\Client", "qualified 'App.Http.Client' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("  http   client ", "words 'httpclient' → exact×3 words×1.5 text×0.5"),
+    ("parse header links", "words 'parseheaderlinks' → exact×3 words×1.5 text×0.5"),
+    (
+        "where do we parse the config file",
+        "prose 'where do we parse the config file' → words×1 text×1",
+    ),
+    ("name:*", "prose 'name' → words×1 text×1"),
+    ("-x", "prose 'x' → words×1 text×1"),
+    ("a AND b OR c~2", "prose 'a and b or c 2' → words×1 text×1"),
+]
+
+
+@pytest.mark.parametrize(("query", "plan"), ROUTES)
+def test_query_routes_to_plan(query: str, plan: str) -> None:
+    assert str(route(query)) == plan
+
+
+def test_qualified_plan_keeps_scope_segments_as_typed() -> None:
+    plan = route("tokio::Runtime::blok_on")
+    assert (plan.scope, plan.name, plan.key, plan.max_edits) == (
+        ("tokio", "Runtime"), "blok_on", "blokon", 2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("", "empty query"),
+        ("   \t ", "empty query"),
+        ("((((", "nothing searchable"),
+        ('"', "nothing searchable"),
+        ("*", "nothing searchable"),
+        ("x" * (MAX_QUERY_CHARS + 1), f"the limit is {MAX_QUERY_CHARS}"),
+        ("y" * 10_000, f"the limit is {MAX_QUERY_CHARS}"),
+    ],
+)
+def test_unsearchable_queries_raise_a_clear_error(query: str, message: str) -> None:
+    with pytest.raises(QueryError, match=message.replace("*", r"\*")):
+        route(query)

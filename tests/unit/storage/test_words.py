@@ -1,0 +1,51 @@
+"""Identifier splitting shared by indexing and querying."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.words import qualifier_parts, split_identifier, split_text, squash
+
+
+@pytest.mark.parametrize(
+    ("identifier", "words"),
+    [
+        ("HTTPServerError", ["http", "server", "error"]),
+        ("parse_header_links", ["parse", "header", "links"]),
+        ("utf8Decode", ["utf", "8", "decode"]),
+        ("getHTTPResponseCode2", ["get", "http", "response", "code", "2"]),
+        ("__init__", ["init"]),
+        ("XMLHttpRequest", ["xml", "http", "request"]),
+        ("kebab-case-name", ["kebab", "case", "name"]),
+        ("", []),
+    ],
+)
+def test_split_identifier(identifier: str, words: list[str]) -> None:
+    assert split_identifier(identifier) == words
+
+
+def test_split_text_splits_prose_and_identifiers_inside_it() -> None:
+    assert split_text("find the HttpClient in src/net_io.py!") == [
+        "find", "the", "http", "client", "in", "src", "net", "io", "py",
+    ]
+
+
+def test_squash_makes_spellings_of_one_name_agree() -> None:
+    assert {squash("parse_header_links"), squash("parseHeaderLinks"), squash("PARSE-HEADER-LINKS")} == {
+        "parseheaderlinks"
+    }
+
+
+@pytest.mark.parametrize(
+    ("qualname", "parts"),
+    [
+        ("ns::Cls::m", ["ns", "Cls", "m"]),
+        ("Cls#m", ["Cls", "m"]),
+        ("App\\Http\\Client::send", ["App", "Http", "Client", "send"]),
+        ("pkg/mod.Func", ["pkg", "mod", "Func"]),
+        ("conn->close", ["conn", "close"]),
+        ("plain", ["plain"]),
+    ],
+)
+def test_qualifier_parts(qualname: str, parts: list[str]) -> None:
+    assert qualifier_parts(qualname) == parts

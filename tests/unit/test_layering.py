@@ -1,0 +1,59 @@
+"""Imports follow CONVENTIONS.md §1, checked on the source with `ast`."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OURS = {"extract", "storage", "daemon", "mcp_server"}
+
+#: package → (our packages it may import, our modules it may import, third parties it owns)
+ALLOWED = {
+    "extract": (set(), set()),
+    "storage": (set(), {"extract.records"}),
+    "daemon": ({"extract", "storage"}, set()),
+    "mcp_server": ({"storage"}, set()),
+}
+#: third-party packages confined to one of ours
+CONFINED = {"tree_sitter": "extract", "tree_sitter_language_pack": "extract",
+            "tantivy": "storage", "watchdog": "daemon", "mcp": "mcp_server"}
+
+
+def imported_modules(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
+
+
+def sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", sorted(OURS))
+def test_package_imports_only_what_its_layer_allows(package: str) -> None:
+    allowed_packages, allowed_modules = ALLOWED[package]
+    violations = []
+    for path in sources(package):
+        for module in imported_modules(path):
+            top = module.split(".")[0]
+            if top in OURS and top != package:
+                ok = top in allowed_packages or any(
+                    module == m or module.startswith(m + ".") for m in allowed_modules
+                )
+                if not ok:
+                    violations.append(f"{path.relative_to(ROOT)} imports {module}")
+            if top in CONFINED and CONFINED[top] != package:
+                violations.append(f"{path.relative_to(ROOT)} imports {module} (confined)")
+    assert violations == []
+
+
+def test_every_package_has_sources() -> None:
+    assert all(sources(package) for package in OURS)
