@@ -24,17 +24,20 @@ logger = logging.getLogger(__name__)
 
 IGNORE_FILES = (".gitignore", ".ignore", ".symfindignore")
 
-#: Directories never descended into (matched by name at any depth).
+#: Directories never descended into, at any depth.
 SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", ".jj", ".symfind",
         "node_modules", "bower_components", "jspm_packages",
         "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache",
-        ".ruff_cache", ".eggs", "site-packages",
-        "build", "dist", "target", "out", ".next", ".nuxt", ".gradle", ".idea", ".vscode",
-        "vendor", "third_party_cache",
+        ".ruff_cache", ".eggs", "site-packages", ".gradle", ".idea", ".vscode", ".next", ".nuxt",
     }
 )
+#: Build output directories, skipped only at the repository root: deeper down the same
+#: names are often real packages (`src/build/`).
+SKIP_ROOT_DIRS = frozenset({"build", "dist", "target", "out", "vendor"})
+# A directory holding this file is a Python virtual environment, whatever its name.
+_VENV_MARKER = "pyvenv.cfg"
 
 #: Credential files: never indexed, never readable through symfind, whatever else says.
 SECRET_PATTERNS = pathspec.GitIgnoreSpec.from_lines(
@@ -93,14 +96,16 @@ class IgnoreRules:
         return ignored
 
 
-def skips_directory(name: str) -> bool:
-    return name in SKIP_DIRS
+def skips_directory(relative_dir: str) -> bool:
+    """Whether a repo-relative directory is never indexed (VCS, dependencies, builds)."""
+    parts = relative_dir.split("/")
+    return parts[-1] in SKIP_DIRS or (len(parts) == 1 and parts[0] in SKIP_ROOT_DIRS)
 
 
 def is_candidate(relative_path: str, rules: IgnoreRules) -> bool:
     """Whether a repo-relative file path should be indexed (by name and rules alone)."""
     parts = relative_path.split("/")
-    if any(skips_directory(part) for part in parts[:-1]):
+    if any(skips_directory("/".join(parts[: depth + 1])) for depth in range(len(parts) - 1)):
         return False
     if language_for_path(relative_path) is None or is_secret(relative_path):
         return False
@@ -123,9 +128,10 @@ def walk_repository(root: Path, rules: IgnoreRules | None = None) -> Iterator[st
         dirnames[:] = sorted(
             name
             for name in dirnames
-            if not skips_directory(name)
+            if not skips_directory(prefix + name)
             and not is_secret(prefix + name + "/")
             and not rules.is_ignored(prefix + name, is_dir=True)
+            and not os.path.exists(os.path.join(directory, name, _VENV_MARKER))
         )
         for name in sorted(filenames):
             relative = prefix + name

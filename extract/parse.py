@@ -78,7 +78,10 @@ def _parser_and_query(language: str) -> tuple[Parser, Query]:
         raise UnsupportedLanguage(f"no tag query for language {language!r}")
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
     source = resources.files("extract") / "queries" / f"{language}-tags.scm"
-    query = Query(grammar, source.read_text(encoding="utf-8"))
+    try:
+        query = Query(grammar, source.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise UnsupportedLanguage(f"no tag query file for language {language!r}") from exc
     return Parser(grammar), query
 
 
@@ -99,6 +102,14 @@ def _parse(parser: Parser, source: bytes, deadline_s: float) -> Node:
     if tree is None:
         raise ParseTimeout(f"parse exceeded {deadline_s:.1f}s")
     return tree.root_node
+
+
+def _as_utf8(source: bytes) -> bytes:
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return source.decode("latin-1").encode("utf-8")
+    return source
 
 
 def _text(node: Node) -> str:
@@ -227,7 +238,8 @@ def extract_symbols(
     Args:
         path: Repository-relative, `/`-separated path (recorded on each symbol and used
             to pick the language when `language` is None).
-        source: The file's bytes (UTF-8 expected; invalid bytes are replaced in names).
+        source: The file's bytes; not valid UTF-8, they are read as Latin-1 (old C and
+            Java sources) so that no name is mangled.
         language: Language id; detected from `path` and content when None.
         deadline_s: Wall-clock budget for parsing.
 
@@ -239,6 +251,7 @@ def extract_symbols(
         ParseTimeout: Parsing took longer than `deadline_s`.
         ExtractError: The query could not run on the tree.
     """
+    source = _as_utf8(source)
     language = language or language_for_file(path, source[:4096])
     if language is None:
         raise UnsupportedLanguage(f"no language for {path!r}")

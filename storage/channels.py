@@ -11,6 +11,7 @@ match the symbol's qualname and path (`scope_cost`), so `Server.Serve` prefers t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -29,6 +30,8 @@ EXACT_CANDIDATES = 100
 FUZZY_CANDIDATES = 200  # per edit distance
 BM25_CANDIDATES = 50
 MAX_NGRAMS = 48
+# A name must contain at least this share of the query's grams: substring recall, not noise.
+NGRAM_MIN_SHARE = 0.5
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
 MISSING_SCOPE_COST = 3
 
@@ -113,12 +116,16 @@ def _scope_boosts(ctx: ChannelContext) -> list[Query]:
     return boosts
 
 
-def _should_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query | None:
+def _should_terms(
+    ctx: ChannelContext, field: str, terms: Sequence[str], min_share: float = 0.0
+) -> Query | None:
+    """Any of `terms` (at least `min_share` of them), scored by BM25."""
     unique = list(dict.fromkeys(terms))
     if not unique:
         return None
     clauses = [(Occur.Should, Query.term_query(ctx.schema, field, t)) for t in unique]
-    return Query.boolean_query(clauses)
+    at_least = max(1, math.ceil(min_share * len(unique)))
+    return Query.boolean_query(clauses, minimum_number_should_match=at_least)
 
 
 def exact(ctx: ChannelContext) -> list[Candidate]:
@@ -173,7 +180,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = analyzers()["ngram23"].analyze(ctx.plan.key)[:MAX_NGRAMS]
-    must = _should_terms(ctx, "name_ngram", grams)
+    must = _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE)
     if must is None:
         return []
     return _by_scope(ctx, _search(ctx, must, [], BM25_CANDIDATES))

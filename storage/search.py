@@ -153,6 +153,15 @@ class Searcher:
             failures=failures,
         )
 
+    def all_symbols(self) -> list[Symbol]:
+        """Every indexed symbol, sorted by path, line and name (for checks and exports)."""
+        count = self._searcher.num_docs
+        if count == 0:
+            return []
+        hits = self._searcher.search(tantivy.Query.all_query(), count, count=False).hits
+        symbols = [decode_record(self._searcher.doc(address)["record"][0]) for _, address in hits]
+        return sorted(symbols, key=lambda s: (s.path, s.line, s.name, s.kind))
+
     def plan(self, query: str) -> Plan:
         """The plan a query would run (for explanations)."""
         return route(query)
