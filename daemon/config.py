@@ -1,6 +1,6 @@
 """Settings resolved once at an entry point: CLI flag > `SYMFIND_*` variable > default.
 
-Imports: msgspec, platformdirs, `extract`, `daemon` modules. Frozen Structs passed down;
+Imports: msgspec, `extract`, `storage`, `daemon` modules. Frozen Structs passed down;
 no globals.
 """
 
@@ -11,10 +11,10 @@ import os
 from pathlib import Path
 
 import msgspec
-import platformdirs
 
 from daemon.errors import RepositoryError
 from extract import extraction_fingerprint
+from storage import index_dir_for
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_LINE_CHARS = 5_000
@@ -59,20 +59,6 @@ def _env_int(name: str, default: int) -> int:
     if value < 1:
         raise RepositoryError(f"{name} must be at least 1, got {value}")
     return value
-
-
-def index_base_dir() -> Path:
-    """Where per-repository indexes live: `$SYMFIND_INDEX_DIR` or the user cache dir."""
-    override = os.environ.get("SYMFIND_INDEX_DIR")
-    if override:
-        return Path(override).expanduser().resolve()
-    return Path(platformdirs.user_cache_dir("symfind")) / "indexes"
-
-
-def index_dir_for(repo: Path) -> Path:
-    """The index directory of one repository: `<base>/<name>-<hash of its real path>`."""
-    digest = hashlib.sha256(str(repo).encode("utf-8")).hexdigest()[:12]
-    return index_base_dir() / f"{repo.name or 'root'}-{digest}"
 
 
 def resolve_repo(path: str | os.PathLike[str] | None) -> Path:

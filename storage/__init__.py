@@ -5,6 +5,7 @@ Imports: `extract.records` only of ours. tantivy is confined to this package.
 
 from storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
 from storage.fusion import RRF_K, fuse
+from storage.location import index_base_dir, index_dir_for
 from storage.index import IndexState, check_index, index_state, read_manifest, write_atomically
 from storage.records import (
     ChannelMatch,
@@ -46,6 +47,8 @@ __all__ = [
     "Why",
     "check_index",
     "fuse",
+    "index_base_dir",
+    "index_dir_for",
     "index_state",
     "read_manifest",
     "route",

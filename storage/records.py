@@ -34,6 +34,8 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
         pending: Paths of a batch being committed; non-empty after a crash mid-commit,
             telling the next writer to re-check them.
         updated_at: Unix time of the last commit.
+        index_id: Random id of this build; a rebuild (`reindex`) draws a new one, which
+            invalidates handles (e.g. MCP read handles) signed with the old one.
     """
 
     schema_version: int
@@ -44,6 +46,7 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     skipped: dict[str, str] = {}
     pending: list[str] = []
     updated_at: float = 0.0
+    index_id: str = ""
 
 
 class ChannelMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

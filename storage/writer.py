@@ -12,6 +12,7 @@ never duplicates symbols.
 from __future__ import annotations
 
 import logging
+import secrets
 import shutil
 import time
 from collections.abc import Iterable
@@ -84,6 +85,7 @@ class IndexWriter:
                 options_hash=options_hash,
                 repo_root=str(repo_root),
                 generation=manifest.generation if manifest else 0,
+                index_id=secrets.token_hex(16),
             )
         self.manifest = manifest
         self._files = dict(manifest.files)

@@ -1,0 +1,28 @@
+"""Where each repository's index lives. Imports: platformdirs only.
+
+`$SYMFIND_INDEX_DIR/<repo name>-<hash of its real path>/`, by default under the user
+cache directory (`~/.cache/symfind/indexes/` on Linux). Readers (CLI, MCP server) and the
+writer (indexer, daemon) agree on it through this one function.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import platformdirs
+
+
+def index_base_dir() -> Path:
+    """Where per-repository indexes live: `$SYMFIND_INDEX_DIR` or the user cache dir."""
+    override = os.environ.get("SYMFIND_INDEX_DIR")
+    if override:
+        return Path(override).expanduser().resolve()
+    return Path(platformdirs.user_cache_dir("symfind")) / "indexes"
+
+
+def index_dir_for(repo: Path) -> Path:
+    """The index directory of one repository (`repo` must already be resolved)."""
+    digest = hashlib.sha256(str(repo).encode("utf-8")).hexdigest()[:12]
+    return index_base_dir() / f"{repo.name or 'root'}-{digest}"
