@@ -1,14 +1,16 @@
-"""The `symfind` command line: index, reindex, search, status.
+"""The `symfind` command line: index, reindex, search, status, daemon, mcp.
 
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
-missing or unusable, 4 index locked by another process.
+missing or unusable, 4 index locked by another process (or daemon already running),
+5 `daemon status` found no daemon.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,10 +18,14 @@ from typing import TextIO
 
 import msgspec
 
+from daemon.client import request
 from daemon.config import Config, load_config
 from daemon.errors import DaemonError
 from daemon.indexer import IndexReport, update_index
+from daemon.process import running_status, start_daemon, stop_daemon
+from daemon.protocol import ErrorReply, SearchReply, SearchRequest
 from daemon.render import ProgressBar, format_response
+from daemon.service import Daemon, DaemonRunning
 from extract import LANGUAGES, SymbolKind
 from storage import (
     MAX_LIMIT,
@@ -28,13 +34,14 @@ from storage import (
     QueryError,
     SchemaMismatch,
     Searcher,
+    SearchResponse,
     StorageError,
     read_manifest,
 )
 
 logger = logging.getLogger(__name__)
 
-EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED = 0, 2, 3, 4
+EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING = 0, 2, 3, 4, 5
 _JSON = msgspec.json.Encoder()
 
 
@@ -86,6 +93,21 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="what the index holds and how fresh it is")
     status.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
     status.add_argument("--json", action="store_true", help="JSON output")
+
+    daemon = commands.add_parser(
+        "daemon",
+        help="the per-repository daemon that keeps the index fresh",
+        description="start: detach a daemon (log in the index dir); stop: stop it; "
+        "status: ask it; run: serve in the foreground with logs on stderr.",
+    )
+    daemon.add_argument("action", choices=["start", "stop", "status", "run"])
+    daemon.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+    daemon.add_argument("--json", action="store_true", help="JSON output (status)")
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the MCP tools on stdio", description="Run the MCP server on stdio."
+    )
+    mcp.add_argument("--repo", default=".", help="repository root (default: .)")
     return parser
 
 
@@ -136,8 +158,28 @@ def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
     )
 
 
+def _search_via_daemon(config: Config, args: argparse.Namespace) -> SearchResponse | None:
+    """Ask the repository's daemon (warm index); None when no daemon runs."""
+    message = SearchRequest(
+        query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
+    )
+    reply = request(config.index_dir, message)
+    if reply is None:
+        return None
+    if isinstance(reply, ErrorReply):
+        raise QueryError(reply.message) if reply.kind == "query" else StorageError(reply.message)
+    if not isinstance(reply, SearchReply):
+        raise StorageError("unexpected reply from the daemon")
+    return reply.response
+
+
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.repo)
+    if args.queries_from is None and args.query is not None:
+        response = _search_via_daemon(config, args)
+        if response is not None:
+            out.write(_format(response, args.json) + "\n")
+            return EXIT_OK
     searcher = Searcher(config.index_dir)
     if args.queries_from is not None:
         if args.query is not None:
@@ -155,8 +197,12 @@ def run_search(args: argparse.Namespace, out: TextIO) -> int:
     response = searcher.search(
         args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
     )
-    out.write((_JSON.encode(response).decode() if args.json else format_response(response)) + "\n")
+    out.write(_format(response, args.json) + "\n")
     return EXIT_OK
+
+
+def _format(response: SearchResponse, as_json: bool) -> str:
+    return _JSON.encode(response).decode() if as_json else format_response(response)
 
 
 def _directory_bytes(path: Path) -> int:
@@ -181,6 +227,7 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "pending": len(searcher.manifest.pending),
         "updated_at": searcher.manifest.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
+        "daemon": msgspec.to_builtins(running_status(config)),
     }
     if args.json:
         out.write(_JSON.encode(status).decode() + "\n")
@@ -194,8 +241,43 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
         f"symbols       {status['symbols']}\n"
         f"last commit   {when}\n"
+        f"daemon        {_daemon_line(status['daemon'])}\n"
     )
     return EXIT_OK
+
+
+def _daemon_line(daemon: dict[str, object] | None) -> str:
+    if daemon is None:
+        return "not running (`symfind daemon start` keeps the index fresh)"
+    return f"running, pid {daemon['pid']}, {daemon['state']}, {daemon['pending']} changes pending"
+
+
+def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.path)
+    if args.action == "run":
+        return Daemon(config).run()
+    if args.action == "start":
+        status = start_daemon(config)
+        out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
+        return EXIT_OK
+    if args.action == "stop":
+        pid = stop_daemon(config)
+        out.write("no daemon was running\n" if pid is None else f"daemon (pid {pid}) stopped\n")
+        return EXIT_OK
+    status = running_status(config)
+    if args.json:
+        out.write(_JSON.encode(status).decode() + "\n")
+    else:
+        out.write((_daemon_line(msgspec.to_builtins(status)) if status else "not running") + "\n")
+    return EXIT_OK if status is not None else EXIT_NOT_RUNNING
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    """Replace this process with the MCP server (by process: `daemon` never imports it)."""
+    repo = str(load_config(args.repo).repo)
+    # -P: a directory named like our packages in the cwd must not shadow them.
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", "--repo", repo])
+    return EXIT_OK  # not reached
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
@@ -207,7 +289,14 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
             return run_index(args, out, fresh=args.command == "reindex")
         if args.command == "search":
             return run_search(args, out)
+        if args.command == "daemon":
+            return run_daemon(args, out)
+        if args.command == "mcp":
+            return run_mcp(args)
         return run_status(args, out)
+    except DaemonRunning as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
     except (QueryError, DaemonError) as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return EXIT_USAGE

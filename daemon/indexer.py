@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from daemon.config import Config, IndexOptions
-from daemon.walk import IgnoreRules, walk_repository
+from daemon.walk import IgnoreRules, is_candidate, walk_repository
 from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
 from storage import FileState, IndexWriter, Manifest
 
@@ -183,40 +183,75 @@ def update_index(
         IndexLocked: Another process (a daemon) writes this index.
         StorageError: The index cannot be created or written.
     """
-    started = time.monotonic()
-    root = str(config.repo)
     with IndexWriter(
         config.index_dir,
         repo_root=config.repo,
         options_hash=config.options.fingerprint(),
         fresh=fresh,
     ) as writer:
-        on_disk = list(walk_repository(config.repo, IgnoreRules(config.repo)))
-        present = set(on_disk)
-        previous = dict(writer.files)
-        gone = [p for p in [*previous, *writer.skipped] if p not in present]
-        for path in gone:
-            writer.delete_file(path)
-        suspect = writer.suspect
-        todo = [
-            path
-            for path in on_disk
-            if path in suspect or _needs_processing(root, path, previous)
-        ]
-        if suspect:  # a crash mid-commit: re-extract instead of trusting digests
-            previous = {p: s for p, s in previous.items() if p not in suspect}
-        indexed = unchanged = 0
-        for done, outcome in enumerate(_outcomes(config, todo, previous), start=1):
-            apply_outcome(writer, outcome)
-            indexed += outcome.state is not None and not outcome.unchanged
-            unchanged += outcome.unchanged
-            if writer.staged >= COMMIT_EVERY_FILES:
-                writer.commit()
-            if progress is not None:
-                progress(done, len(todo))
-        first_build = writer.manifest.generation == 0
-        manifest = writer.commit() if (writer.staged or fresh or first_build) else writer.manifest
+        return sync_repository(writer, config, IgnoreRules(config.repo), progress=progress)
+
+
+def sync_repository(
+    writer: IndexWriter,
+    config: Config,
+    rules: IgnoreRules,
+    *,
+    progress: Progress | None = None,
+    commit_every: int = COMMIT_EVERY_FILES,
+) -> IndexReport:
+    """Reconcile the index held by `writer` with every file on disk, committing as it goes."""
+    started = time.monotonic()
+    root = str(config.repo)
+    if writer.manifest.generation == 0:
+        writer.commit()  # an empty but readable index at once: searches work while we build
+    on_disk = list(walk_repository(config.repo, rules))
+    present = set(on_disk)
+    previous = dict(writer.files)
+    gone = [p for p in [*previous, *writer.skipped] if p not in present]
+    for path in gone:
+        writer.delete_file(path)
+    suspect = writer.suspect
+    todo = [path for path in on_disk if path in suspect or _needs_processing(root, path, previous)]
+    if suspect:  # a crash mid-commit: re-extract instead of trusting digests
+        previous = {p: s for p, s in previous.items() if p not in suspect}
+    indexed = unchanged = 0
+    if progress is not None:
+        progress(0, len(todo))
+    for done, outcome in enumerate(_outcomes(config, todo, previous), start=1):
+        apply_outcome(writer, outcome)
+        indexed += outcome.state is not None and not outcome.unchanged
+        unchanged += outcome.unchanged
+        if writer.staged >= commit_every:
+            writer.commit()
+        if progress is not None:
+            progress(done, len(todo))
+    manifest = writer.commit() if writer.staged else writer.manifest
     return _report(manifest, indexed, unchanged, len(gone), time.monotonic() - started)
+
+
+def apply_changes(
+    writer: IndexWriter, config: Config, rules: IgnoreRules, paths: Iterable[str]
+) -> int:
+    """Re-check the given repo-relative paths (files that changed, appeared or vanished).
+
+    Returns the number of paths staged; the caller commits.
+    """
+    root = str(config.repo)
+    staged = 0
+    for path in sorted(set(paths)):
+        known = path in writer.files or path in writer.skipped
+        if is_candidate(path, rules):
+            state = writer.files.get(path)
+            outcome = process_file(root, path, config.options, state.digest if state else None)
+            if outcome.skip_reason == "vanished" and not known:
+                continue
+            apply_outcome(writer, outcome)
+            staged += 1
+        elif known:
+            writer.delete_file(path)
+            staged += 1
+    return staged
 
 
 def _report(

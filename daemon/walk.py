@@ -102,27 +102,47 @@ def skips_directory(relative_dir: str) -> bool:
     return parts[-1] in SKIP_DIRS or (len(parts) == 1 and parts[0] in SKIP_ROOT_DIRS)
 
 
+def directory_excluded(relative_dir: str, rules: IgnoreRules) -> bool:
+    """Whether a repo-relative directory, or any directory above it, is not indexed."""
+    parts = relative_dir.split("/")
+    for depth in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:depth])
+        if skips_directory(prefix) or is_secret(prefix + "/") or rules.is_ignored(prefix, is_dir=True):
+            return True
+    return False
+
+
 def is_candidate(relative_path: str, rules: IgnoreRules) -> bool:
     """Whether a repo-relative file path should be indexed (by name and rules alone)."""
-    parts = relative_path.split("/")
-    if any(skips_directory("/".join(parts[: depth + 1])) for depth in range(len(parts) - 1)):
+    directory = relative_path.rpartition("/")[0]
+    if directory and directory_excluded(directory, rules):
         return False
     if language_for_path(relative_path) is None or is_secret(relative_path):
         return False
     return not rules.is_ignored(relative_path)
 
 
-def walk_repository(root: Path, rules: IgnoreRules | None = None) -> Iterator[str]:
+def walk_repository(
+    root: Path, rules: IgnoreRules | None = None, *, start: str = ""
+) -> Iterator[str]:
     """Yield repo-relative, `/`-separated paths of candidate files, sorted per directory.
 
     Symlinked files and directories are not followed (they could lead out of the repo).
+
+    Args:
+        root: The repository root.
+        rules: Ignore rules (loaded from `root` when None).
+        start: Walk only below this repo-relative directory.
     """
     rules = rules or IgnoreRules(root)
+    if start and directory_excluded(start, rules):
+        return
 
     def on_error(error: OSError) -> None:
         logger.warning("cannot list %s: %s", error.filename, error.strerror)
 
-    for directory, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=False):
+    top = root / start if start else root
+    for directory, dirnames, filenames in os.walk(top, onerror=on_error, followlinks=False):
         relative_dir = os.path.relpath(directory, root)
         prefix = "" if relative_dir == "." else relative_dir.replace(os.sep, "/") + "/"
         dirnames[:] = sorted(

@@ -1,0 +1,83 @@
+"""Start and stop a repository's daemon as a detached background process.
+
+Imports: `daemon` modules. `start` spawns `python -m daemon daemon run REPO` in its own
+session with output to `<index dir>/daemon.log`, then waits until it answers.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from daemon.client import LOG_NAME, read_pid, request
+from daemon.config import Config
+from daemon.errors import DaemonError
+from daemon.protocol import DaemonStatus, StatusReply, StatusRequest, StopRequest
+
+START_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 60.0
+_POLL_S = 0.05
+
+
+def running_status(config: Config) -> DaemonStatus | None:
+    """The status of the daemon serving `config.repo`, or None when none answers."""
+    reply = request(config.index_dir, StatusRequest(), timeout_s=5.0)
+    return reply.status if isinstance(reply, StatusReply) else None
+
+
+def start_daemon(config: Config) -> DaemonStatus:
+    """Start a detached daemon (or return the running one's status).
+
+    Raises:
+        DaemonError: It exited or did not answer within START_TIMEOUT_S.
+    """
+    status = running_status(config)
+    if status is not None:
+        return status
+    config.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    log_path = config.index_dir / LOG_NAME
+    with open(log_path, "ab") as log:
+        child = subprocess.Popen(
+            # -P: never let the current directory shadow our packages (`daemon` is generic).
+            [sys.executable, "-P", "-m", "daemon", "-v", "daemon", "run", str(config.repo)],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            start_new_session=True, close_fds=True,
+        )
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        status = running_status(config)
+        if status is not None:
+            return status
+        if child.poll() is not None:
+            raise DaemonError(f"daemon exited with code {child.returncode}; see {log_path}")
+        time.sleep(_POLL_S)
+    raise DaemonError(f"daemon did not answer within {START_TIMEOUT_S:.0f}s; see {log_path}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_daemon(config: Config) -> int | None:
+    """Ask the daemon to stop and wait until its process is gone; its pid, or None.
+
+    Raises:
+        DaemonError: It did not exit within STOP_TIMEOUT_S.
+    """
+    pid = read_pid(config.index_dir)
+    if request(config.index_dir, StopRequest(), timeout_s=5.0) is None:
+        return None
+    deadline = time.monotonic() + STOP_TIMEOUT_S
+    while pid is not None and _alive(pid) and time.monotonic() < deadline:
+        time.sleep(_POLL_S)
+    if pid is not None and _alive(pid):
+        raise DaemonError(f"daemon (pid {pid}) did not stop within {STOP_TIMEOUT_S:.0f}s")
+    return pid

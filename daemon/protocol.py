@@ -1,0 +1,135 @@
+"""Messages between `symfind` clients and a repository's daemon over its Unix socket.
+
+Imports: msgspec, `storage`. Each message is a 4-byte big-endian length followed by a
+msgpack-encoded tagged Struct. New fields always get defaults (old clients keep working).
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import msgspec
+
+from storage import SearchResponse
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+_LENGTH = struct.Struct(">I")
+
+
+class SearchRequest(msgspec.Struct, frozen=True, kw_only=True, tag="search"):
+    query: str
+    limit: int = 10
+    kind: str | None = None
+    language: str | None = None
+    path: str | None = None
+
+
+class StatusRequest(msgspec.Struct, frozen=True, tag="status"):
+    pass
+
+
+class StopRequest(msgspec.Struct, frozen=True, tag="stop"):
+    pass
+
+
+Request = SearchRequest | StatusRequest | StopRequest
+
+
+class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
+    """What a running daemon reports (also written to `status.json` after each batch).
+
+    Attributes:
+        state: `starting`, `catching_up` (initial sync), `idle`, `indexing` or `stopping`.
+        pending: Changed files seen but not yet committed.
+    """
+
+    pid: int
+    repo: str
+    state: str
+    pending: int = 0
+    files: int = 0
+    symbols: int = 0
+    skipped: dict[str, int] = {}
+    generation: int = 0
+    updated_at: float = 0.0
+    started_at: float = 0.0
+    schema_version: int = 0
+    catch_up_done: int = 0
+    catch_up_total: int = 0
+
+
+class SearchReply(msgspec.Struct, frozen=True, tag="search"):
+    response: SearchResponse
+
+
+class StatusReply(msgspec.Struct, frozen=True, tag="status"):
+    status: DaemonStatus
+
+
+class OkReply(msgspec.Struct, frozen=True, tag="ok"):
+    message: str = ""
+
+
+class ErrorReply(msgspec.Struct, frozen=True, kw_only=True, tag="error"):
+    """A failed request. `kind` is `query` (bad input), `index` (no usable index yet) or
+    `internal`."""
+
+    kind: str
+    message: str
+
+
+Reply = SearchReply | StatusReply | OkReply | ErrorReply
+
+_ENCODER = msgspec.msgpack.Encoder()
+_REQUEST_DECODER = msgspec.msgpack.Decoder(Request)
+_REPLY_DECODER = msgspec.msgpack.Decoder(Reply)
+
+
+class ProtocolError(Exception):
+    """The peer closed the connection or sent something that is not a message."""
+
+
+def _send(sock: socket.socket, message: msgspec.Struct) -> None:
+    data = _ENCODER.encode(message)
+    sock.sendall(_LENGTH.pack(len(data)) + data)
+
+
+def _receive_bytes(sock: socket.socket) -> bytes:
+    header = _read_exactly(sock, _LENGTH.size)
+    (length,) = _LENGTH.unpack(header)
+    if length > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message of {length} bytes exceeds the limit")
+    return _read_exactly(sock, length)
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = sock.recv(size - len(chunks))
+        if not chunk:
+            raise ProtocolError("connection closed")
+        chunks += chunk
+    return bytes(chunks)
+
+
+def send_request(sock: socket.socket, request: Request) -> None:
+    _send(sock, request)
+
+
+def send_reply(sock: socket.socket, reply: Reply) -> None:
+    _send(sock, reply)
+
+
+def receive_request(sock: socket.socket) -> Request:
+    try:
+        return _REQUEST_DECODER.decode(_receive_bytes(sock))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ProtocolError(f"bad request: {exc}") from exc
+
+
+def receive_reply(sock: socket.socket) -> Reply:
+    try:
+        return _REPLY_DECODER.decode(_receive_bytes(sock))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ProtocolError(f"bad reply: {exc}") from exc
