@@ -18,6 +18,7 @@ import socketserver
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -84,6 +85,8 @@ class Daemon:
         self._catch_up = (0, 0)
         self._started_at = time.time()
         self._server: socketserver.ThreadingUnixStreamServer | None = None
+        # Notified after every commit and state change, for whoever waits on the daemon.
+        self.changed = threading.Condition()
 
     # ---- life cycle -------------------------------------------------------------------
 
@@ -193,6 +196,7 @@ class Daemon:
         """Repo-relative file paths to re-check; True when a full re-sync is needed."""
         root = self.config.repo
         paths: set[str] = set()
+        directories: set[str] = set()
         resync = False
         for change in changes:
             try:
@@ -204,28 +208,37 @@ class Daemon:
                 self.rules.forget(relative.rpartition("/")[0])
                 resync = True
             elif change.is_directory:
-                resync |= self._directory_changed(relative, paths)
+                directories.add(relative)
             else:
                 paths.add(relative)
+        for directory in directories:
+            self._files_below(directory, paths)
         return paths, resync
 
-    def _directory_changed(self, relative: str, paths: set[str]) -> bool:
-        """Add the files below a changed directory; False means no full re-sync needed."""
+    def _files_below(self, relative: str, paths: set[str]) -> None:
+        """Add what the index knows below a created, moved or deleted directory, and what
+        is on disk there now."""
         writer = self._writer
         if writer is None:
-            return False
+            return
         prefix = relative + "/"
         paths.update(p for p in writer.files if p.startswith(prefix))
         paths.update(p for p in writer.skipped if p.startswith(prefix))
         directory = self.config.repo / relative
         if directory.is_dir() and not directory.is_symlink():
-            paths.update(p for p in walk_repository(self.config.repo, self.rules, start=relative))
-        return False
+            paths.update(walk_repository(self.config.repo, self.rules, start=relative))
 
     # ---- status -----------------------------------------------------------------------
 
     def _set_state(self, state: str) -> None:
-        self._state = state
+        with self.changed:
+            self._state = state
+            self.changed.notify_all()
+
+    def wait_until(self, predicate: Callable[[DaemonStatus], bool], timeout_s: float) -> bool:
+        """Block until `predicate(status)` holds (checked after every change) or time out."""
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self.status()), timeout=timeout_s)
 
     def status(self) -> DaemonStatus:
         writer = self._writer

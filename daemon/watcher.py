@@ -47,6 +47,8 @@ class _Enqueue(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in _IGNORED_EVENTS:
             return
+        if event.is_directory and event.event_type == "modified":
+            return  # a file created or deleted inside reports its own event
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(raw) if raw else ""
             if path and not _in_skipped_dir(self._root, path):

@@ -1,0 +1,187 @@
+"""The daemon with a real watchdog observer on a real directory: changes become searchable.
+
+Every wait is on the daemon's own change notifications, with a timeout; no sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from daemon.client import request
+from daemon.config import Config, IndexOptions
+from daemon.protocol import SearchReply, SearchRequest, StatusReply, StatusRequest
+from daemon.service import Daemon, DaemonRunning
+from storage import Searcher
+
+TIMEOUT_S = 20.0
+
+
+def write(root: Path, relative: str, content: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def klass(name: str) -> str:
+    return f"class {name}:\n    def go(self):\n        pass\n"
+
+
+class Running:
+    """A daemon serving in a thread of the test process."""
+
+    def __init__(self, config: Config) -> None:
+        self.daemon = Daemon(config)
+        self.config = config
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.daemon.run()
+        except BaseException as exc:  # surfaced by the test
+            self.error = exc
+            with self.daemon.changed:
+                self.daemon.changed.notify_all()
+
+    def start(self) -> Running:
+        self.thread.start()
+        assert self.daemon.wait_until(lambda s: s.state == "idle", TIMEOUT_S), self.error
+        return self
+
+    def stop(self) -> None:
+        self.daemon.stop()
+        self.thread.join(TIMEOUT_S)
+        assert not self.thread.is_alive()
+
+    def indexed(self) -> list[tuple[str, str]]:
+        return [(s.path, s.qualname) for s in Searcher(self.config.index_dir).all_symbols()]
+
+    def wait_for_files(self, expected: set[str]) -> list[str]:
+        """Wait until the committed file set is `expected`; return it."""
+        def done(_status: object) -> bool:
+            writer = self.daemon._writer  # noqa: SLF001 (white-box wait on the manifest)
+            return writer is not None and set(writer.manifest.files) == expected
+        self.daemon.wait_until(done, TIMEOUT_S)
+        writer = self.daemon._writer  # noqa: SLF001
+        return sorted(writer.manifest.files) if writer else []
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, "a.py", klass("Alpha"))
+    write(root, "pkg/b.py", klass("Beta"))
+    return root.resolve()
+
+
+@pytest.fixture
+def running(repo: Path, tmp_path: Path) -> Iterator[Running]:
+    config = Config(repo=repo, index_dir=tmp_path / "index", options=IndexOptions(), workers=1)
+    daemon = Running(config).start()
+    yield daemon
+    daemon.stop()
+
+
+def test_start_up_indexes_what_is_on_disk(running: Running) -> None:
+    assert running.indexed() == [
+        ("a.py", "Alpha"), ("a.py", "Alpha.go"), ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"),
+    ]
+
+
+def test_create_modify_delete(running: Running, repo: Path) -> None:
+    write(repo, "c.py", klass("Gamma"))
+    assert running.wait_for_files({"a.py", "pkg/b.py", "c.py"}) == ["a.py", "c.py", "pkg/b.py"]
+    write(repo, "c.py", klass("GammaTwo"))
+    running.daemon.wait_until(lambda _: ("c.py", "GammaTwo") in running.indexed(), TIMEOUT_S)
+    (repo / "a.py").unlink()
+    assert running.wait_for_files({"pkg/b.py", "c.py"}) == ["c.py", "pkg/b.py"]
+    assert running.indexed() == [
+        ("c.py", "GammaTwo"), ("c.py", "GammaTwo.go"), ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"),
+    ]
+
+
+def test_rename_and_move_out_of_the_repository(running: Running, repo: Path, tmp_path: Path) -> None:
+    (repo / "a.py").rename(repo / "renamed.py")
+    assert running.wait_for_files({"renamed.py", "pkg/b.py"}) == ["pkg/b.py", "renamed.py"]
+    (repo / "pkg" / "b.py").rename(tmp_path / "b_outside.py")
+    assert running.wait_for_files({"renamed.py"}) == ["renamed.py"]
+    assert running.indexed() == [("renamed.py", "Alpha"), ("renamed.py", "Alpha.go")]
+
+
+def test_directory_rename(running: Running, repo: Path) -> None:
+    (repo / "pkg").rename(repo / "lib")
+    assert running.wait_for_files({"a.py", "lib/b.py"}) == ["a.py", "lib/b.py"]
+
+
+def test_gitignore_edit_re_evaluates_what_is_indexed(running: Running, repo: Path) -> None:
+    write(repo, ".gitignore", "pkg/\n")
+    assert running.wait_for_files({"a.py"}) == ["a.py"]
+    (repo / ".gitignore").write_text("# nothing ignored\n", encoding="utf-8")
+    assert running.wait_for_files({"a.py", "pkg/b.py"}) == ["a.py", "pkg/b.py"]
+
+
+def test_editor_style_atomic_save(running: Running, repo: Path) -> None:
+    temp = write(repo, ".a.py.swp~", klass("AlphaSaved"))
+    os.replace(temp, repo / "a.py")
+    running.daemon.wait_until(lambda _: ("a.py", "AlphaSaved") in running.indexed(), TIMEOUT_S)
+    assert running.indexed() == [
+        ("a.py", "AlphaSaved"), ("a.py", "AlphaSaved.go"), ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"),
+    ]
+
+
+def test_a_thousand_files_written_at_once(running: Running, repo: Path) -> None:
+    expected = {"a.py", "pkg/b.py"} | {f"many/m{i:04}.py" for i in range(1000)}
+    for i in range(1000):
+        write(repo, f"many/m{i:04}.py", klass(f"Many{i:04}"))
+    assert running.wait_for_files(expected) == sorted(expected)
+    assert len(running.indexed()) == 2 * len(expected)
+
+
+def test_bad_files_are_counted_and_the_daemon_keeps_running(
+    running: Running, repo: Path, tmp_path: Path
+) -> None:
+    outside = write(tmp_path, "outside.py", klass("Outside"))
+    (repo / "link_out.py").symlink_to(outside)
+    (repo / "loop").symlink_to(repo / "loop")  # a symlink loop
+    big = repo / "huge.py"
+    with open(big, "wb") as handle:  # 2 GB, sparse: appears at once, never read
+        handle.truncate(2 * 1024**3)
+    write(repo, "after.py", klass("After"))
+    running.wait_for_files({"a.py", "pkg/b.py", "after.py"})
+    assert running.daemon.wait_until(
+        lambda s: s.skipped == {"symlink": 1, "too_large": 1}, TIMEOUT_S
+    ), running.daemon.status()
+    assert ("after.py", "After") in running.indexed()
+
+
+def test_socket_answers_search_and_status(running: Running) -> None:
+    reply = request(running.config.index_dir, SearchRequest(query="Alpah", limit=1))
+    assert isinstance(reply, SearchReply)
+    assert [(r.qualname, r.path, r.line) for r in reply.response.results] == [("Alpha", "a.py", 1)]
+    status = request(running.config.index_dir, StatusRequest())
+    assert isinstance(status, StatusReply)
+    assert (status.status.state, status.status.files, status.status.pid) == ("idle", 2, os.getpid())
+
+
+def test_a_second_daemon_on_the_same_repository_is_refused(running: Running) -> None:
+    with pytest.raises(DaemonRunning, match=f"a symfind daemon \\(pid {os.getpid()}\\) already serves"):
+        Daemon(running.config).run()
+    assert running.indexed()[0] == ("a.py", "Alpha")
+
+
+def test_stopping_removes_socket_and_pid_file(repo: Path, tmp_path: Path) -> None:
+    config = Config(repo=repo, index_dir=tmp_path / "idx", options=IndexOptions(), workers=1)
+    daemon = Running(config).start()
+    assert sorted(p.name for p in config.index_dir.iterdir() if p.name.startswith("daemon.")) == [
+        "daemon.pid", "daemon.sock",
+    ]
+    daemon.stop()
+    assert sorted(p.name for p in config.index_dir.iterdir() if p.name.startswith("daemon.")) == []
+    shutil.rmtree(config.index_dir)
