@@ -1,0 +1,106 @@
+"""Crash safety: a daemon killed at any moment leaves an index that the next daemon brings
+to exactly the symbols on disk, none lost, none duplicated.
+
+The corpus is real code: a copy of the installed `mcp` package's sources. Each round
+starts a daemon process, edits files, SIGKILLs it after a random delay (during start-up,
+extraction, adding documents or committing), restarts it, waits until it is idle and
+compares its full symbol list with a fresh `reindex` of the same tree.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from daemon.client import request
+from daemon.config import Config, IndexOptions
+from daemon.indexer import update_index
+from daemon.protocol import StatusReply, StatusRequest
+from storage import Searcher, index_dir_for
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUNDS = 20
+TIMEOUT_S = 60.0
+
+
+def start_daemon(repo: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "daemon", "daemon", "run", str(repo)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_idle(index_dir: Path, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"daemon exited with {process.returncode}"
+        reply = request(index_dir, StatusRequest(), timeout_s=5)
+        if isinstance(reply, StatusReply) and reply.status.state == "idle" and not reply.status.pending:
+            return
+        time.sleep(0.02)  # polling another process's socket
+    raise AssertionError("daemon did not become idle")
+
+
+def edit(repo: Path, rng: random.Random, round_no: int) -> None:
+    """A burst of edits: modify, create, delete and rename files."""
+    files = sorted(repo.rglob("*.py"))
+    for path in rng.sample(files, 5):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"\n\ndef added_in_round_{round_no}_{rng.randrange(10**6)}():\n    pass\n")
+    for i in range(3):
+        (repo / f"new_{round_no}_{i}.py").write_text(
+            f"class NewInRound{round_no}x{i}:\n    def method(self):\n        pass\n", encoding="utf-8"
+        )
+    for path in rng.sample(files, 2):
+        path.unlink()
+    victim = rng.choice([f for f in files if f.exists()])
+    victim.rename(victim.with_name(f"renamed_{round_no}_{victim.name}"))
+
+
+def symbols(index_dir: Path) -> list[tuple[object, ...]]:
+    return [
+        (s.path, s.line, s.end_line, s.qualname, s.kind, s.signature)
+        for s in Searcher(index_dir).all_symbols()
+    ]
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = Path(importlib.util.find_spec("mcp").submodule_search_locations[0])  # type: ignore[union-attr,index]
+    repo = tmp_path / "corpus"
+    shutil.copytree(source, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    repo = repo.resolve()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
+    config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
+    rng = random.Random(20261123)
+    monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
+    index_dir = index_dir_for(repo)
+
+    for round_no in range(ROUNDS):
+        daemon = start_daemon(repo, env)
+        if round_no % 2:
+            wait_idle(index_dir, daemon)  # half the rounds: kill during change handling
+        edit(repo, rng, round_no)
+        time.sleep(rng.uniform(0.0, 0.6))  # the random kill point
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait()
+
+        daemon = start_daemon(repo, env)
+        try:
+            wait_idle(index_dir, daemon)
+            update_index(config, fresh=True)
+            assert symbols(index_dir) == symbols(config.index_dir), f"round {round_no}"
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            assert daemon.wait(timeout=TIMEOUT_S) == 0
