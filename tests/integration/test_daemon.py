@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,9 @@ from daemon.config import Config, IndexOptions
 from daemon.protocol import SearchReply, SearchRequest, StatusReply, StatusRequest
 from daemon.service import Daemon, DaemonRunning
 from storage import Searcher
+from tests.integration.daemon_process import idle, wait_for_status
 
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
 
 
@@ -185,3 +190,44 @@ def test_stopping_removes_socket_and_pid_file(repo: Path, tmp_path: Path) -> Non
     daemon.stop()
     assert sorted(p.name for p in config.index_dir.iterdir() if p.name.startswith("daemon.")) == []
     shutil.rmtree(config.index_dir)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
+def test_a_watched_file_that_becomes_unreadable_is_counted_not_fatal() -> None:
+    # Root reads everything, so the daemon runs in a subprocess that drops to `nobody`
+    # once its imports are done (the interpreter may live where `nobody` cannot read).
+    base = Path(tempfile.mkdtemp(prefix="symfind-daemon-perm-"))
+    base.chmod(0o777)
+    repo = base / "repo"
+    write(repo, "a.py", klass("Alpha"))
+    victim = write(repo, "b.py", klass("Beta"))
+    for path in (repo, repo / "a.py", victim):
+        path.chmod(0o777 if path.is_dir() else 0o666)
+    index_dir = base / "index"
+    index_dir.mkdir()
+    index_dir.chmod(0o777)
+    script = (
+        "import os\n"
+        "from pathlib import Path\n"
+        "from daemon.config import Config, IndexOptions\n"
+        "from daemon.service import Daemon\n"
+        "from extract import extract_symbols\n"
+        "extract_symbols('warm.py', b'pass')\n"
+        "if os.geteuid() == 0:\n"
+        "    os.setgid(65534); os.setuid(65534)\n"
+        f"Daemon(Config(repo=Path({str(repo)!r}), index_dir=Path({str(index_dir)!r}),"
+        " options=IndexOptions(), workers=1)).run()\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        wait_for_status(index_dir, process, lambda s: idle(s) and s.files == 2)
+        victim.chmod(0o000)
+        status = wait_for_status(index_dir, process, lambda s: s.skipped == {"unreadable": 1})
+        assert (status.files, status.state) == (1, "idle")
+        write(repo, "c.py", klass("Gamma"))
+        wait_for_status(index_dir, process, lambda s: s.files == 2)
+    finally:
+        process.terminate()
+        assert process.wait(timeout=TIMEOUT_S) == 0
+        shutil.rmtree(base, ignore_errors=True)

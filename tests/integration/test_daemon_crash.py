@@ -21,15 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from daemon.client import request
 from daemon.config import Config, IndexOptions
 from daemon.indexer import update_index
-from daemon.protocol import StatusReply, StatusRequest
 from storage import Searcher, index_dir_for
+from tests.integration.daemon_process import TIMEOUT_S, idle, wait_for_status
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 20
-TIMEOUT_S = 60.0
 
 
 def start_daemon(repo: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -37,17 +35,6 @@ def start_daemon(repo: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "daemon", "daemon", "run", str(repo)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-
-
-def wait_idle(index_dir: Path, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + TIMEOUT_S
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"daemon exited with {process.returncode}"
-        reply = request(index_dir, StatusRequest(), timeout_s=5)
-        if isinstance(reply, StatusReply) and reply.status.state == "idle" and not reply.status.pending:
-            return
-        time.sleep(0.02)  # polling another process's socket
-    raise AssertionError("daemon did not become idle")
 
 
 def edit(repo: Path, rng: random.Random, round_no: int) -> None:
@@ -90,7 +77,7 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
     for round_no in range(ROUNDS):
         daemon = start_daemon(repo, env)
         if round_no % 2:
-            wait_idle(index_dir, daemon)  # half the rounds: kill during change handling
+            wait_for_status(index_dir, daemon, idle)  # half the rounds: kill during change handling
         edit(repo, rng, round_no)
         time.sleep(rng.uniform(0.0, 0.6))  # the random kill point
         daemon.send_signal(signal.SIGKILL)
@@ -98,7 +85,7 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
 
         daemon = start_daemon(repo, env)
         try:
-            wait_idle(index_dir, daemon)
+            wait_for_status(index_dir, daemon, idle)
             update_index(config, fresh=True)
             assert symbols(index_dir) == symbols(config.index_dir), f"round {round_no}"
         finally:
