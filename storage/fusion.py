@@ -34,6 +34,7 @@ def fuse(
     *,
     tiebreak: Callable[[K], tuple[object, ...]],
     k: int = RRF_K,
+    top: int | None = None,
 ) -> list[Fused[K]]:
     """Merge per-channel rankings into one list, best first.
 
@@ -42,6 +43,7 @@ def fuse(
         weights: channel → weight; a channel without a weight counts 0.
         tiebreak: Sort key among equal scores (smaller first).
         k: The RRF constant.
+        top: Return only the best `top` items (all when None).
     """
     fused: dict[K, Fused[K]] = {}
     for channel, keys in rankings.items():
@@ -55,9 +57,12 @@ def fuse(
             item.ranks[channel] = rank
             item.score += weight / (k + rank)
     # Rounded so that float summation order never decides a tie.
-    return sorted(fused.values(), key=lambda item: (-round(item.score, 12), tiebreak(item.key)))
+    def order(item: Fused[K]) -> tuple[object, ...]:
+        return (-round(item.score, 12), tiebreak(item.key))
 
-
-def contribution(weight: float, rank: int, k: int = RRF_K) -> float:
-    """What one channel's rank adds to a fused score."""
-    return weight / (k + rank)
+    items = sorted(fused.values(), key=lambda item: -item.score)
+    if top is not None and len(items) > top:
+        # Only items tied with the last one kept need the (costlier) tie-break key.
+        cutoff = round(items[top - 1].score, 12)
+        items = [item for item in items if round(item.score, 12) >= cutoff]
+    return sorted(items, key=order)[:top]

@@ -134,10 +134,8 @@ class Searcher:
         plan = route(query)
         filters = self._filters(kind, language, path)
         rankings, found, failures = self._run(plan, filters)
-        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols))
-        results = [
-            _result(item.key, item.score, item.ranks, plan, found) for item in fused[:limit]
-        ]
+        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols), top=limit)
+        results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
         if not results:
             empty_reason, suggestions = self._explain_empty(plan, filters)

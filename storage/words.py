@@ -25,9 +25,12 @@ def split_text(text: str) -> list[str]:
     return [word for chunk in _NON_IDENTIFIER.split(text) for word in split_identifier(chunk)]
 
 
+_SQUASHED = str.maketrans("", "", "_-$")
+
+
 def squash(name: str) -> str:
     """Lowercase with `_`, `-`, `$` removed: `parse_header_links` and `parseHeaderLinks` agree."""
-    return re.sub(r"[_\-$]", "", name.lower())
+    return name.lower().translate(_SQUASHED)
 
 
 def qualifier_parts(qualname: str) -> list[str]:
