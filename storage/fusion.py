@@ -66,3 +66,8 @@ def fuse(
         cutoff = round(items[top - 1].score, 12)
         items = [item for item in items if round(item.score, 12) >= cutoff]
     return sorted(items, key=order)[:top]
+
+
+def contribution(weight: float, rank: int, k: int = RRF_K) -> float:
+    """What one channel's rank adds to a fused score."""
+    return weight / (k + rank)
