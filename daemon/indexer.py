@@ -10,11 +10,14 @@ differs from the manifest. Extraction runs in worker processes for large batches
 from __future__ import annotations
 
 import concurrent.futures
+import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import stat
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -32,6 +35,7 @@ logger = logging.getLogger(__name__)
 PARALLEL_FROM_FILES = 64
 COMMIT_EVERY_FILES = 5_000
 _BINARY_SNIFF_BYTES = 8192
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 Progress = Callable[[int, int], None]
 
@@ -119,6 +123,15 @@ def process_file(
     )
 
 
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: exit when the indexing process dies (even by SIGKILL)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it died before we could ask to be told
+        os._exit(1)
+
+
 def _outcomes(
     config: Config, paths: list[str], previous: dict[str, FileState]
 ) -> Iterable[FileOutcome]:
@@ -134,7 +147,9 @@ def _outcomes(
         return
     # spawn, not fork: forking a process that runs Tantivy's threads risks deadlocks.
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(config.workers, mp_context=context) as pool:
+    with concurrent.futures.ProcessPoolExecutor(
+        config.workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         yield from pool.map(
             process_file,
             [root] * len(paths),

@@ -34,7 +34,20 @@ def start_daemon(repo: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "daemon", "daemon", "run", str(repo)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: we can see its workers die too
     )
+
+
+def wait_group_gone(pgid: int) -> None:
+    """The killed daemon's extraction workers must not outlive it."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"processes of group {pgid} outlived the killed daemon")
 
 
 def edit(repo: Path, rng: random.Random, round_no: int) -> None:
@@ -82,6 +95,7 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
         time.sleep(rng.uniform(0.0, 0.6))  # the random kill point
         daemon.send_signal(signal.SIGKILL)
         daemon.wait()
+        wait_group_gone(daemon.pid)
 
         daemon = start_daemon(repo, env)
         try:
