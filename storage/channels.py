@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import tantivy
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, DamerauLevenshtein
 
 from extract.records import Symbol, SymbolKind
 from storage.router import Channel, Plan, max_edits_for
@@ -32,6 +32,8 @@ BM25_CANDIDATES = 50
 MAX_NGRAMS = 48
 # A name must contain at least this share of the query's grams: substring recall, not noise.
 NGRAM_MIN_SHARE = 0.5
+# Candidates for fuzzy matching beyond Tantivy's automata need only this share of grams.
+FUZZY_POOL_MIN_SHARE = 0.3
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
 MISSING_SCOPE_COST = 3
 
@@ -57,10 +59,11 @@ KIND_ORDER: dict[SymbolKind, int] = {
 
 
 class Candidate(NamedTuple):
-    """One symbol a channel found, with its document key and edit distance if fuzzy."""
+    """One symbol a channel found: document key, BM25 score, edit distance if fuzzy."""
 
     key: tuple[int, int]
     symbol: Symbol
+    score: float = 0.0
     distance: int | None = None
 
 
@@ -81,6 +84,18 @@ def kind_rank(symbol: Symbol) -> int:
     return KIND_ORDER.get(symbol.kind, len(KIND_ORDER))
 
 
+def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
+    """The shared tie-break: the name as typed (ignoring case), then exactly as typed,
+    then definition kind, path and line."""
+    return (
+        symbol.name.lower() != plan.name.lower(),
+        symbol.name != plan.name,
+        kind_rank(symbol),
+        symbol.path,
+        symbol.line,
+    )
+
+
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     """Sum over query scope segments of the edit distance to the closest scope part."""
     if not scope:
@@ -95,15 +110,16 @@ def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     return cost
 
 
-def _search(ctx: ChannelContext, must: Query, should: list[Query], limit: int) -> list[Candidate]:
+def _search(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
+    """Run `must` under the filters; for qualified queries matching scopes lift a hit so
+    that the candidate cap keeps it."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
-    clauses += [(Occur.Should, q) for q in should]
+    clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
     return ctx.fetch(ctx.searcher.search(query, limit, count=False).hits)
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
-    """Optional clauses that lift candidates whose scope matches, so caps keep them."""
     boosts = []
     for segment in ctx.plan.scope:
         term = squash(segment)
@@ -128,86 +144,106 @@ def _should_terms(
     return Query.boolean_query(clauses, minimum_number_should_match=at_least)
 
 
+def _ranked(
+    ctx: ChannelContext, found: list[Candidate], key: Callable[[Candidate], tuple[object, ...]]
+) -> list[Candidate]:
+    """Order candidates: scope match first (qualified queries), then `key`.
+
+    For a qualified query, candidates that match none of the scope segments are dropped
+    when some candidate matches one: `Server.Serve` must not return every `Serve`.
+    """
+    scope = ctx.plan.scope
+    if not scope:
+        return sorted(found, key=key)
+    costs = {c.key: scope_cost(c.symbol, scope) for c in found}
+    no_match = MISSING_SCOPE_COST * len(scope)
+    if any(cost < no_match for cost in costs.values()):
+        found = [c for c in found if costs[c.key] < no_match]
+    return sorted(found, key=lambda c: (costs[c.key], *key(c)))
+
+
 def exact(ctx: ChannelContext) -> list[Candidate]:
     """Names equal to the query once case, `_`, `-` and `$` are ignored."""
-    plan = ctx.plan
-    must = Query.term_query(ctx.schema, "name_exact", plan.key)
-    found = _search(ctx, must, _scope_boosts(ctx), EXACT_CANDIDATES)
-    lowered = plan.name.lower()
-    return sorted(
-        found,
-        key=lambda c: (
-            scope_cost(c.symbol, plan.scope),
-            c.symbol.name != plan.name,
-            c.symbol.name.lower() != lowered,
-            kind_rank(c.symbol),
-            c.symbol.path,
-            c.symbol.line,
-        ),
-    )
+    must = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
+    found = _search(ctx, must, EXACT_CANDIDATES)
+    return _ranked(ctx, found, lambda c: closeness(ctx.plan, c.symbol))
 
 
 def fuzzy(ctx: ChannelContext) -> list[Candidate]:
-    """Names within `plan.max_edits` edits, ordered by true edit distance."""
+    """Names within `plan.max_edits` edits, ordered by true edit distance; only the
+    closest tier is kept.
+
+    Tantivy's Levenshtein automata find candidates on squashed names (`_`, `-`, `$` and
+    case ignored). They count a transposition next to another edit as two, so when they
+    find nothing within one edit, names sharing enough 2–3-grams are checked too. The
+    order is the Damerau–Levenshtein distance of the lowercased names as written (`_open_fole`
+    prefers `_open_file` to `open_file`). Only candidates at the smallest distance found are
+    returned: a name one edit away is a different answer from one two edits away, and RRF
+    would otherwise let other channels outvote the difference.
+    """
     plan = ctx.plan
-    key = plan.key
+    typed = plan.name.lower()
     found: dict[tuple[int, int], Candidate] = {}
+
+    def consider(candidates: list[Candidate]) -> None:
+        for candidate in candidates:
+            if candidate.key in found:
+                continue
+            if DamerauLevenshtein.distance(plan.key, squash(candidate.symbol.name)) > plan.max_edits:
+                continue
+            distance = DamerauLevenshtein.distance(typed, candidate.symbol.name.lower())
+            found[candidate.key] = candidate._replace(distance=distance)
+
     for edits in range(1, plan.max_edits + 1):
         must = Query.fuzzy_term_query(
-            ctx.schema, "name_fuzzy", key, distance=edits, transposition_cost_one=True
+            ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
         )
-        for candidate in _search(ctx, must, _scope_boosts(ctx), FUZZY_CANDIDATES):
-            if candidate.key not in found:
-                distance = OSA.distance(key, squash(candidate.symbol.name))
-                found[candidate.key] = candidate._replace(distance=distance)
+        consider(_search(ctx, must, FUZZY_CANDIDATES))
+    if plan.max_edits > 1 and not any((c.distance or 0) <= 1 for c in found.values()):
+        grams = analyzers()["ngram23"].analyze(plan.key)[:MAX_NGRAMS]
+        pool = _should_terms(ctx, "name_ngram", grams, FUZZY_POOL_MIN_SHARE)
+        if pool is not None:
+            consider(_search(ctx, pool, BM25_CANDIDATES))
+    if not found:
+        return []
+    best = min(c.distance or 0 for c in found.values())
+    closest = [c for c in found.values() if (c.distance or 0) <= best]
 
     def order(c: Candidate) -> tuple[object, ...]:
         name = c.symbol.name
         return (
-            (c.distance or 0) + scope_cost(c.symbol, plan.scope),
             c.distance,
-            OSA.distance(plan.name, name),  # same case pattern as typed ranks first
+            OSA.distance(plan.name, name),  # the same case pattern as typed ranks first
             name[:1].lower() != plan.name[:1].lower(),
             abs(len(name) - len(plan.name)),
-            kind_rank(c.symbol),
-            c.symbol.path,
-            c.symbol.line,
+            *closeness(plan, c.symbol)[2:],
         )
 
-    return sorted(found.values(), key=order)
+    return _ranked(ctx, closest, order)
+
+
+def _bm25(ctx: ChannelContext, field: str, terms: Sequence[str], min_share: float = 0.0) -> list[Candidate]:
+    must = _should_terms(ctx, field, terms, min_share)
+    if must is None:
+        return []
+    found = _search(ctx, must, BM25_CANDIDATES)
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
 
 
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = analyzers()["ngram23"].analyze(ctx.plan.key)[:MAX_NGRAMS]
-    must = _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE)
-    if must is None:
-        return []
-    return _by_scope(ctx, _search(ctx, must, [], BM25_CANDIDATES))
+    return _bm25(ctx, "name_ngram", grams, NGRAM_MIN_SHARE)
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
-    """Names made of the query's words (`http client` ↔ `HttpClient`), BM25 order."""
-    terms = analyzers()["words_en"].analyze(" ".join(ctx.plan.words))
-    must = _should_terms(ctx, "words", terms)
-    if must is None:
-        return []
-    return _by_scope(ctx, _search(ctx, must, [], BM25_CANDIDATES))
+    """Qualnames made of the query's words (`http client` ↔ `HttpClient`), BM25 order."""
+    return _bm25(ctx, "words", analyzers()["words_en"].analyze(" ".join(ctx.plan.words)))
 
 
 def text(ctx: ChannelContext) -> list[Candidate]:
     """BM25 over signatures, docs, qualnames and paths: plain-language queries."""
-    terms = analyzers()["text_en"].analyze(" ".join(ctx.plan.words))
-    must = _should_terms(ctx, "text", terms)
-    if must is None:
-        return []
-    return _by_scope(ctx, _search(ctx, must, [], BM25_CANDIDATES))
-
-
-def _by_scope(ctx: ChannelContext, found: list[Candidate]) -> list[Candidate]:
-    if not ctx.plan.scope:
-        return found
-    return sorted(found, key=lambda c: scope_cost(c.symbol, ctx.plan.scope))  # stable
+    return _bm25(ctx, "text", analyzers()["text_en"].analyze(" ".join(ctx.plan.words)))
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

@@ -125,16 +125,18 @@ def route(query: str) -> Plan:
         name, scope = segments[-1], tuple(segments[:-1])
         shape = Route.QUALIFIED if scope else Route.IDENTIFIER
         edits = max_edits_for(squash(name))
+        words = tuple(split_identifier(name))
         weights = {
             str(channel): weight
             for channel, weight in WEIGHTS[shape].items()
-            if channel != Channel.FUZZY or edits
+            # fuzzy needs a few characters; words adds nothing to a one-word name
+            if (channel != Channel.FUZZY or edits) and (channel != Channel.WORDS or len(words) > 1)
         }
         return Plan(
             route=shape,
             name=name,
             scope=scope,
-            words=tuple(split_identifier(name)),
+            words=words,
             max_edits=edits,
             weights=weights,
         )

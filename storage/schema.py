@@ -129,7 +129,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("name_fuzzy", squashed)
     for term in scope_terms(symbol):
         doc.add_text("scope", term)
-    doc.add_text("words", " ".join(split_text(" ".join(qualifier_parts(symbol.qualname)))))
+    qualname_words = split_text(" ".join(qualifier_parts(symbol.qualname)))
+    doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
     text_words = split_text(" ".join((symbol.signature, symbol.doc, symbol.qualname)))
     doc.add_text("text", " ".join(text_words + split_text(symbol.path)))
     doc.add_text("kind", str(symbol.kind))

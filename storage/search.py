@@ -15,7 +15,7 @@ from pathlib import Path
 import tantivy
 
 from extract.records import Symbol, SymbolKind
-from storage.channels import CHANNELS, Candidate, ChannelContext, kind_rank
+from storage.channels import CHANNELS, Candidate, ChannelContext, closeness
 from storage.errors import QueryError
 from storage.fusion import contribution, fuse
 from storage.index import check_index, open_tantivy, read_manifest
@@ -186,7 +186,7 @@ class Searcher:
         found = _Found()
 
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
-            return [found.candidate(self._searcher, address) for _, address in hits]
+            return [found.candidate(self._searcher, address, score) for score, address in hits]
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch)
         rankings: dict[str, list[tuple[int, int]]] = {}
@@ -232,12 +232,14 @@ class _Found:
         self.symbols: dict[tuple[int, int], Symbol] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
 
-    def candidate(self, searcher: tantivy.Searcher, address: tantivy.DocAddress) -> Candidate:
+    def candidate(
+        self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
+    ) -> Candidate:
         key = (address.segment_ord, address.doc)
         symbol = self.symbols.get(key)
         if symbol is None:
             symbol = self.symbols[key] = decode_record(searcher.doc(address)["record"][0])
-        return Candidate(key, symbol)
+        return Candidate(key, symbol, score)
 
 
 def _distinct_names(rankings: dict[str, list[tuple[int, int]]], found: _Found) -> list[str]:
@@ -257,7 +259,7 @@ def _tiebreak(
 
     def order(doc_key: tuple[int, int]) -> tuple[object, ...]:
         symbol = symbols[doc_key]
-        return (squash(symbol.name) != plan.key, kind_rank(symbol), symbol.path, symbol.line)
+        return (squash(symbol.name) != plan.key, *closeness(plan, symbol))
 
     return order
 
