@@ -12,7 +12,15 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 - `@receiver` optional Go method receiver type, inserted before the name;
 - `@scope` + `@scope.name` a node that scopes what is inside it without being a symbol
   itself (Rust `impl Type`);
-- `@package` a file-wide prefix (Go `package`, file-scoped C#/PHP namespaces).
+- `@package` a prefix for the definitions that start after it, up to the next one (Go
+  `package`, file-scoped C# and PHP namespaces);
+- `@static` / `@member` optional, where the language has a member separator: a
+  class-level method (Ruby `def self.m`) is joined with `.` (`Net::HTTP.start`); a
+  member that is not a method (PHP class constant) with the member separator
+  (`App\\Client::MAX`). Methods get the member separator anyway.
+
+A name node captured by several patterns is one symbol, of the first such pattern in the
+file: a specific pattern (`const f = () => ...` → function) can precede a catch-all one.
 """
 
 from __future__ import annotations
@@ -48,12 +56,24 @@ _WRAPPERS = frozenset(
         "ambient_declaration",
         "lexical_declaration",
         "variable_declaration",
+        "expression_statement",
     }
 )
+# Sibling nodes right before a definition that belong to it.
+_LEADING_SIBLINGS = frozenset({"attribute_item"})
 _QUALIFIER_SPLIT = re.compile(r"::|\.|\\|#|->")
 _GENERIC_ARGS = re.compile(r"[<\[].*$", re.S)
-_COMMENT_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--|;+)\s?")
+# Pointers, references, lifetimes and qualifiers before a type name (`&'a mut`, `*const`).
+_TYPE_PREFIX = re.compile(r"^(?:[*&\s]|'\w+|(?:mut|dyn|const)\b)+")
+_COMMENT_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//!|///?|#+|--|;+)\s?")
 _WHITESPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
+# C# XML doc comments: the text matters, not the wrapping tags.
+_XML_DOC_TAGS = re.compile(r"</?(?:summary|remarks|returns|value|para)\b[^>]*>")
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+# A C++ operator name (`operator==`, `operator->`, `operator bool`) is one name part.
+_OPERATOR = re.compile(r"(?:^|(?<=::))operator(?=\s*[^\w\s]|\s+\w)")
+_CALL_OPERATOR = re.compile(r"operator\s*\(\s*\)")
 # `#` starts a comment except in C preprocessor directives (`#define`).
 _COMMENT_LINE = re.compile(r"^\s*(?:#(?!\s*(?:define|undef|if|ifdef|ifndef|elif|else|endif)\b)|//|/\*|\*)")
 
@@ -64,6 +84,7 @@ class _Definition(NamedTuple):
     kind: SymbolKind
     receiver: str
     doc_node: Node | None
+    join: str = ""  # "static", "member" or "" (see the module docstring)
 
 
 def supported_languages() -> list[str]:
@@ -112,27 +133,105 @@ def _as_utf8(source: bytes) -> bytes:
     return source
 
 
+# A C or C++ line holding nothing but a macro, without a semicolon (`FMT_BEGIN_NAMESPACE`,
+# `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration), derails
+# tree-sitter for the rest of the scope.
+_MACRO_LINE_GRAMMARS = frozenset({"c", "cpp"})
+_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}(?:[ \t]*\([^\n;{}]*\))?[ \t]*(?://[^\n]*)?\r?$", re.M
+)
+# ... unless it continues an expression or a list (a last enumerator has no comma), or is
+# a return type on its own line (`LRESULT` then `WndProc(...)`).
+_CONTINUED_BY = (b",", b"(", b"=", b"+", b"-", b"*", b"/", b"&", b"|", b"?", b"<", b"\\")
+_CONTINUES = (b"{", b"}", b",", b")", b";")
+_BARE_DECLARATOR = re.compile(rb"[A-Za-z_~][\w:~]*\s*\(")
+_CONTEXT_BYTES = 4096
+# Export and attribute macros between `class` and the name (`class LEVELDB_EXPORT DB : ...`).
+_CLASS_MACROS = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+"
+    rb"((?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]+)+)"
+    rb"(?=[A-Za-z_]\w*[ \t]*(?:final\b|[:{\r\n]))"
+)
+
+
+def _blank_macros(source: bytes) -> bytes:
+    """Replace lone macro lines and class export macros with spaces, keeping every byte
+    offset and line number."""
+    blanked: bytearray | None = None
+    for match in _CLASS_MACROS.finditer(source):
+        if blanked is None:
+            blanked = bytearray(source)
+        start, end = match.span(1)
+        blanked[start:end] = b" " * (end - start)
+    for match in _MACRO_LINE.finditer(source):
+        start, end = match.span()
+        before = source[max(0, start - _CONTEXT_BYTES) : start].rstrip()
+        previous = before.rsplit(b"\n", 1)[-1].split(b"//", 1)[0].rstrip()
+        following = source[end : end + _CONTEXT_BYTES].lstrip()
+        if (
+            previous.endswith(_CONTINUED_BY)
+            or following.startswith(_CONTINUES)
+            or (b"(" not in match.group() and _BARE_DECLARATOR.match(following))
+        ):
+            continue
+        if blanked is None:
+            blanked = bytearray(source)
+        blanked[start:end] = b" " * (end - start)
+    return source if blanked is None else bytes(blanked)
+
+
 def _text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
 
 
+def _split_name(text: str) -> list[str]:
+    """A written name's scope parts then the name itself.
+
+    `ns::Cls::m` → [ns, Cls, m]; generic arguments in the scope are dropped
+    (`Box<int>::put` → [Box, put]); an operator is one part, without the parameters a
+    conversion operator's declarator carries (`Cls::operator bool() const` → [Cls,
+    operator bool]). A leading `:` is no part of a name (Ruby `:sym`, C++ `::global`).
+    """
+    text = text.strip().lstrip(":")
+    operator = ""
+    match = _OPERATOR.search(text)
+    if match:
+        text, operator = text[: match.start()], text[match.start() :]
+        if not _CALL_OPERATOR.match(operator):
+            operator = operator.split("(", 1)[0]
+        operator = _WHITESPACE.sub(" ", operator).strip()
+    while "<" in text:
+        stripped = _TEMPLATE_ARGS.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    parts = [part.strip() for part in _QUALIFIER_SPLIT.split(text) if part.strip()]
+    return [*parts, operator] if operator else parts
+
+
 def _bare_type_name(text: str) -> str:
-    """`*Server[T]` → `Server`; `Vec<T>` → `Vec`; `&'a mut Foo` → `Foo`."""
-    text = _GENERIC_ARGS.sub("", text.strip())
-    text = text.lstrip("*&").replace("mut ", "").strip()
-    return _QUALIFIER_SPLIT.split(text)[-1] if text else text
+    """`*Server[T]` → `Server`; `Vec<T>` → `Vec`; `&'a mut Foo` → `Foo`.
+
+    A type with no name to keep (`[T; 3]`, `(A, B)`) is returned whole.
+    """
+    bare = _TYPE_PREFIX.sub("", _GENERIC_ARGS.sub("", text.strip())).strip()
+    name = _QUALIFIER_SPLIT.split(bare)[-1].strip() if bare else ""
+    return name or _WHITESPACE.sub(" ", text.strip())
 
 
 def _collect(matches: list[tuple[int, dict[str, list[Node]]]]) -> tuple[
-    list[_Definition], dict[int, tuple[str, bool]], list[str]
+    list[_Definition], dict[int, tuple[str, bool]], list[tuple[int, list[str]]]
 ]:
     definitions: list[_Definition] = []
     scopes: dict[int, tuple[str, bool]] = {}  # node id → (name, is type-like scope)
-    package: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    for _pattern, captures in matches:
+    packages: list[tuple[int, list[str]]] = []  # (start byte, parts)
+    seen: set[int] = set()
+    # Patterns in file order: a name captured twice keeps the first pattern's kind.
+    for _pattern, captures in sorted(matches, key=lambda match: match[0]):
         if "package" in captures:
-            package = [p for p in _QUALIFIER_SPLIT.split(_text(captures["package"][0])) if p]
+            package = captures["package"][0]
+            parts = [p for p in _QUALIFIER_SPLIT.split(_text(package)) if p]
+            packages.append((package.start_byte, parts))
         if "scope" in captures and "scope.name" in captures:
             name = _bare_type_name(_text(captures["scope.name"][0]))
             scopes[captures["scope"][0].id] = (name, True)
@@ -140,14 +239,28 @@ def _collect(matches: list[tuple[int, dict[str, list[Node]]]]) -> tuple[
         if not kinds or "name" not in captures:
             continue
         node, name_node = captures[kinds[0]][0], captures["name"][0]
-        if (node.id, name_node.id) in seen:
+        if name_node.id in seen:
             continue
-        seen.add((node.id, name_node.id))
+        seen.add(name_node.id)
         kind = SymbolKind(kinds[0].removeprefix("definition."))
         receiver = _bare_type_name(_text(captures["receiver"][0])) if "receiver" in captures else ""
         doc = captures["doc"][0] if "doc" in captures else None
-        definitions.append(_Definition(node, name_node, kind, receiver, doc))
-    return definitions, scopes, package
+        join = "static" if "static" in captures else "member" if "member" in captures else ""
+        definitions.append(_Definition(node, name_node, kind, receiver, doc, join))
+    return definitions, scopes, sorted(packages)
+
+
+def _package(packages: list[tuple[int, list[str]]], definition: _Definition) -> list[str]:
+    """The parts of the last package that starts before a definition; none for a package
+    clause itself (tagged as a module)."""
+    parts: list[str] = []
+    for start, package in packages:
+        if start == definition.name_node.start_byte:
+            return []
+        if start > definition.node.start_byte:
+            break
+        parts = package
+    return parts
 
 
 def _enclosing_scopes(node: Node, scopes: dict[int, tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -163,27 +276,56 @@ def _enclosing_scopes(node: Node, scopes: dict[int, tuple[str, bool]]) -> list[t
     return chain
 
 
+def _end_line(node: Node) -> int:
+    """1-based last line; a node that swallows its trailing newline (`#define`) ends before it."""
+    row, column = node.end_point
+    return row if column == 0 and row > node.start_point.row else row + 1
+
+
 def _anchor(node: Node) -> Node:
-    """The outermost wrapper (decorators, `export`, `template<>`) around a definition."""
+    """The outermost wrapper (decorators, `export`, `template<>`) around a definition, or
+    the first of the attributes right before it (Rust `#[derive(...)]`)."""
     while node.parent is not None and node.parent.type in _WRAPPERS:
         node = node.parent
+    while node.prev_sibling is not None and node.prev_sibling.type in _LEADING_SIBLINGS:
+        node = node.prev_sibling
     return node
+
+
+def _first_line(text: bytes) -> bytes:
+    """The first line; when it opens a brace and the name comes after the closing one
+    (`typedef struct {` ... `} name;`), that closing line too, the braces' content elided."""
+    first, _, rest = text.partition(b"\n")
+    if not first.rstrip().endswith(b"{"):
+        return first
+    depth = first.count(b"{") - first.count(b"}")
+    for index, char in enumerate(rest):
+        depth += (char == ord("{")) - (char == ord("}"))
+        if depth == 0:
+            closing = rest[index:].partition(b"\n")[0]
+            named = _WORD.search(closing.decode("utf-8", errors="replace"))
+            return first.rstrip() + b" ... " + closing if named else first
+    return first
 
 
 def _signature(node: Node, source: bytes) -> str:
     body = node.child_by_field_name("body")
+    if body is None:  # grammars without a `body` field (Kotlin `class_body`, `function_body`)
+        body = next((c for c in reversed(node.named_children) if c.type.endswith("_body")), None)
     end = body.start_byte if body is not None else node.end_byte
     header = source[node.start_byte : end].split(b"\n{")[0]
     if body is None:
-        header = header.split(b"\n", 1)[0]
+        header = _first_line(source[node.start_byte : node.end_byte])
     # Comments between the header and the body are not part of the signature.
     lines = header.decode("utf-8", errors="replace").splitlines()
-    code = [line for line in lines if not _COMMENT_LINE.match(line)]
+    # The first line is code even when it looks like a comment (JS `*gen()`, Go `*T`).
+    code = lines[:1] + [line for line in lines[1:] if not _COMMENT_LINE.match(line)]
     text = _WHITESPACE.sub(" ", " ".join(code)).strip()
-    return text.rstrip(":{ ").strip()[:SIGNATURE_MAX_CHARS]
+    return text.rstrip(":;={ ").strip()[:SIGNATURE_MAX_CHARS]
 
 
 def _clean_doc(text: str) -> str:
+    text = _XML_DOC_TAGS.sub("", text)
     lines = [_COMMENT_MARKERS.sub("", line).rstrip("*/ ").strip() for line in text.splitlines()]
     text = _WHITESPACE.sub(" ", " ".join(line for line in lines if line)).strip()
     return text.strip("\"'`").strip()[:DOC_MAX_CHARS]
@@ -198,15 +340,27 @@ def _docstring(node: Node) -> Node | None:
     return first if first is not None and first.type == "string" else None
 
 
+def _node_before(anchor: Node) -> Node | None:
+    """The previous sibling, or a comment some grammars nest at its end (Kotlin imports)
+    when it is indented no deeper than the definition."""
+    sibling = nested = anchor.prev_sibling
+    while nested is not None and "comment" not in nested.type and nested.children:
+        nested = nested.children[-1]
+    if nested is not None and "comment" in nested.type:
+        if nested.start_point.column <= anchor.start_point.column:
+            return nested
+    return sibling
+
+
 def _doc(definition: _Definition, anchor: Node) -> str:
     doc_node = definition.doc_node or _docstring(definition.node)
     if doc_node is not None:
         return _clean_doc(_text(doc_node))
     comments: list[str] = []
     expected_row = anchor.start_point.row
-    sibling = anchor.prev_sibling
+    sibling = _node_before(anchor)
     while sibling is not None and "comment" in sibling.type:
-        if sibling.end_point.row < expected_row - 1:
+        if _end_line(sibling) - 1 < expected_row - 1:  # a blank line ends the block
             break
         comments.append(_text(sibling))
         expected_row = sibling.start_point.row
@@ -214,11 +368,15 @@ def _doc(definition: _Definition, anchor: Node) -> str:
     return _clean_doc("\n".join(reversed(comments)))
 
 
-def _qualname(spec: LanguageSpec, parts: list[str], name: str, kind: SymbolKind) -> str:
+def _qualname(
+    spec: LanguageSpec, parts: list[str], name: str, kind: SymbolKind, join: str = ""
+) -> str:
     if not parts:
         return name
     scope = spec.separator.join(parts)
-    if spec.member_separator and kind is SymbolKind.METHOD:
+    if spec.member_separator and join == "static":
+        return f"{scope}.{name}"
+    if spec.member_separator and (kind is SymbolKind.METHOD or join == "member"):
         return f"{scope}{spec.member_separator}{name}"
     return f"{scope}{spec.separator}{name}"
 
@@ -257,23 +415,29 @@ def extract_symbols(
         raise UnsupportedLanguage(f"no language for {path!r}")
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
-    root = _parse(parser, source, deadline_s)
+    # Signatures are read from the source as written; the parser may see macros blanked.
+    parsed = _blank_macros(source) if spec.grammar in _MACRO_LINE_GRAMMARS else source
+    root = _parse(parser, parsed, deadline_s)
     try:
         matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
         raise ExtractError(f"tag query failed on {path!r}: {exc}") from exc
-    definitions, scopes, package = _collect(matches)
+    definitions, scopes, packages = _collect(matches)
     for definition in definitions:
         if definition.kind in SCOPE_KINDS or definition.kind in {
             SymbolKind.FUNCTION,
             SymbolKind.METHOD,
         }:
-            name = _QUALIFIER_SPLIT.split(_text(definition.name_node))[-1]
-            scopes.setdefault(definition.node.id, (name, definition.kind in SCOPE_KINDS))
+            # The whole written name scopes what is inside (`namespace a::b`, `class A::B`);
+            # namespaces and modules hold functions, not methods.
+            written = _split_name(_text(definition.name_node))
+            if written:
+                type_like = definition.kind in SCOPE_KINDS - {SymbolKind.MODULE}
+                scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
     symbols: list[Symbol] = []
     for definition in definitions:
-        written = [p for p in _QUALIFIER_SPLIT.split(_text(definition.name_node).strip()) if p]
+        written = _split_name(_text(definition.name_node))
         if not written:
             continue
         name = written[-1]
@@ -283,19 +447,20 @@ def extract_symbols(
             (chain and chain[-1][1]) or definition.receiver or len(written) > 1
         ):
             kind = SymbolKind.METHOD
-        parts = [*package, *(scope for scope, _ in chain), *written[:-1]]
+        parts = [*_package(packages, definition), *(scope for scope, _ in chain)]
+        parts.extend(written[:-1])
         if definition.receiver:
             parts.append(definition.receiver)
         anchor = _anchor(definition.node)
         symbols.append(
             Symbol(
                 name=name,
-                qualname=_qualname(spec, parts, name, kind),
+                qualname=_qualname(spec, parts, name, kind, definition.join),
                 kind=kind,
                 language=language,
                 path=path,
                 line=definition.name_node.start_point.row + 1,
-                end_line=definition.node.end_point.row + 1,
+                end_line=_end_line(definition.node),
                 start_line=anchor.start_point.row + 1,
                 signature=_signature(definition.node, source),
                 doc=_doc(definition, anchor),

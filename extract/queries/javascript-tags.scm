@@ -1,0 +1,134 @@
+; JavaScript definitions (tags.scm convention of tree-sitter grammars, adapted: written for
+; symfind, following what universal-ctags reports: top-level constants, object-literal
+; methods and CommonJS exports included).
+; Doc comments are the `/** ... */` or `//` block right above, read by parse.py.
+; `(program [(_ D) (_ (_ D))])` is a top-level `const`/`let`/`var` D, bare or exported.
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+; Methods, getters, setters, static and generator methods of a class body, and fields
+; holding a function (`handle = () => {...}`).
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+
+(class_body
+  (field_definition
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+
+; Function and generator declarations, at any depth (nested ones are scoped by their parent).
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+; Top-level `const f = (...) => ...`, `var f = function () {}`, `const A = class {}`.
+(program
+  [(_ (variable_declarator
+        name: (identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+   (_ (_ (variable_declarator
+           name: (identifier) @name
+           value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))])
+
+(program
+  [(_ (variable_declarator
+        name: (identifier) @name
+        value: (class)) @definition.class)
+   (_ (_ (variable_declarator
+           name: (identifier) @name
+           value: (class)) @definition.class))])
+
+; Other top-level `const X = ...`. A name an earlier pattern took (a function or class
+; value) keeps its kind: parse.py lets the first matching pattern win.
+(program
+  [(lexical_declaration
+     kind: "const"
+     (variable_declarator
+       name: (identifier) @name) @definition.constant)
+   (_ (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))])
+
+; A top-level object literal scopes its methods: `const api = { get() {}, put: () => {} }`
+; gives `api.get` and `api.put`.
+(program
+  [(_ (variable_declarator
+        name: (identifier) @scope.name
+        value: (object)) @scope)
+   (_ (_ (variable_declarator
+           name: (identifier) @scope.name
+           value: (object)) @scope))])
+
+(program
+  [(_ (variable_declarator
+        value: (object
+          [(method_definition
+             name: (property_identifier) @name)
+           (pair
+             key: (property_identifier) @name
+             value: [(arrow_function) (function_expression) (generator_function)])] @definition.method)))
+   (_ (_ (variable_declarator
+           value: (object
+             [(method_definition
+                name: (property_identifier) @name)
+              (pair
+                key: (property_identifier) @name
+                value: [(arrow_function) (function_expression) (generator_function)])] @definition.method))))])
+
+; CommonJS: `module.exports.f = function () {}`, `exports.f = (...) => ...`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: [
+          (identifier) @_exports
+          (member_expression
+            object: (identifier) @_module
+            property: (property_identifier) @_exports)
+        ]
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+  (#eq? @_exports "exports")
+  (#eq? @_module "module"))
+
+; `module.exports = function name() {}`: the function's own name.
+(program
+  (expression_statement
+    (assignment_expression
+      left: [
+        (identifier) @_exports
+        (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+      ]
+      right: (function_expression
+        name: (identifier) @name)) @definition.function)
+  (#eq? @_exports "exports")
+  (#eq? @_module "module"))
+
+; Prototype methods: `Foo.prototype.bar = function () {}` is `Foo.bar`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @receiver
+          property: (property_identifier) @_prototype)
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+  (#eq? @_prototype "prototype"))
+
+; Functions set on an object: `app.use = function use(fn) {}` is `app.use`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @receiver
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+  (#not-match? @receiver "^(exports|module)$"))

@@ -1,0 +1,39 @@
+; Kotlin definitions (tags.scm convention of tree-sitter grammars, adapted: written for
+; symfind, following what universal-ctags reports). The grammar has no field names, so
+; names are the declaration's own identifier child. Qualnames have no package prefix.
+; KDoc is the comment block right above, read by parse.py.
+
+; `interface`, `enum class` and other classes share one node type; the keyword tells them
+; apart. The first matching pattern wins, so the plain class pattern comes last.
+(class_declaration
+  "interface"
+  (type_identifier) @name) @definition.interface
+
+(class_declaration
+  "enum"
+  (type_identifier) @name) @definition.enum
+
+(class_declaration
+  (type_identifier) @name) @definition.class
+
+; `object X`, `companion object Named` (an unnamed companion adds no scope).
+(object_declaration
+  (type_identifier) @name) @definition.class
+
+(companion_object
+  (type_identifier) @name) @definition.class
+
+; Functions; inside a class, object or interface parse.py makes them methods.
+(function_declaration
+  (simple_identifier) @name) @definition.function
+
+(type_alias
+  (type_identifier) @name) @definition.type
+
+; `const val`, top-level or in an object.
+(property_declaration
+  (modifiers
+    (property_modifier) @_const)
+  (variable_declaration
+    (simple_identifier) @name)
+  (#eq? @_const "const")) @definition.constant

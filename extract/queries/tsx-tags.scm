@@ -1,0 +1,145 @@
+; TSX definitions (tags.scm convention of tree-sitter grammars, adapted: written for symfind).
+; The same patterns as typescript-tags.scm: the tsx grammar is the TypeScript grammar plus
+; JSX. Keep the two files in step.
+; Doc comments are the `/** ... */` or `//` block right above, read by parse.py.
+
+; Classes: `class A<T> extends B implements C`, `abstract class`, `export default class`,
+; `declare class`.
+(class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(abstract_class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(interface_declaration
+  name: (type_identifier) @name) @definition.interface
+
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+; `namespace A.B { ... }`, `module A { ... }`, `declare module 'pkg' { ... }`: scopes.
+(internal_module
+  name: [(identifier) (nested_identifier)] @name) @definition.module
+
+(module
+  name: [(identifier) (nested_identifier)] @name) @definition.module
+
+(module
+  name: (string (string_fragment) @name)) @definition.module
+
+; Class methods, getters/setters, static, abstract and overload signatures.
+(class_body
+  [(method_definition
+     name: [(property_identifier) (private_property_identifier)] @name)
+   (method_signature
+     name: [(property_identifier) (private_property_identifier)] @name)
+   (abstract_method_signature
+     name: [(property_identifier) (private_property_identifier)] @name)] @definition.method)
+
+; Class fields holding a function (`handle = () => {...}`).
+(class_body
+  (public_field_definition
+    name: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+
+; Interface methods.
+(interface_body
+  (method_signature
+    name: (property_identifier) @name) @definition.method)
+
+; Functions, generators, `declare function` and overload signatures, at any depth (nested
+; ones are scoped by their parent).
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+(function_signature
+  name: (identifier) @name) @definition.function
+
+; Module-level (file or namespace body) declarations, exported, `declare`d or not:
+; `const f = (...) => ...` and `var f = function () {}` are functions, `const A = class {}`
+; a class, any other `const X` a constant. A name an earlier pattern took keeps its kind
+; (parse.py lets the first matching pattern win), so the constant pattern only gets the rest.
+; `(_ D)` is `const`/`let`/`var` D; `(_ (_ D))` the same under `export` or `declare`.
+([(program
+   [(_ (variable_declarator
+         name: (identifier) @name
+         value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+    (_ (_ (variable_declarator
+            name: (identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))])
+  (internal_module
+    body: (statement_block
+      [(_ (variable_declarator
+            name: (identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+       (_ (_ (variable_declarator
+               name: (identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))]))
+  (module
+    body: (statement_block
+      [(_ (variable_declarator
+            name: (identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+       (_ (_ (variable_declarator
+               name: (identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))]))])
+
+([(program
+   [(_ (variable_declarator
+         name: (identifier) @name
+         value: (class)) @definition.class)
+    (_ (_ (variable_declarator
+            name: (identifier) @name
+            value: (class)) @definition.class))])
+  (internal_module
+    body: (statement_block
+      [(_ (variable_declarator
+            name: (identifier) @name
+            value: (class)) @definition.class)
+       (_ (_ (variable_declarator
+               name: (identifier) @name
+               value: (class)) @definition.class))]))
+  (module
+    body: (statement_block
+      [(_ (variable_declarator
+            name: (identifier) @name
+            value: (class)) @definition.class)
+       (_ (_ (variable_declarator
+               name: (identifier) @name
+               value: (class)) @definition.class))]))])
+
+([(program
+   [(lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name) @definition.constant)
+    (_ (lexical_declaration
+         kind: "const"
+         (variable_declarator
+           name: (identifier) @name) @definition.constant))])
+  (internal_module
+    body: (statement_block
+      [(lexical_declaration
+         kind: "const"
+         (variable_declarator
+           name: (identifier) @name) @definition.constant)
+       (_ (lexical_declaration
+            kind: "const"
+            (variable_declarator
+              name: (identifier) @name) @definition.constant))]))
+  (module
+    body: (statement_block
+      [(lexical_declaration
+         kind: "const"
+         (variable_declarator
+           name: (identifier) @name) @definition.constant)
+       (_ (lexical_declaration
+            kind: "const"
+            (variable_declarator
+              name: (identifier) @name) @definition.constant))]))])
