@@ -106,8 +106,9 @@ def test_filters_that_exclude_everything_explain_it(searcher: Searcher) -> None:
     ("filters", "expected"),
     [
         ({"kind": "method"}, ["HttpClient.send", "AsyncClient.send"]),
-        ({"language": "go"}, []),
+        ({"language": "go"}, ["netgo.Server.ListenAndServe"]),
         ({"path": "httpkit/**"}, ["HttpClient.send", "AsyncClient.send"]),
+        ({"path": "web/", "kind": "function"}, []),
     ],
 )
 def test_filters_restrict_results(searcher: Searcher, filters: dict, expected: list[str]) -> None:
