@@ -52,7 +52,10 @@ def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Re
             sock.connect(str(path))
         except (FileNotFoundError, ConnectionRefusedError, OSError):
             return None
-        send_request(sock, message)
+        try:
+            send_request(sock, message)
+        except (BrokenPipeError, ConnectionResetError):
+            return None  # it was stopping: as good as no daemon
         try:
             return receive_reply(sock)
         except (TimeoutError, OSError) as exc:

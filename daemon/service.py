@@ -281,9 +281,9 @@ class Daemon:
                 while True:
                     try:
                         message = receive_request(conn)
-                    except ProtocolError:
+                        send_reply(conn, daemon.answer(message))
+                    except (ProtocolError, OSError):  # the client went away
                         return
-                    send_reply(conn, daemon.answer(message))
 
         old_umask = os.umask(0o177)  # the socket is the user's only (0600)
         try:

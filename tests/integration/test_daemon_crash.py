@@ -30,12 +30,13 @@ ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 20
 
 
-def start_daemon(repo: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "daemon", "daemon", "run", str(repo)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group: we can see its workers die too
-    )
+def start_daemon(repo: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with open(log, "ab") as stderr:  # the daemon's own log, shown when a round fails
+        return subprocess.Popen(
+            [sys.executable, "-m", "daemon", "-v", "daemon", "run", str(repo)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+            start_new_session=True,  # its own process group: we can see its workers die too
+        )
 
 
 def wait_group_gone(pgid: int) -> None:
@@ -87,8 +88,9 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
     monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
     index_dir = index_dir_for(repo)
 
+    log = tmp_path / "daemon.log"
     for round_no in range(ROUNDS):
-        daemon = start_daemon(repo, env)
+        daemon = start_daemon(repo, env, log)
         if round_no % 2:
             wait_for_status(index_dir, daemon, idle)  # half the rounds: kill during change handling
         edit(repo, rng, round_no)
@@ -97,11 +99,12 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
         daemon.wait()
         wait_group_gone(daemon.pid)
 
-        daemon = start_daemon(repo, env)
+        daemon = start_daemon(repo, env, log)
         try:
             wait_for_status(index_dir, daemon, idle)
             update_index(config, fresh=True)
             assert symbols(index_dir) == symbols(config.index_dir), f"round {round_no}"
         finally:
             daemon.send_signal(signal.SIGTERM)
-            assert daemon.wait(timeout=TIMEOUT_S) == 0
+            code = daemon.wait(timeout=TIMEOUT_S)
+        assert code == 0, log.read_text(encoding="utf-8", errors="replace")[-3000:]
