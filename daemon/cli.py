@@ -276,7 +276,8 @@ def run_mcp(args: argparse.Namespace) -> int:
     """Replace this process with the MCP server (by process: `daemon` never imports it)."""
     repo = str(load_config(args.repo).repo)
     # -P: a directory named like our packages in the cwd must not shadow them.
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", "--repo", repo])
+    verbosity = ["-v"] * min(args.verbose, 2)
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", "--repo", repo, *verbosity])
     return EXIT_OK  # not reached
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import ctypes
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -27,7 +26,7 @@ import msgspec
 from daemon.config import Config, IndexOptions
 from daemon.walk import IgnoreRules, is_candidate, walk_repository
 from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
-from storage import FileState, IndexWriter, Manifest
+from storage import FileState, IndexWriter, Manifest, file_digest
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +62,6 @@ class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
     generation: int
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
 def _is_minified(data: bytes, max_line_chars: int) -> bool:
     if len(data) <= max_line_chars:
         return False
@@ -100,7 +95,7 @@ def process_file(
         return FileOutcome(path=path, skip_reason="unreadable")
     if len(data) > options.max_file_bytes:  # grew between stat and read
         return FileOutcome(path=path, skip_reason="too_large")
-    digest = _digest(data)
+    digest = file_digest(data)
     state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
     if digest == previous_digest:
         return FileOutcome(path=path, state=state, unchanged=True)

@@ -115,7 +115,6 @@ class Daemon:
             self._serve_socket()
             watcher.start()
             self._catch_up_with_disk()
-            self._set_state("idle")
             logger.info("daemon ready for %s", self.config.repo)
             self._stop.wait()
         finally:
@@ -152,6 +151,7 @@ class Daemon:
 
     def _catch_up_with_disk(self) -> None:
         self._set_state("catching_up")
+        self._write_status()  # readers (the MCP server) see a daemon at work from now on
 
         def progress(done: int, total: int) -> None:
             self._catch_up = (done, total)
@@ -170,6 +170,7 @@ class Daemon:
             except _Stopping:
                 self._writer.commit()
             self._pending = 0
+        self._set_state("idle")
         self._write_status()
 
     def _on_batch(self, changes: list[Change]) -> None:

@@ -1,3 +1,9 @@
-"""mcp_server: the MCP tools of symfind. Imports: `storage` only; mcp is confined here."""
+"""mcp_server: symfind's MCP tools over one repository's index.
 
-__all__: list[str] = []
+Imports: `storage` only of ours; mcp (and pydantic) are confined here. Run it with
+`python -m mcp_server --repo PATH` (what `symfind mcp` execs).
+"""
+
+from mcp_server.server import build_server
+
+__all__ = ["build_server"]

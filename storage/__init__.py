@@ -3,6 +3,7 @@
 Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
+from extract.records import SymbolKind
 from storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
 from storage.fusion import RRF_K, fuse
 from storage.location import index_base_dir, index_dir_for
@@ -15,6 +16,7 @@ from storage.records import (
     SearchResponse,
     SearchResult,
     Why,
+    file_digest,
 )
 from storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
 from storage.schema import SCHEMA_VERSION
@@ -44,8 +46,10 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "StorageError",
+    "SymbolKind",
     "Why",
     "check_index",
+    "file_digest",
     "fuse",
     "index_base_dir",
     "index_dir_for",

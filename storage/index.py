@@ -110,6 +110,9 @@ def open_tantivy(index_dir: Path, *, create: bool = False) -> tantivy.Index:
         directory.mkdir(parents=True, exist_ok=True)
     elif not (directory / "meta.json").exists():
         raise IndexMissing(f"no index at {index_dir} — run `symfind index` first")
-    index = tantivy.Index(build_schema(), path=str(directory), reuse=True)
+    try:
+        index = tantivy.Index(build_schema(), path=str(directory), reuse=True)
+    except ValueError as exc:  # unreadable meta.json or segments
+        raise SchemaMismatch(f"index at {index_dir} is damaged — run `symfind reindex`") from exc
     register_analyzers(index)
     return index

@@ -6,9 +6,16 @@ older manifests and wire messages still decode.
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from extract.records import SymbolKind
+
+
+def file_digest(data: bytes) -> str:
+    """The content digest recorded in `FileState.digest` (BLAKE2b, 128 bits, hex)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class FileState(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,0 +1,153 @@
+"""Pydantic models of the tools' structured output; they become each tool's outputSchema.
+
+Imports: pydantic only. Storage records (msgspec Structs) are converted into these in
+`tools.py`; no Struct ever reaches the SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+IndexStatusName = Literal["ready", "indexing", "missing", "unusable"]
+
+
+class ChannelMatch(BaseModel):
+    """How one search channel ranked a result."""
+
+    rank: int = Field(description="Rank within that channel, 1 = best.")
+    contribution: float = Field(description="weight / (k + rank): this channel's share of the score.")
+    distance: int | None = Field(default=None, description="Edit distance (fuzzy channel only).")
+
+
+class Why(BaseModel):
+    channels: dict[str, ChannelMatch] = Field(description="Every channel that found the result.")
+
+
+class Definition(BaseModel):
+    """One ranked definition."""
+
+    rank: int
+    name: str
+    qualname: str = Field(description="Scope chain plus name, in the language's own syntax.")
+    kind: str
+    language: str
+    path: str = Field(description="Repository-relative, `/`-separated.")
+    line: int = Field(description="1-based line of the name.")
+    end_line: int = Field(description="1-based last line of the definition.")
+    signature: str
+    snippet: str | None = Field(
+        description="A few source lines from `snippet_line`, read from disk (null when omitted "
+        "to keep the answer short, or when the file changed since it was indexed)."
+    )
+    snippet_line: int = Field(description="1-based line the snippet starts at.")
+    snippet_truncated: bool = Field(description="The definition goes on past the snippet.")
+    file_changed: bool = Field(
+        description="The file on disk differs from the indexed one (edited, replaced, gone): "
+        "line numbers may be off and read_symbol will refuse it until the index catches up."
+    )
+    score: float
+    why: Why
+    handle: str = Field(description="Pass to read_symbol for the whole definition's source.")
+
+
+class Freshness(BaseModel):
+    """How current the index is."""
+
+    status: IndexStatusName
+    generation: int = Field(description="Index commit counter.")
+    files: int = Field(description="Files indexed.")
+    pending: int = Field(description="Changed files not indexed yet.")
+    watching: bool = Field(description="A daemon keeps the index up to date as files change.")
+    updated_at: float = Field(description="Unix time of the last commit.")
+
+
+class SearchOutput(BaseModel):
+    """The answer of codebase_search."""
+
+    query: str
+    route: str = Field(description="How the query was read: identifier, qualified, words or prose.")
+    plan: str = Field(description="The channels run with their weights, human-readable.")
+    channels: dict[str, float] = Field(description="Channels run → weight in the fusion.")
+    took_ms: float
+    results: list[Definition]
+    truncated: bool = Field(description="Results or snippets were cut to keep the answer short.")
+    omitted_results: int = Field(description="Results dropped by that cut.")
+    empty_reason: str | None = Field(description="Why nothing was found (empty results only).")
+    suggestions: list[str] = Field(description="Nearest indexed names (empty results only).")
+    next_actions: list[str] = Field(description="What to try next.")
+    failures: dict[str, str] = Field(description="Channels that failed; the others still answered.")
+    freshness: Freshness
+
+
+class SymbolSource(BaseModel):
+    """The answer of read_symbol: one definition's source."""
+
+    name: str
+    path: str
+    language: str
+    start_line: int = Field(description="1-based first line of `source`.")
+    end_line: int = Field(description="1-based last line of `source`.")
+    definition_end_line: int = Field(description="1-based last line of the whole definition.")
+    source: str
+    is_truncated: bool = Field(description="`source` stops before the definition ends (max_bytes).")
+    bytes: int = Field(description="UTF-8 bytes of the definition shown.")
+    total_bytes: int = Field(description="UTF-8 bytes of the whole definition.")
+    escaped_characters: int = Field(
+        description="Invisible or control characters shown as <U+XXXX> escapes."
+    )
+
+
+class ToolGuide(BaseModel):
+    name: str
+    use_when: str
+
+
+class QueryShape(BaseModel):
+    example: str
+    meaning: str
+    plan: str = Field(description="What the router makes of the example, live.")
+
+
+class RouteWeights(BaseModel):
+    route: str
+    weights: dict[str, float] = Field(description="Channel → RRF weight.")
+
+
+class IndexContents(BaseModel):
+    status: IndexStatusName
+    files: int
+    symbols: int
+    languages: dict[str, int] = Field(description="Language → files indexed.")
+    kinds: list[str] = Field(description="Values the `kind` filter accepts.")
+
+
+class HelpOutput(BaseModel):
+    """The answer of help."""
+
+    tools: list[ToolGuide]
+    query_shapes: list[QueryShape]
+    channels: dict[str, str] = Field(description="Channel → what it matches.")
+    routes: list[RouteWeights]
+    rrf_k: int = Field(description="k in score = Σ weight / (k + rank).")
+    fusion: str
+    limits: dict[str, int]
+    index: IndexContents
+
+
+class IndexStatus(BaseModel):
+    """The answer of index_status."""
+
+    repo: str
+    status: IndexStatusName
+    message: str
+    generation: int
+    files: int
+    symbols: int
+    skipped: dict[str, int] = Field(description="Reason → files seen but not indexed.")
+    languages: dict[str, int] = Field(description="Language → files indexed.")
+    pending: int
+    watching: bool
+    indexing: bool = Field(description="An indexer or a daemon batch is running now.")
+    updated_at: float

@@ -1,0 +1,91 @@
+"""The server under the official MCP Inspector CLI, pinned and installed from npm.
+
+The Inspector is installed once into a per-user cache dir (reused across runs and
+checkouts); it needs `npm` and the npm registry. Its exit codes: 0 ok, 5 the tool answered
+isError (or is unknown), 6 `--strict` found tool-schema portability errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from tests.integration.mcp_support import index_repo, make_repo
+
+pytestmark = pytest.mark.slow
+
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+INSTALL_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 60
+
+
+@pytest.fixture(scope="module")
+def inspector() -> Path:
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: the MCP Inspector CLI comes from the npm registry")
+    prefix = Path(platformdirs.user_cache_dir("symfind-tests")) / "npm" / INSPECTOR.replace("/", "+")
+    binary = prefix / "node_modules" / ".bin" / "mcp-inspector"
+    if not binary.exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+             "--loglevel=error", INSPECTOR],
+            capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
+        )
+        assert done.returncode == 0, f"npm install {INSPECTOR} failed:\n{done.stderr}"
+    return binary
+
+
+@pytest.fixture(scope="module")
+def server_command(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    repo = make_repo(tmp_path_factory.mktemp("mcp-inspector") / "proj")
+    base = tmp_path_factory.mktemp("mcp-inspector-index")
+    index_repo(repo, base)
+    return ["-e", f"SYMFIND_INDEX_DIR={base}", sys.executable, "-P", "-m", "mcp_server",
+            "--repo", str(repo)]
+
+
+def run(
+    inspector: Path, server: list[str], home: Path, options: list[str], method: list[str]
+) -> subprocess.CompletedProcess[str]:
+    """`mcp-inspector --cli OPTIONS SERVER-COMMAND METHOD-ARGS` with HOME=home (the
+    Inspector writes ~/.mcp-inspector/: keep it out of the real home)."""
+    return subprocess.run(
+        [str(inspector), "--cli", *options, *server, *method],
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
+    )
+
+
+def test_inspector_lists_tools_strictly(inspector: Path, server_command: list[str], tmp_path: Path) -> None:
+    done = run(inspector, server_command, tmp_path, ["--strict", "--format", "json", "-q"],
+               ["--method", "tools/list"])
+    assert (done.returncode, done.stderr) == (0, "")
+    tools = json.loads(done.stdout)["result"]["tools"]
+    assert [t["name"] for t in tools] == ["codebase_search", "help", "read_symbol", "index_status"]
+
+
+def test_inspector_calls_codebase_search(inspector: Path, server_command: list[str], tmp_path: Path) -> None:
+    done = run(inspector, server_command, tmp_path, ["--format", "json", "-q"],
+               ["--method", "tools/call", "--tool-name", "codebase_search",
+                "--tool-arg", "query=AsyncClinet", "limit=2"])
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)["result"]
+    assert result["structuredContent"]["results"][0]["qualname"] == "AsyncClient"
+
+
+def test_inspector_bad_argument_exits_5(inspector: Path, server_command: list[str], tmp_path: Path) -> None:
+    done = run(inspector, server_command, tmp_path, ["--format", "json", "-q"],
+               ["--method", "tools/call", "--tool-name", "codebase_search",
+                "--tool-args-json", '{"query": "HttpClient", "limit": 500}'])
+    assert done.returncode == 5, done.stderr
+    assert "less than or equal to 50" in done.stdout
+    assert json.loads(done.stderr)["error"]["code"] == "tool_is_error"

@@ -1,0 +1,127 @@
+"""The server as MCP hosts run it: a subprocess speaking JSON-RPC on stdin/stdout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+
+from tests.integration.mcp_support import index_repo, make_repo
+
+pytestmark = pytest.mark.anyio
+
+TOOL_NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
+TIMEOUT_S = 30
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    repo = make_repo(tmp_path_factory.mktemp("mcp-stdio") / "proj")
+    base = tmp_path_factory.mktemp("mcp-stdio-index")
+    index_repo(repo, base)
+    return repo, base
+
+
+def server_params(repo: Path, base: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-P", "-m", "mcp_server", "--repo", str(repo)],
+        env={"SYMFIND_INDEX_DIR": str(base)},
+        cwd=str(repo),
+    )
+
+
+async def test_stdio_session_lists_tools_finds_a_typo_and_reads_by_handle(indexed: tuple[Path, Path]) -> None:
+    repo, base = indexed
+    async with (
+        stdio_client(server_params(repo, base)) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        init = await session.initialize()
+        assert init.server_info.name == "symfind"
+        assert [t.name for t in (await session.list_tools()).tools] == TOOL_NAMES
+        found = await session.call_tool("codebase_search", {"query": "AsyncClinet", "limit": 3})
+        assert not found.is_error
+        first = found.structured_content["results"][0]
+        assert (first["qualname"], first["path"], first["line"]) == ("AsyncClient", "httpkit/client.py", 24)
+        assert first["why"]["channels"]["fuzzy"]["distance"] == 1
+        read_back = await session.call_tool("read_symbol", {"handle": first["handle"]})
+        lines = (repo / "httpkit" / "client.py").read_text(encoding="utf-8").splitlines()
+        assert read_back.structured_content["source"] == "\n".join(lines[23:32])
+
+
+async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
+    repo, base = indexed
+    async with Client(server_params(repo, base)) as client:
+        assert [t.name for t in (await client.list_tools()).tools] == TOOL_NAMES
+        found = await client.call_tool("codebase_search", {"query": "parse_header_lnks"})
+        assert found.structured_content["results"][0]["qualname"] == "parse_header_links"
+
+
+def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+    if message_id is not None:
+        message["id"] = message_id
+    return json.dumps(message) + "\n"
+
+
+def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Path]) -> None:
+    """Through `symfind mcp` (python -m daemon mcp), which execs the server."""
+    repo, base = indexed
+    replies = []
+    with subprocess.Popen(
+        [sys.executable, "-P", "-m", "daemon", "mcp", "--repo", str(repo)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin"}, text=True,
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        assert process.stderr is not None
+
+        def send(line: str, expect_reply: bool = True) -> None:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(line)
+            process.stdin.flush()
+            if expect_reply:
+                replies.append(json.loads(process.stdout.readline()))
+
+        try:
+            send(rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                       "clientInfo": {"name": "raw", "version": "0"}}))
+            send(rpc(None, "notifications/initialized", {}), expect_reply=False)
+            send(rpc(2, "tools/list", {}))
+            send(rpc(3, "tools/call", {"name": "codebase_search", "arguments": {"query": "HtppClient"}}))
+            send(rpc(4, "tools/call", {"name": "codebase_search", "arguments": {"query": "x", "limit": 0}}))
+            send(rpc(5, "tools/call", {"name": "no_such_tool", "arguments": {}}))
+            send(rpc(6, "no/such/method", {}))
+            process.stdin.close()
+            rest = process.stdout.read()
+            code = process.wait(timeout=TIMEOUT_S)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        stderr = process.stderr.read()
+    assert code == 0, stderr
+    assert rest == ""
+    assert [r["id"] for r in replies] == [1, 2, 3, 4, 5, 6]
+    assert all(r["jsonrpc"] == "2.0" for r in replies)
+    assert replies[0]["result"]["serverInfo"]["name"] == "symfind"
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == TOOL_NAMES
+    assert replies[2]["result"]["structuredContent"]["results"][0]["qualname"] == "HttpClient"
+    assert replies[3]["result"]["isError"] is True
+    assert replies[4]["error"]["code"] == -32602
+    assert replies[5]["error"]["code"] == -32601
+    assert "Traceback" not in stderr
+
+
+def test_bad_repository_exits_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "mcp_server", "--repo", str(tmp_path / "missing")],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "is not a directory" in done.stderr

@@ -1,0 +1,60 @@
+"""Handles: signed, opaque, bound to one index build."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_server.handles import HandleError, Target, build_fingerprint, sign, verify
+
+INDEX_ID = "0123456789abcdef0123456789abcdef"
+
+
+def handle(**changes: object) -> str:
+    fields: dict[str, object] = {
+        "path": "pkg/mod.py", "start_line": 3, "end_line": 9, "name": "f",
+        "digest": "d" * 32, "index_id": INDEX_ID,
+    }
+    fields.update(changes)
+    return sign(**fields)  # type: ignore[arg-type]
+
+
+def test_a_handle_verifies_to_what_was_signed() -> None:
+    assert verify(handle(), INDEX_ID) == Target(
+        path="pkg/mod.py", start_line=3, end_line=9, name="f", digest="d" * 16,
+        build=build_fingerprint(INDEX_ID),
+    )
+
+
+def test_handles_are_deterministic_and_do_not_reveal_the_key() -> None:
+    assert handle() == handle()
+    assert INDEX_ID not in handle() and INDEX_ID[:8] not in build_fingerprint(INDEX_ID)
+
+
+def test_another_build_is_reported_stale() -> None:
+    with pytest.raises(HandleError, match="^stale handle"):
+        verify(handle(), "another-build")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not a handle"),
+        ("s1.x", "not a handle"),
+        ("s1.a.b.c", "not a handle"),
+        ("s1.%%%.abc", "does not decode"),
+        ("s1.e30.abc", "does not decode"),  # `{}`: not the array a handle holds
+    ],
+)
+def test_malformed_handles(text: str, message: str) -> None:
+    with pytest.raises(HandleError, match=message):
+        verify(text, INDEX_ID)
+
+
+def test_any_edit_breaks_the_signature() -> None:
+    genuine = handle()
+    version, payload, mac = genuine.split(".")
+    other_payload = handle(path="pkg/other.py").split(".")[1]
+    for forged in (f"{version}.{other_payload}.{mac}", f"{version}.{payload}.{mac[::-1]}",
+                   f"{version}.{payload}.", f"{version}.{payload}.{mac}é"):
+        with pytest.raises(HandleError, match="signature does not match"):
+            verify(forged, INDEX_ID)
