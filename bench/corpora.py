@@ -1,0 +1,212 @@
+"""Fetch the benchmark corpora: real code, pinned by exact version, from package registries.
+
+The table is `bench/corpora.toml`. Each corpus is unpacked to
+`bench/corpora/<name>-<version>/` (gitignored); that directory is the repository the tools
+search. A corpus already there is skipped, so re-runs are cheap; a fetch is unpacked in a
+temporary directory and renamed into place, so a half-done fetch never counts as present.
+
+Usage:
+    python -m bench.corpora --list                 # the table, and which are present
+    python -m bench.corpora                        # fetch all (skips present ones)
+    python -m bench.corpora requests tokio         # fetch some
+    python -m bench.corpora --role relevance       # fetch one role
+
+Sources: PyPI sdists (pip), npm tarballs (npm pack), Debian binary packages (apt-get
+download + dpkg-deb -x) and Debian source packages (apt-get source, through a private
+deb-src list kept under `bench/corpora/.apt/`, so the system's apt setup is not changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("bench.corpora")
+
+BENCH = Path(__file__).resolve().parent
+TABLE = BENCH / "corpora.toml"
+CORPORA_DIR = BENCH / "corpora"
+APT_DIR = CORPORA_DIR / ".apt"
+#: The deb-src line for `apt-get source` (bookworm, as the machine's own binary list).
+DEB_SRC_LINE = "deb-src http://deb.debian.org/debian bookworm main\n"
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One row of `corpora.toml`."""
+
+    name: str
+    version: str
+    language: str
+    source: str
+    package: str
+    root: str
+    role: str = "relevance"
+
+    @property
+    def dirname(self) -> str:
+        """`<name>-<version>` with characters unsafe in paths replaced."""
+        return f"{self.name}-{self.version}".replace(":", "_").replace("/", "_")
+
+    @property
+    def path(self) -> Path:
+        """Where the corpus lives once fetched: the repository root."""
+        return CORPORA_DIR / self.dirname
+
+    @property
+    def present(self) -> bool:
+        return self.path.is_dir()
+
+
+def load_table(table: Path = TABLE) -> list[Corpus]:
+    """Read the corpus table."""
+    with table.open("rb") as handle:
+        data = tomllib.load(handle)
+    return [Corpus(**row) for row in data["corpus"]]
+
+
+def select(corpora: list[Corpus], names: list[str], role: str | None = None) -> list[Corpus]:
+    """The corpora named (all when `names` is empty), optionally of one role."""
+    known = {c.name: c for c in corpora}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise SystemExit(f"unknown corpora: {', '.join(unknown)} (see --list)")
+    chosen = [known[n] for n in names] if names else list(corpora)
+    return [c for c in chosen if role is None or c.role == role]
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    log.debug("run: %s (in %s)", " ".join(cmd), cwd)
+    subprocess.run(cmd, cwd=cwd, check=True, env=env, stdout=subprocess.DEVNULL)
+
+
+def _unpack_single(download_dir: Path, dest: Path, pattern: str) -> None:
+    archives = sorted(download_dir.glob(pattern))
+    if len(archives) != 1:
+        raise RuntimeError(f"expected one {pattern} in {download_dir}, got {archives}")
+    shutil.unpack_archive(archives[0], dest)
+
+
+def _fetch_pypi(corpus: Corpus, work: Path, dest: Path) -> None:
+    download = work / "download"
+    _run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+         "--no-binary", ":all:", "-d", str(download), f"{corpus.package}=={corpus.version}"],
+        cwd=work,
+    )
+    _unpack_single(download, dest, "*.zip" if list(download.glob("*.zip")) else "*.tar.gz")
+
+
+def _fetch_npm(corpus: Corpus, work: Path, dest: Path) -> None:
+    download = work / "download"
+    download.mkdir()
+    _run(["npm", "pack", "--silent", f"{corpus.package}@{corpus.version}",
+          "--pack-destination", str(download)], cwd=work)
+    _unpack_single(download, dest, "*.tgz")
+
+
+def _fetch_deb(corpus: Corpus, work: Path, dest: Path) -> None:
+    download = work / "download"
+    download.mkdir()
+    _run(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root",
+          f"{corpus.package}={corpus.version}"], cwd=download)
+    debs = sorted(download.glob("*.deb"))
+    if len(debs) != 1:
+        raise RuntimeError(f"expected one .deb for {corpus.package}, got {debs}")
+    _run(["dpkg-deb", "-x", str(debs[0]), str(dest)], cwd=work)
+
+
+def _apt_source_options() -> list[str]:
+    """apt options that use our private deb-src list and state, updating it once."""
+    lists = APT_DIR / "lists"
+    options = [
+        "-o", f"Dir::Etc::SourceList={APT_DIR / 'sources.list'}",
+        "-o", "Dir::Etc::SourceParts=/nonexistent",
+        "-o", f"Dir::State::Lists={lists}",
+        "-o", f"Dir::Cache={APT_DIR / 'cache'}",
+        "-o", "APT::Sandbox::User=root",
+    ]
+    if not any(lists.glob("*Sources*")):
+        (lists / "partial").mkdir(parents=True, exist_ok=True)
+        (APT_DIR / "cache" / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+        (APT_DIR / "sources.list").write_text(DEB_SRC_LINE, encoding="utf-8")
+        log.info("apt-get update of the private deb-src list in %s", APT_DIR)
+        _run(["apt-get", "-q", *options, "update"], cwd=APT_DIR)
+    return options
+
+
+def _fetch_debsrc(corpus: Corpus, work: Path, dest: Path) -> None:
+    dest.mkdir()
+    _run(["apt-get", "-q", *_apt_source_options(), "source",
+          f"{corpus.package}={corpus.version}"], cwd=dest)
+    # Debian's packaging (debian/) and quilt's copies of unpatched files (.pc/) are not
+    # upstream code; .pc/ would duplicate definitions.
+    for tree in dest.iterdir():
+        for packaging in (tree / "debian", tree / ".pc"):
+            if packaging.is_dir():
+                shutil.rmtree(packaging)
+
+
+FETCHERS = {"pypi": _fetch_pypi, "npm": _fetch_npm, "deb": _fetch_deb, "debsrc": _fetch_debsrc}
+
+
+def fetch(corpus: Corpus) -> Path:
+    """Fetch one corpus unless present; return its directory (the repository root)."""
+    if corpus.present:
+        log.info("%s: present at %s", corpus.dirname, corpus.path)
+        return corpus.path
+    if corpus.source not in FETCHERS:
+        raise ValueError(f"{corpus.name}: unknown source {corpus.source!r}")
+    CORPORA_DIR.mkdir(parents=True, exist_ok=True)
+    log.info("%s: fetching %s %s from %s", corpus.dirname, corpus.package, corpus.version,
+             corpus.source)
+    with tempfile.TemporaryDirectory(dir=CORPORA_DIR, prefix=".fetch-") as tmp:
+        work = Path(tmp)
+        unpacked = work / "unpacked"
+        FETCHERS[corpus.source](corpus, work, unpacked)
+        root = unpacked / corpus.root
+        if not root.is_dir():
+            found = sorted(p.name for p in unpacked.iterdir())
+            raise RuntimeError(f"{corpus.name}: {corpus.root!r} not in the package ({found})")
+        os.rename(root, corpus.path)
+    log.info("%s: %d files", corpus.dirname, count_files(corpus.path))
+    return corpus.path
+
+
+def count_files(path: Path) -> int:
+    """Regular files under `path`."""
+    return sum(1 for p in path.rglob("*") if p.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="corpora to fetch (default: all)")
+    parser.add_argument("--list", action="store_true", help="print the table and exit")
+    parser.add_argument("--role", choices=["relevance", "speed"], help="only this role")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
+    chosen = select(load_table(), args.names, args.role)
+    if args.list:
+        print("| name | version | language | source | package | role | present |")
+        print("|---|---|---|---|---|---|---|")
+        for c in chosen:
+            print(f"| {c.name} | {c.version} | {c.language} | {c.source} | {c.package} "
+                  f"| {c.role} | {'yes' if c.present else 'no'} |")
+        return 0
+    for corpus in chosen:
+        fetch(corpus)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

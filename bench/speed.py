@@ -1,0 +1,163 @@
+"""Speed benchmark on one corpus (default: the large one, `go-stdlib`).
+
+1. Full index time: `symfind index ROOT` into a fresh `SYMFIND_INDEX_DIR` each run, as a
+   RATIO to `ctags -R` on the same tree (median of `--runs`, at least 3, of each).
+2. Warm in-process query latency: `storage.Searcher` opened once, the corpus's benchmark
+   queries (from `bench.groundtruth`) run once to warm up, then timed: p50 / p95.
+3. Cold CLI query time: `symfind search QUERY --repo ROOT --json` per query, process start
+   included (no daemon runs on the fresh index), vs one `rg` per query with the same
+   definition regex as the relevance baseline: medians over `--cold-queries` queries.
+
+Usage:
+    python -m bench.speed                      # go-stdlib, 3 runs, 30 cold queries
+    python -m bench.speed tokio --runs 5 --cold-queries 50
+
+Prints Markdown and writes it to `bench/out/speed-<corpus>.md` (numbers in `.json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import corpora, groundtruth, tools
+
+log = logging.getLogger("bench.speed")
+
+
+def timed(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
+    """Wall seconds of one command (output discarded; it must succeed)."""
+    started = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def index_times(symfind: list[str], root: Path, runs: int) -> dict:
+    """Medians of full `symfind index` (fresh index dir) and `ctags -R` on `root`."""
+    symfind_s, ctags_s = [], []
+    for run in range(runs):
+        with tempfile.TemporaryDirectory(prefix="symfind-speed-") as tmp:
+            symfind_s.append(timed([*symfind, "index", str(root)], env=tools.symfind_env(
+                Path(tmp))))
+            ctags_s.append(timed([groundtruth.CTAGS, "-R", "-f", str(Path(tmp) / "tags"), "."],
+                                 cwd=root))
+        log.info("index run %d: symfind %.2f s, ctags -R %.2f s", run + 1, symfind_s[-1],
+                 ctags_s[-1])
+    symfind_median, ctags_median = statistics.median(symfind_s), statistics.median(ctags_s)
+    return {"symfind_index_s": symfind_s, "ctags_R_s": ctags_s,
+            "symfind_index_median_s": symfind_median, "ctags_R_median_s": ctags_median,
+            "ratio": symfind_median / ctags_median}
+
+
+def warm_search(index_base: Path, root: Path, queries: list[str]) -> dict:
+    """Warm in-process latency through symfind's Python API (`storage.Searcher`).
+
+    This is the one function that knows symfind's Python API: if `Searcher` changes,
+    adapt it here. One pass warms the caches, the second is timed.
+    """
+    os.environ["SYMFIND_INDEX_DIR"] = str(index_base)
+    from storage import Searcher, index_dir_for
+
+    searcher = Searcher(index_dir_for(root.resolve()))
+    for query in queries:
+        searcher.search(query, limit=tools.LIMIT)
+    times_ms = []
+    for query in queries:
+        started = time.perf_counter()
+        searcher.search(query, limit=tools.LIMIT)
+        times_ms.append((time.perf_counter() - started) * 1000)
+    return {"warm_queries": len(queries), "warm_p50_ms": statistics.median(times_ms),
+            "warm_p95_ms": percentile(times_ms, 0.95), "warm_max_ms": max(times_ms)}
+
+
+def cold_search(symfind: list[str], index_base: Path, root: Path,
+                queries: list[str]) -> dict:
+    """Median wall time of one `symfind search` process vs one `rg` process per query."""
+    env = tools.symfind_env(index_base)
+    symfind_ms = [1000 * timed([*symfind, "search", "--repo", str(root), "--limit",
+                                str(tools.LIMIT), "--json", "--", query], env=env)
+                  for query in queries]
+    ripgrep = tools.Ripgrep()
+    ripgrep.prepare(root, [])
+    rg_ms = [answer.took_ms for answer in ripgrep.run(queries)]
+    return {"cold_queries": len(queries),
+            "cold_symfind_median_ms": statistics.median(symfind_ms),
+            "cold_symfind_p95_ms": percentile(symfind_ms, 0.95),
+            "ripgrep_median_ms": statistics.median(rg_ms),
+            "ripgrep_p95_ms": percentile(rg_ms, 0.95)}
+
+
+def render(corpus: corpora.Corpus, stats: dict, numbers: dict, argv: list[str]) -> str:
+    n = numbers
+    return "\n".join([
+        f"## Speed: {corpus.name} {corpus.version}", "",
+        f"`python -m bench.speed {' '.join(argv)}` on {os.cpu_count()} cores, "
+        f"{platform.python_implementation()} {platform.python_version()}; "
+        f"{stats['files']} source files, {stats['definitions']} ctags definitions.", "",
+        "| measure | symfind | reference | ratio |", "|---|---:|---:|---:|",
+        f"| full index, median of {len(n['symfind_index_s'])} (s) "
+        f"| {n['symfind_index_median_s']:.2f} | ctags -R {n['ctags_R_median_s']:.2f} "
+        f"| {n['ratio']:.2f}x |",
+        f"| warm query in-process, p50 / p95 (ms; {n['warm_queries']} queries) "
+        f"| {n['warm_p50_ms']:.2f} / {n['warm_p95_ms']:.2f} | | |",
+        f"| cold CLI query, median / p95 (ms; {n['cold_queries']} queries) "
+        f"| {n['cold_symfind_median_ms']:.0f} / {n['cold_symfind_p95_ms']:.0f} "
+        f"| rg {n['ripgrep_median_ms']:.0f} / {n['ripgrep_p95_ms']:.0f} "
+        f"| {n['cold_symfind_median_ms'] / n['ripgrep_median_ms']:.2f}x |",
+        "",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", nargs="?", default="go-stdlib")
+    parser.add_argument("--runs", type=int, default=3, help="index runs (at least 3)")
+    parser.add_argument("--cold-queries", type=int, default=30)
+    args = parser.parse_args(argv)
+    if args.runs < 3:
+        parser.error("--runs must be at least 3")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    symfind = tools.symfind_command()
+    if symfind is None:
+        raise SystemExit("symfind not found: pip install -e . or set SYMFIND_BIN")
+    (corpus,) = corpora.select(corpora.load_table(), [args.corpus])
+    root = corpora.fetch(corpus)
+    stats = groundtruth.build(corpus)
+    queries = [q["query"] for q in groundtruth.load_queries(corpus)]
+    numbers = index_times(symfind, root, args.runs)
+    with tempfile.TemporaryDirectory(prefix="symfind-speed-") as tmp:
+        index_base = Path(tmp)
+        subprocess.run([*symfind, "index", str(root)], env=tools.symfind_env(index_base),
+                       check=True, stdout=subprocess.DEVNULL)
+        numbers |= warm_search(index_base, root, queries)
+        cold = random.Random(f"cold:{corpus.name}").sample(
+            queries, min(args.cold_queries, len(queries)))
+        numbers |= cold_search(symfind, index_base, root, cold)
+    text = render(corpus, stats, numbers, argv)
+    out = groundtruth.OUT_DIR
+    (out / f"speed-{corpus.name}.md").write_text(text, encoding="utf-8")
+    (out / f"speed-{corpus.name}.json").write_text(json.dumps(numbers, indent=1) + "\n",
+                                                   encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
