@@ -71,3 +71,15 @@
   (const_declaration
     (const_spec
       name: (identifier) @name) @definition.constant))
+
+; Package-level variables, alone or in a `var ( ... )` group (ctags `var`).
+(source_file
+  (var_declaration
+    (var_spec
+      name: (identifier) @name) @definition.constant))
+
+(source_file
+  (var_declaration
+    (var_spec_list
+      (var_spec
+        name: (identifier) @name) @definition.constant)))

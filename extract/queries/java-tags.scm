@@ -43,3 +43,7 @@
 (constant_declaration
   declarator: (variable_declarator
     name: (identifier) @name)) @definition.constant
+
+; Enum constants (`TimeUnit.SECONDS`).
+(enum_constant
+  name: (identifier) @name) @definition.constant

@@ -132,3 +132,19 @@
         property: (property_identifier) @name)
       right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#not-match? @receiver "^(exports|module)$"))
+
+; Top-level `let` and `var` (ctags `variable`): module state people look up too. After
+; the patterns above, so a function or class value keeps its kind.
+(program
+  [(lexical_declaration
+     (variable_declarator
+       name: (identifier) @name) @definition.constant)
+   (variable_declaration
+     (variable_declarator
+       name: (identifier) @name) @definition.constant)
+   (_ (lexical_declaration
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))
+   (_ (variable_declaration
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))])

@@ -46,3 +46,7 @@
 ; `impl Type`, `impl Trait for Type`: a scope named after the implementing type.
 (impl_item
   type: (_) @scope.name) @scope
+
+; Enum variants (`Ordering::Less`): API names users look up.
+(enum_variant
+  name: (identifier) @name) @definition.constant

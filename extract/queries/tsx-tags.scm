@@ -143,3 +143,26 @@
             kind: "const"
             (variable_declarator
               name: (identifier) @name) @definition.constant))]))])
+
+; Enum members (`Color.Red`), plain or with a value.
+(enum_body
+  name: (property_identifier) @name @definition.constant)
+
+(enum_assignment
+  name: (property_identifier) @name) @definition.constant
+
+; Top-level `let` and `var` (ctags `variable`): module state people look up too. After
+; the patterns above, so a function or class value keeps its kind.
+(program
+  [(lexical_declaration
+     (variable_declarator
+       name: (identifier) @name) @definition.constant)
+   (variable_declaration
+     (variable_declarator
+       name: (identifier) @name) @definition.constant)
+   (_ (lexical_declaration
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))
+   (_ (variable_declaration
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))])
