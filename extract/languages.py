@@ -19,6 +19,8 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
         extensions: File suffixes (lowercase, with the dot).
         separator: Joins scope parts in a qualname (`.` or `::`).
         member_separator: Joins a type and its method when it differs (Ruby `#`).
+        tags: Stem of the tag query file when another language's fits (TSX uses
+            TypeScript's: its grammar is TypeScript's plus JSX).
     """
 
     name: str
@@ -26,6 +28,7 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
     extensions: tuple[str, ...]
     separator: str = "."
     member_separator: str = ""
+    tags: str = ""
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -36,7 +39,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx")
         ),
         LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
-        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",)),
+        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), tags="typescript"),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
         LanguageSpec(name="java", grammar="java", extensions=(".java",)),

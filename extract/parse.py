@@ -98,7 +98,7 @@ def _parser_and_query(language: str) -> tuple[Parser, Query]:
     if spec is None:
         raise UnsupportedLanguage(f"no tag query for language {language!r}")
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
-    source = resources.files("extract") / "queries" / f"{language}-tags.scm"
+    source = resources.files("extract") / "queries" / f"{spec.tags or language}-tags.scm"
     try:
         query = Query(grammar, source.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:

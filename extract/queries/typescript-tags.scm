@@ -1,5 +1,5 @@
 ; TypeScript definitions (tags.scm convention of tree-sitter grammars, adapted: written for
-; symfind, following what universal-ctags reports). `tsx-tags.scm` holds the same patterns.
+; symfind, following what universal-ctags reports). TSX uses this file too (languages.py).
 ; Doc comments are the `/** ... */` or `//` block right above, read by parse.py.
 
 ; Classes: `class A<T> extends B implements C`, `abstract class`, `export default class`,
