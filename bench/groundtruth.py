@@ -12,7 +12,9 @@ For one corpus (a directory from `bench.corpora`):
    structs, interfaces, traits, enums, type aliases, functions, methods, macros, modules,
    constants, enum members, and variables at module/package/namespace level (`X = ...`
    in Python, top-level `var`/`let` in JS, package `var` in Go, `static` in Rust, C
-   globals) -- minus anonymous tags and anything defined inside a function body.
+   globals) -- minus anonymous tags and anything defined inside a function body
+   (including JS/TS `const`/`let`/`var` statements that ctags reports unscoped but
+   that are indented: locals of callbacks, as in `describe(() => { const x = ... })`).
    Fields, properties, class-level variables, parameters, locals, imports, packages and
    `impl` blocks are left out. Every excluded tag is counted by (language, kind, reason)
    in `stats.json`.
@@ -121,6 +123,9 @@ TYPE_SCOPES = frozenset({"class", "struct", "interface", "trait", "implementatio
                          "object", "union", "type"})
 #: ctags kinds that are variables: definitions only at module/package/namespace level.
 VARIABLE_KINDS = frozenset({"variable", "var"})
+#: JS/TS value declarations (`const`/`let`/`var`): module-level only when at column 0.
+JS_VALUE_KINDS = frozenset({"constant", "variable"})
+_INDENTED_DECLARATION = re.compile(r"^/\^\s+(?:export\s+)?(?:const|let|var)\b")
 #: Separator of a `qualified` query per language (`Server.Serve`, `Runtime::block_on`).
 SEPARATORS = {"rust": "::", "cpp": "::", "c": "::", "ruby": "::", "php": "::"}
 _SCOPE_SPLIT = re.compile(r"::|\.|\\|#")
@@ -207,6 +212,12 @@ def _excluded(tag: dict, language: str | None) -> str:
         return "local"
     if tag["kind"] in VARIABLE_KINDS and tag.get("scopeKind") in TYPE_SCOPES:
         return "field"
+    if (kind_language in ("javascript", "typescript") and tag["kind"] in JS_VALUE_KINDS
+            and not tag.get("scope") and _INDENTED_DECLARATION.match(tag.get("pattern", ""))):
+        # ctags loses the scope inside callbacks (`describe(() => { const x = 1 })`) and
+        # reports such locals unscoped; a module-level declaration starts at column 0
+        # (an indented name alone is the next declarator of `var a = 1,\n    b = 2`).
+        return "local"
     return ""
 
 

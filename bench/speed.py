@@ -107,7 +107,7 @@ def render(corpus: corpora.Corpus, stats: dict, numbers: dict, argv: list[str]) 
     n = numbers
     return "\n".join([
         f"## Speed: {corpus.name} {corpus.version}", "",
-        f"`python -m bench.speed {' '.join(argv)}` on {os.cpu_count()} cores, "
+        f"`{' '.join(['python -m bench.speed', *argv])}` on {os.cpu_count()} cores, "
         f"{platform.python_implementation()} {platform.python_version()}; "
         f"{stats['files']} source files, {stats['definitions']} ctags definitions.", "",
         "| measure | symfind | reference | ratio |", "|---|---:|---:|---:|",

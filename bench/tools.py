@@ -158,10 +158,12 @@ def definition_regex(name: str) -> str:
     `#define x`); a C/C++-style header `type name(...` at column 0 (GNU `name(` too), not
     ending in `;` (prototypes); an indented method header ending in `{` (`  public
     static String x(int a) {`, `  async x() {`); an assignment at column 0 (`X = ...`).
+    `(?-u)`: ASCII classes and case folding (identifiers are ASCII); with Unicode ones
+    this alternation under `-i` is 15-20x slower on a large tree, same matches.
     """
     word = re.escape(name)
     end = r"\b" if re.match(r"\w", name[-1:]) else ""
-    return "|".join((
+    return "(?-u)" + "|".join((
         rf"\b(?:{DEFINITION_KEYWORDS})\s+(?:\([^)]*\)\s*)?(?:self\.)?{word}{end}",
         rf"^(?:[A-Za-z_][^;=()]*[\s*&:])?{word}\s*\([^;]*$",
         rf"^\s+(?:(?:{MODIFIERS})\s+)*(?:[\w<>\[\],.?]+\s+)?{word}\s*\([^;]*\{{\s*$",

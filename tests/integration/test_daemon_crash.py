@@ -90,21 +90,33 @@ def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
 
     log = tmp_path / "daemon.log"
     for round_no in range(ROUNDS):
-        daemon = start_daemon(repo, env, log)
-        if round_no % 2:
-            wait_for_status(index_dir, daemon, idle)  # half the rounds: kill during change handling
-        edit(repo, rng, round_no)
-        time.sleep(rng.uniform(0.0, 0.6))  # the random kill point
-        daemon.send_signal(signal.SIGKILL)
-        daemon.wait()
-        wait_group_gone(daemon.pid)
-
-        daemon = start_daemon(repo, env, log)
         try:
-            wait_for_status(index_dir, daemon, idle)
-            update_index(config, fresh=True)
-            assert symbols(index_dir) == symbols(config.index_dir), f"round {round_no}"
-        finally:
-            daemon.send_signal(signal.SIGTERM)
-            code = daemon.wait(timeout=TIMEOUT_S)
-        assert code == 0, log.read_text(encoding="utf-8", errors="replace")[-3000:]
+            crash_and_recover(repo, env, log, index_dir, config, rng, round_no)
+        except BaseException as exc:  # show what the daemons logged, whatever failed
+            tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
+            raise AssertionError(f"round {round_no} failed: {exc!r}\ndaemon log tail:\n{tail}") from exc
+
+
+def crash_and_recover(
+    repo: Path, env: dict[str, str], log: Path, index_dir: Path, config: Config,
+    rng: random.Random, round_no: int,
+) -> None:
+    """One round: edit under a daemon, SIGKILL it, restart, compare with a fresh index."""
+    daemon = start_daemon(repo, env, log)
+    if round_no % 2:
+        wait_for_status(index_dir, daemon, idle)  # half the rounds: kill during change handling
+    edit(repo, rng, round_no)
+    time.sleep(rng.uniform(0.0, 0.6))  # the random kill point
+    daemon.send_signal(signal.SIGKILL)
+    daemon.wait()
+    wait_group_gone(daemon.pid)
+
+    daemon = start_daemon(repo, env, log)
+    try:
+        wait_for_status(index_dir, daemon, idle)
+        update_index(config, fresh=True)
+        assert symbols(index_dir) == symbols(config.index_dir)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=TIMEOUT_S)
+    assert code == 0, f"daemon exited with {code} after SIGTERM"
