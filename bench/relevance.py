@@ -28,13 +28,13 @@ import os
 import random
 import statistics
 import sys
+from pathlib import Path
 
 from bench import corpora, groundtruth, tools
 
 log = logging.getLogger("bench.relevance")
 
 OUT = groundtruth.OUT_DIR
-RESULTS = OUT / "results.jsonl"
 BASELINES = ("fuzzy-scan", "ctags-lookup", "ripgrep")
 MISSES_PER_SHAPE = 25
 
@@ -238,7 +238,7 @@ def kinds_table(names: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report(rows: list[dict], names: list[str], coverage: bool) -> str:
+def report(rows: list[dict], names: list[str], coverage: bool, out: Path = OUT) -> str:
     """All tables as one Markdown document; also writes the misses and the JSON numbers."""
     parts = ["## Relevance", "",
              "A hit: same path and same line as the ctags definition (the line of the name).",
@@ -252,13 +252,13 @@ def report(rows: list[dict], names: list[str], coverage: bool) -> str:
     if coverage and "symfind" in tool_names:
         parts.append(symfind_coverage(names))
     for name in tool_names:
-        (OUT / f"misses-{name}.md").write_text(misses_report(rows, name), encoding="utf-8")
+        (out / f"misses-{name}.md").write_text(misses_report(rows, name), encoding="utf-8")
     numbers = {
         f"{tool}/{group_by}/{value}": metrics(group)
         for group_by in ("shape", "language", "corpus")
         for (value, tool), group in _group(rows, group_by, "tool").items()
     }
-    (OUT / "relevance.json").write_text(json.dumps(numbers, indent=1, sort_keys=True) + "\n",
+    (out / "relevance.json").write_text(json.dumps(numbers, indent=1, sort_keys=True) + "\n",
                                         encoding="utf-8")
     return "\n".join(parts)
 
@@ -272,14 +272,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-symfind", action="store_true", help="baselines only")
     parser.add_argument("--per-shape", type=int, default=groundtruth.PER_SHAPE)
     parser.add_argument("--report-only", action="store_true",
-                        help="rebuild the tables from bench/out/results.jsonl")
+                        help="rebuild the tables from results.jsonl in the report directory")
+    parser.add_argument("--report-dir", type=Path, default=OUT,
+                        help="where results.jsonl, relevance.md/json and misses go (default: %(default)s)")
     args = parser.parse_args(argv)
+    out = args.report_dir
+    results = out / "results.jsonl"
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not args.names and not args.all and not args.report_only:
         parser.error("name corpora or pass --all")
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     if args.report_only:
-        rows = groundtruth.read_jsonl(RESULTS)
+        rows = groundtruth.read_jsonl(results)
         names = list(dict.fromkeys(r["corpus"] for r in rows))
     else:
         chosen_corpora = corpora.select(corpora.load_table(), args.names,
@@ -291,10 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for corpus in chosen_corpora:
             rows += run_corpus(corpus, chosen, args.per_shape)
-        groundtruth.write_jsonl(RESULTS, rows)
+        groundtruth.write_jsonl(results, rows)
         names = [c.name for c in chosen_corpora]
-    text = report(rows, names, coverage=True)
-    (OUT / "relevance.md").write_text(text, encoding="utf-8")
+    text = report(rows, names, coverage=True, out=out)
+    (out / "relevance.md").write_text(text, encoding="utf-8")
     print(text)
     return 0
 
