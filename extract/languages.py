@@ -14,13 +14,14 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
     """How symfind treats one language.
 
     Attributes:
-        name: Our language id (also the `.scm` file stem: `queries/<name>-tags.scm`).
+        name: Our language id (also the default query file: `queries/<name>-tags.scm`).
         grammar: The tree-sitter-language-pack grammar name.
         extensions: File suffixes (lowercase, with the dot).
         separator: Joins scope parts in a qualname (`.` or `::`).
         member_separator: Joins a type and its method when it differs (Ruby `#`).
-        tags: Stem of the tag query file when another language's fits (TSX uses
-            TypeScript's: its grammar is TypeScript's plus JSX).
+        tags: Stems of the tag query files (`queries/<stem>-tags.scm`), read in order
+            and joined, when not just the language's own: TSX uses TypeScript's (its
+            grammar is TypeScript's plus JSX); C and C++ share file-scope variables.
     """
 
     name: str
@@ -28,7 +29,7 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
     extensions: tuple[str, ...]
     separator: str = "."
     member_separator: str = ""
-    tags: str = ""
+    tags: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -39,16 +40,20 @@ LANGUAGES: dict[str, LanguageSpec] = {
             name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx")
         ),
         LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
-        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), tags="typescript"),
+        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript",)),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
         LanguageSpec(name="java", grammar="java", extensions=(".java",)),
-        LanguageSpec(name="c", grammar="c", extensions=(".c", ".h"), separator="::"),
+        LanguageSpec(
+            name="c", grammar="c", extensions=(".c", ".h"), separator="::",
+            tags=("c", "c-variables"),
+        ),
         LanguageSpec(
             name="cpp",
             grammar="cpp",
             extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
             separator="::",
+            tags=("cpp", "c-variables"),
         ),
         LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
         LanguageSpec(

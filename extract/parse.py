@@ -98,9 +98,13 @@ def _parser_and_query(language: str) -> tuple[Parser, Query]:
     if spec is None:
         raise UnsupportedLanguage(f"no tag query for language {language!r}")
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
-    source = resources.files("extract") / "queries" / f"{spec.tags or language}-tags.scm"
+    queries = resources.files("extract") / "queries"
     try:
-        query = Query(grammar, source.read_text(encoding="utf-8"))
+        text = "\n".join(
+            (queries / f"{stem}-tags.scm").read_text(encoding="utf-8")
+            for stem in spec.tags or (language,)
+        )
+        query = Query(grammar, text)
     except FileNotFoundError as exc:
         raise UnsupportedLanguage(f"no tag query file for language {language!r}") from exc
     return Parser(grammar), query

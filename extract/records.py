@@ -25,6 +25,7 @@ class SymbolKind(enum.StrEnum):
     MACRO = "macro"
     MODULE = "module"
     CONSTANT = "constant"
+    VARIABLE = "variable"
 
 
 #: Kinds that open a scope for the names defined inside them.

@@ -89,3 +89,4 @@
 
 (preproc_def
   name: (identifier) @name) @definition.constant
+

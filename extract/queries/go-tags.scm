@@ -76,10 +76,10 @@
 (source_file
   (var_declaration
     (var_spec
-      name: (identifier) @name) @definition.constant))
+      name: (identifier) @name) @definition.variable))
 
 (source_file
   (var_declaration
     (var_spec_list
       (var_spec
-        name: (identifier) @name) @definition.constant)))
+        name: (identifier) @name) @definition.variable)))

@@ -111,7 +111,8 @@
   (#eq? @_exports "exports")
   (#eq? @_module "module"))
 
-; Prototype methods: `Foo.prototype.bar = function () {}` is `Foo.bar`.
+; Prototype members: `Foo.prototype.bar = function () {}` is `Foo.bar`, and so is
+; `Foo.prototype.bar = barImpl` (ctags calls both methods).
 (program
   (expression_statement
     (assignment_expression
@@ -120,7 +121,7 @@
           object: (identifier) @receiver
           property: (property_identifier) @_prototype)
         property: (property_identifier) @name)
-      right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+      right: (_)) @definition.method)
   (#eq? @_prototype "prototype"))
 
 ; Functions set on an object: `app.use = function use(fn) {}` is `app.use`.
@@ -138,13 +139,13 @@
 (program
   [(lexical_declaration
      (variable_declarator
-       name: (identifier) @name) @definition.constant)
+       name: (identifier) @name) @definition.variable)
    (variable_declaration
      (variable_declarator
-       name: (identifier) @name) @definition.constant)
+       name: (identifier) @name) @definition.variable)
    (_ (lexical_declaration
         (variable_declarator
-          name: (identifier) @name) @definition.constant))
+          name: (identifier) @name) @definition.variable))
    (_ (variable_declaration
         (variable_declarator
-          name: (identifier) @name) @definition.constant))])
+          name: (identifier) @name) @definition.variable))])

@@ -155,13 +155,13 @@
 (program
   [(lexical_declaration
      (variable_declarator
-       name: (identifier) @name) @definition.constant)
+       name: (identifier) @name) @definition.variable)
    (variable_declaration
      (variable_declarator
-       name: (identifier) @name) @definition.constant)
+       name: (identifier) @name) @definition.variable)
    (_ (lexical_declaration
         (variable_declarator
-          name: (identifier) @name) @definition.constant))
+          name: (identifier) @name) @definition.variable))
    (_ (variable_declaration
         (variable_declarator
-          name: (identifier) @name) @definition.constant))])
+          name: (identifier) @name) @definition.variable))])
