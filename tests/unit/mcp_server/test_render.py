@@ -38,6 +38,17 @@ def test_escape_covers_every_format_and_control_character() -> None:
     assert all(render.escape(char) == f"<U+{ord(char):04X}>" for char in hidden)
 
 
+def test_escape_leaves_every_other_character_alone() -> None:
+    """The escaped set is written as ranges; check that none reaches too far."""
+    shown = "".join(
+        chr(c) for c in range(0x110000)
+        if not 0xD800 <= c <= 0xDFFF
+        and unicodedata.category(chr(c)) not in ("Cf", "Cc", "Zl", "Zp")
+        and not (0xFE00 <= c <= 0xFE0F or 0xE0100 <= c <= 0xE01EF)  # variation selectors
+    ) + "\t\n"
+    assert render.escape(shown) == shown
+
+
 def test_escape_counted() -> None:
     assert render.escape_counted("a\u200bb\u200b") == ("a<U+200B>b<U+200B>", 2)
 
