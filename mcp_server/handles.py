@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 
@@ -50,11 +51,14 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
 _DECODER = msgspec.json.Decoder(Target)
 
 
+# Both are derived once per index build (a search signs up to 50 handles).
+@functools.lru_cache(maxsize=8)
 def build_fingerprint(index_id: str) -> str:
     """A short public fingerprint of an index build (does not reveal `index_id`)."""
     return hashlib.sha256(_BUILD_CONTEXT + index_id.encode("utf-8")).hexdigest()[:8]
 
 
+@functools.lru_cache(maxsize=8)
 def _key(index_id: str) -> bytes:
     return hmac.new(_KEY_CONTEXT, index_id.encode("utf-8"), hashlib.sha256).digest()
 
