@@ -22,7 +22,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import msgspec
@@ -32,6 +32,7 @@ from storage import FileState, file_digest
 #: Indexed files are at most ~1 MB (the indexer's cap); never read more than this.
 MAX_FILE_BYTES = 8 * 1024 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_PROC_FD = os.path.isdir("/proc/self/fd")
 
 
 class SourceError(Exception):
@@ -72,8 +73,13 @@ def check_relative(path: str) -> list[str]:
     return segments
 
 
-def open_indexed(root: Path, path: str, files: Mapping[str, FileState]) -> tuple[int, FileState]:
-    """Open an indexed file read-only without following symlinks; returns (fd, state).
+def open_indexed(
+    root: Path, path: str, files: Mapping[str, FileState]
+) -> tuple[int, FileState, os.stat_result]:
+    """Open an indexed file read-only without following symlinks.
+
+    Returns the open descriptor, the file's state in the index, and `fstat` of the
+    descriptor (what `VerifiedFiles` recognises an unchanged file by).
 
     Args:
         root: The repository root, already resolved.
@@ -96,8 +102,7 @@ def open_indexed(root: Path, path: str, files: Mapping[str, FileState]) -> tuple
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise SourceError(f"refused: {path!r} is not a regular file")
-        real = Path(os.path.realpath(f"/proc/self/fd/{fd}" if os.path.isdir("/proc/self/fd")
-                                     else root.joinpath(*segments)))
+        real = _real_path(fd, root, segments)
         if not real.is_relative_to(root):
             raise SourceError(f"refused: {path!r} resolves outside the repository")
         if info.st_size != state.size:
@@ -108,7 +113,15 @@ def open_indexed(root: Path, path: str, files: Mapping[str, FileState]) -> tuple
     except BaseException:
         os.close(fd)
         raise
-    return fd, state
+    return fd, state, info
+
+
+def _real_path(fd: int, root: Path, segments: list[str]) -> Path:
+    """Where the open file really is: the kernel's own path of `fd` where there is one
+    (one `readlink`; `os.path.realpath` would `lstat` every component again)."""
+    if _PROC_FD:
+        return Path(os.readlink(f"/proc/self/fd/{fd}"))
+    return Path(os.path.realpath(root.joinpath(*segments)))  # pragma: no cover (not Linux)
 
 
 def _open_nofollow(root: Path, segments: list[str], path: str) -> int:
@@ -179,13 +192,18 @@ def read_bytes(fd: int, state: FileState) -> bytes:
     return data
 
 
-def slice_lines(data: bytes, first: int, last: int, max_bytes: int) -> Lines:
-    """Lines `first..last` (1-based, inclusive) of `data`, at most `max_bytes` of UTF-8.
+def split_lines(data: bytes) -> list[bytes]:
+    """A file's lines, line ends kept (what `slice_lines` takes)."""
+    return data.splitlines(keepends=True)
+
+
+def slice_lines(lines: Sequence[bytes], first: int, last: int, max_bytes: int) -> Lines:
+    """Lines `first..last` (1-based, inclusive) of a file's `split_lines`, at most
+    `max_bytes` of UTF-8.
 
     Cuts at the last whole line that fits (or inside the first line when even that one
     is too long, at a character boundary).
     """
-    lines = data.splitlines(keepends=True)
     first = max(1, first)
     last = max(first, min(last, len(lines)))
     chosen = lines[first - 1 : last]

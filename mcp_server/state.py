@@ -1,7 +1,7 @@
 """The server's view of one repository's index: opened lazily, refreshed before use.
 
-Imports: `storage`, msgspec and the standard library (no mcp: tools turn errors here
-into tool errors).
+Imports: `storage`, `mcp_server.file_cache`, msgspec and the standard library (no mcp:
+tools turn errors here into tool errors).
 
 The MCP server only reads the index. When there is none yet it starts the repository's
 daemon as a separate process (`python -m daemon daemon start REPO`, never by import),
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import msgspec
 
+from mcp_server.file_cache import VerifiedFiles
 from storage import IndexMissing, IndexState, Manifest, Searcher, StorageError, index_state
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,8 @@ class Repository:
         self.index_dir = index_dir
         self.auto_index = auto_index
         self.indexer: Indexer | None = None
+        #: Verified lines of indexed files, for snippets and read_symbol.
+        self.files = VerifiedFiles(root)
         self._searcher: Searcher | None = None
         self._lock = threading.Lock()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_server.source import SourceError, check_relative, slice_lines
+from mcp_server.source import SourceError, check_relative, slice_lines, split_lines
 
 
 @pytest.mark.parametrize("path", ["a.py", "src/pkg/mod.py", "dir.with.dots/x", "%2e%2e", "-x"])
@@ -32,7 +32,7 @@ def test_other_paths_are_refused(path: str, reason: str) -> None:
         check_relative(path)
 
 
-DATA = b"one\ntwo\nthree\nfour\n"
+DATA = split_lines(b"one\ntwo\nthree\nfour\n")
 
 
 def test_slice_whole_range() -> None:
@@ -48,7 +48,7 @@ def test_slice_stops_at_the_last_whole_line_that_fits() -> None:
 
 
 def test_slice_cuts_a_long_first_line_at_a_character_boundary() -> None:
-    lines = slice_lines("ééé\n".encode(), 1, 1, 3)
+    lines = slice_lines(split_lines("ééé\n".encode()), 1, 1, 3)
     assert (lines.text, lines.is_truncated) == ("é", True)
 
 

@@ -1,0 +1,90 @@
+"""The help tool: how to use the tools and how search works, read from the running code.
+
+Imports: mcp, `storage`, `mcp_server` modules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
+
+from mcp_server import render
+from mcp_server.calls import answer, repository
+from mcp_server.models import HelpOutput, IndexContents, QueryShape, RouteWeights, ToolGuide
+from mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
+from mcp_server.search_tool import KINDS, MAX_RESULTS
+from mcp_server.status_tool import status_of
+from storage import MAX_QUERY_CHARS, RRF_K, WEIGHTS, Channel, route
+
+CHANNEL_TEXT = {
+    Channel.EXACT: "the whole name, ignoring case, `_`, `-` and `$` (http_client = HttpClient)",
+    Channel.NGRAM: "2–3-character pieces of the name and qualified name: substrings, prefixes",
+    Channel.FUZZY: "names within 1–2 typing edits of the query (HtppClient → HttpClient), "
+    "closest first; identifiers only, never prose",
+    Channel.WORDS: "identifier words split at camelCase, snake_case and digits "
+    "(`http server error` → HTTPServerError)",
+    Channel.TEXT: "BM25 over signatures, docstrings/leading comments and path words",
+}
+
+QUERY_SHAPES = (
+    ("HtppClient", "a name, typos and any case allowed"),
+    ("http client", "a few words that make up a name"),
+    ("AsyncClient#send", "a qualified name: a member of a class"),
+    ("pkg.mod.func", "a dotted path: module, then name"),
+    ("ns::Type", "a C++/Rust path"),
+    ("run a future to completion", "a plain-language description (docstrings, signatures)"),
+)
+
+TOOL_GUIDE = (
+    (
+        "codebase_search",
+        (
+            "find where a symbol is defined: by name, typo'd name, qualified name or a few "
+            "words; results carry a handle"
+        ),
+    ),
+    ("read_symbol", "read one result's full source by its handle"),
+    ("index_status", "check whether the index is built and current"),
+    ("help", "this guide"),
+)
+
+
+def show_help(ctx: Context) -> Annotated[CallToolResult, HelpOutput]:
+    """Use when unsure how to query: explains the tools, the query shapes that work (names
+    with typos, `Class#method`, `pkg.mod.func`, `ns::Type`, a few words), how search ranks
+    results (channels, routing, the fusion weights), and what this repository's index holds
+    (languages, kinds).
+    """
+    status = status_of(repository(ctx))
+    out = HelpOutput(
+        tools=[ToolGuide(name=name, use_when=text) for name, text in TOOL_GUIDE],
+        query_shapes=[
+            QueryShape(example=example, meaning=meaning, plan=str(route(example)))
+            for example, meaning in QUERY_SHAPES
+        ],
+        channels={str(c): CHANNEL_TEXT.get(c, "") for c in Channel},
+        routes=[
+            RouteWeights(route=str(r), weights={str(c): w for c, w in weights.items()})
+            for r, weights in WEIGHTS.items()
+        ],
+        rrf_k=RRF_K,
+        fusion=f"each channel ranks on its own; weighted Reciprocal Rank Fusion adds "
+        f"weight / ({RRF_K} + rank) over the channels that found a definition; ties go to the "
+        "exact name, then kind, path and line. Every result's why.channels shows its ranks.",
+        limits={
+            "max_query_chars": MAX_QUERY_CHARS,
+            "max_results": MAX_RESULTS,
+            "read_default_bytes": READ_DEFAULT_BYTES,
+            "read_max_bytes": READ_MAX_BYTES,
+        },
+        index=IndexContents(
+            status=status.status,
+            files=status.files,
+            symbols=status.symbols,
+            languages=status.languages,
+            kinds=list(KINDS),
+        ),
+    )
+    return answer(out, render.help_text(out))

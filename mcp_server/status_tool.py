@@ -1,0 +1,87 @@
+"""The index_status tool, and the index's freshness every answer reports.
+
+Imports: mcp, `storage`, `mcp_server` modules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
+
+from mcp_server import render
+from mcp_server.calls import answer, repository
+from mcp_server.models import Freshness, IndexStatus, IndexStatusName
+from mcp_server.state import Activity, IndexBuilding, Repository
+from storage import Manifest, StorageError
+
+
+def index_status(ctx: Context) -> Annotated[CallToolResult, IndexStatus]:
+    """Use when searches say the index is building or stale, or before relying on results
+    after big changes: reports whether the index exists, how many files and symbols it holds
+    (by language), what was skipped and why, pending changes, and whether a daemon keeps it
+    up to date as files change.
+    """
+    out = status_of(repository(ctx))
+    return answer(out, render.status_text(out))
+
+
+def freshness(manifest: Manifest, activity: Activity) -> Freshness:
+    """How current the index whose manifest this is is, given what is changing it now."""
+    return Freshness(
+        status="indexing" if activity.indexing else "ready",
+        generation=manifest.generation,
+        files=len(manifest.files),
+        pending=activity.pending,
+        watching=activity.watching,
+        updated_at=manifest.updated_at,
+    )
+
+
+def status_of(repo: Repository) -> IndexStatus:
+    """The repository's index status; never raises for an index that is not usable."""
+    try:
+        with repo.reader() as searcher:
+            manifest = searcher.manifest
+            symbols = searcher.num_symbols
+    except IndexBuilding as exc:
+        return _empty_status(repo, "indexing" if repo.activity().indexing else "missing", str(exc))
+    except StorageError as exc:
+        return _empty_status(repo, "unusable", str(exc))
+    activity = repo.activity(manifest)
+    fresh = freshness(manifest, activity)
+    message = (
+        "index is being updated now" if fresh.status == "indexing"
+        else "index is ready" + ("" if fresh.watching else
+                                 " (no daemon watches for changes: `symfind daemon start` does)")
+    )
+    return IndexStatus(
+        repo=str(repo.root),
+        status=fresh.status,
+        message=message,
+        generation=manifest.generation,
+        files=len(manifest.files),
+        symbols=symbols,
+        skipped=dict(sorted(Counter(manifest.skipped.values()).items())),
+        languages=_languages(manifest),
+        pending=activity.pending,
+        watching=activity.watching,
+        indexing=activity.indexing,
+        updated_at=manifest.updated_at,
+    )
+
+
+def _empty_status(repo: Repository, status: IndexStatusName, message: str) -> IndexStatus:
+    activity = repo.activity()
+    return IndexStatus(
+        repo=str(repo.root), status=status, message=message, generation=0, files=0, symbols=0,
+        skipped={}, languages={}, pending=activity.pending, watching=activity.watching,
+        indexing=activity.indexing, updated_at=0.0,
+    )
+
+
+def _languages(manifest: Manifest) -> dict[str, int]:
+    counts = Counter(state.language for state in manifest.files.values() if state.language)
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
