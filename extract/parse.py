@@ -45,6 +45,13 @@ DOC_MAX_CHARS = 400
 # Bounds the upward walk for scopes; pathological nesting must not cost O(depth) per symbol.
 MAX_SCOPE_DEPTH = 256
 _READ_CHUNK = 64 * 1024
+# Error recovery: an ERROR node spanning this many lines or more hides definitions that
+# tree-sitter did not resynchronise on (a grammar gap, a macro it cannot see through);
+# at most this many re-parses are spent per file, bounding the cost.
+RECOVER_MIN_LINES = 15
+RECOVER_MAX_PARSES = 8
+# A line where a re-parse may restart: code at column 0 that does not close something.
+_RESTART_LINE = re.compile(rb"^[^\s})\]>,;/*#.|&=+-]", re.M)
 
 # Nodes that wrap a definition without changing what it is: their comments and first line
 # belong to the definition they wrap.
@@ -421,7 +428,64 @@ def extract_symbols(
     spec = LANGUAGES[language]
     # Signatures are read from the source as written; the parser may see macros blanked.
     parsed = _blank_macros(source) if spec.grammar in _MACRO_LINE_GRAMMARS else source
+    deadline = time.monotonic() + deadline_s
     root = _parse(parser, parsed, deadline_s)
+    symbols = _symbols_in(root, query, spec, path, source)
+    seen = {(s.line, s.name) for s in symbols}
+    floor = 0  # rows before this one are settled
+    for _ in range(RECOVER_MAX_PARSES):
+        restart_row = _restart_row(root, parsed, floor)
+        if restart_row is None:
+            break
+        # Re-parse with everything before the restart line blanked: rows and byte offsets
+        # stay those of the file, and tree-sitter starts afresh where the code does.
+        start = _row_offset(parsed, restart_row)
+        blanked = _BLANK.sub(b" ", parsed[:start]) + parsed[start:]
+        root = _parse(parser, blanked, max(deadline - time.monotonic(), 0.001))
+        for symbol in _symbols_in(root, query, spec, path, source):
+            if symbol.line > restart_row and (symbol.line, symbol.name) not in seen:
+                seen.add((symbol.line, symbol.name))
+                symbols.append(symbol)
+        floor = restart_row + 1
+    symbols.sort(key=lambda s: (s.line, s.name, s.kind))
+    return symbols
+
+
+_BLANK = re.compile(rb"[^\n]")
+
+
+def _row_offset(source: bytes, row: int) -> int:
+    offset = 0
+    for _ in range(row):
+        offset = source.index(b"\n", offset) + 1
+    return offset
+
+
+def _restart_row(root: Node, source: bytes, floor: int) -> int | None:
+    """Where to re-parse from: the first line at column 0 inside the first large ERROR
+    node that reaches past `floor` (a lost region: tree-sitter did not resynchronise on
+    the definitions in it), not before `floor`; None when there is no such region."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error or node.end_point.row <= floor:
+            continue
+        if (
+            node.type == "ERROR"
+            and node.parent is not None  # a root ERROR still holds the well-parsed parts
+            and node.end_point.row - node.start_point.row >= RECOVER_MIN_LINES
+        ):
+            begin = _row_offset(source, max(node.start_point.row + 1, floor))
+            restart = _RESTART_LINE.search(source, begin, node.end_byte)
+            if restart is not None:
+                return source.count(b"\n", 0, restart.start())
+            continue  # nothing to restart on in this one; look further on
+        stack.extend(reversed(node.children))  # in source order
+    return None
+
+
+def _symbols_in(root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes) -> list[Symbol]:
+    """The symbols one parse tree defines (`source`: the file as written, for signatures)."""
     try:
         matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
@@ -461,7 +525,7 @@ def extract_symbols(
                 name=name,
                 qualname=_qualname(spec, parts, name, kind, definition.join),
                 kind=kind,
-                language=language,
+                language=spec.name,
                 path=path,
                 line=definition.name_node.start_point.row + 1,
                 end_line=_end_line(definition.node),
@@ -470,7 +534,6 @@ def extract_symbols(
                 doc=_doc(definition, anchor),
             )
         )
-    symbols.sort(key=lambda s: (s.line, s.name, s.kind))
     return symbols
 
 

@@ -68,6 +68,10 @@ class IndexWriter:
             index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             self._index = open_tantivy(index_dir, create=True)
             self._writer = self._index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
+            # A writer killed mid-commit leaves files that no published commit uses; their
+            # names (`<segment>.<opstamp>.del`) come round again, and the next commit would
+            # fail on them. Tantivy drops such files only when asked.
+            self._writer.garbage_collect_files()
         except ValueError as exc:
             if "LockBusy" in str(exc):
                 raise IndexLocked(

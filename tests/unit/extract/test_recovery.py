@@ -1,0 +1,62 @@
+"""Definitions inside a large ERROR node are recovered by re-parsing from the next line at
+column 0 -- and only because of that: without the re-parse they are lost.
+
+The source is the tail of the TypeScript fixture: a grammar gap of tree-sitter-typescript
+0.13 (an interface's call signatures with multi-line type parameters) swallows the
+declarations after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import extract.parse
+from extract import extract_symbols
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "languages" / "typescript" / "sample.ts"
+
+
+def tail_source() -> bytes:
+    text = FIXTURE.read_bytes()
+    return text[text.index(b"// tree-sitter-typescript 0.13's grammar loses") :]
+
+
+def names(source: bytes) -> list[tuple[int, str, str]]:
+    return [(s.line, s.kind, s.qualname) for s in extract_symbols("tail.ts", source)]
+
+
+def test_lost_region_is_reparsed() -> None:
+    assert names(tail_source()) == [
+        (4, "interface", "RequestFactory"),
+        (33, "interface", "RecoveredOptions"),
+        (35, "method", "RecoveredOptions.backoff"),
+        (38, "method", "RecoveredOptions.backoff"),
+        (44, "type", "RecoveredAlias"),
+        (48, "function", "recoveredHelper"),
+    ]
+
+
+def test_without_reparse_the_region_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(extract.parse, "RECOVER_MAX_PARSES", 0)
+    assert names(tail_source()) == [
+        (4, "interface", "RequestFactory"),
+        (48, "function", "recoveredHelper"),
+    ]
+
+
+def test_reparses_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of many lost regions costs at most RECOVER_MAX_PARSES re-parses."""
+    parses = 0
+    real_parse = extract.parse._parse
+
+    def counting_parse(*args: object, **kwargs: object) -> object:
+        nonlocal parses
+        parses += 1
+        return real_parse(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(extract.parse, "_parse", counting_parse)
+    broken = tail_source() * 20  # twenty lost regions
+    extract_symbols("broken.ts", broken)
+    assert parses == 1 + extract.parse.RECOVER_MAX_PARSES
