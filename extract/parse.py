@@ -29,7 +29,7 @@ import functools
 import hashlib
 import re
 import time
-from importlib import resources
+from importlib import metadata, resources
 from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
@@ -539,14 +539,24 @@ def _symbols_in(root: Node, query: Query, spec: LanguageSpec, path: str, source:
 
 @functools.cache
 def extraction_fingerprint() -> str:
-    """A hash of everything that decides which symbols a file yields (the tag queries).
+    """A hash of everything that decides which symbols a file yields: the tag queries,
+    the extractor's code, and the versions of tree-sitter and its grammars.
 
-    Indexes store it; when an upgrade changes a query, the index is rebuilt rather than
-    mixing symbols from two extractors.
+    Indexes store it; when an upgrade changes any of these, the index is rebuilt rather
+    than mixing symbols from two extractors.
     """
     digest = hashlib.sha256()
-    queries = resources.files("extract") / "queries"
+    package = resources.files("extract")
+    queries = package / "queries"
     for query_file in sorted(queries.iterdir(), key=lambda f: f.name):
         if query_file.name.endswith(".scm"):
             digest.update(query_file.name.encode() + query_file.read_bytes())
+    for module in _EXTRACTOR_MODULES:
+        digest.update(module.encode() + (package / module).read_bytes())
+    for distribution in ("tree-sitter", "tree-sitter-language-pack"):
+        digest.update(f"{distribution}=={metadata.version(distribution)}".encode())
     return digest.hexdigest()[:16]
+
+
+#: The code that turns a file into symbols (records.py only describes them).
+_EXTRACTOR_MODULES = ("parse.py", "languages.py")
