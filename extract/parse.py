@@ -29,10 +29,13 @@ import functools
 import hashlib
 import re
 import time
-from importlib import metadata, resources
+from importlib import resources
+from pathlib import Path
 from typing import NamedTuple
 
+import tree_sitter
 from tree_sitter import Node, Parser, Query, QueryCursor
+import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
 from extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
@@ -553,8 +556,13 @@ def extraction_fingerprint() -> str:
             digest.update(query_file.name.encode() + query_file.read_bytes())
     for module in _EXTRACTOR_MODULES:
         digest.update(module.encode() + (package / module).read_bytes())
-    for distribution in ("tree-sitter", "tree-sitter-language-pack"):
-        digest.update(f"{distribution}=={metadata.version(distribution)}".encode())
+    digest.update(f"tree-sitter {tree_sitter.__version__}".encode())
+    # The grammar pack has no version attribute; its compiled grammars' names and sizes
+    # change with it (importlib.metadata is avoided: it is slow and fragile to import).
+    bindings = Path(tree_sitter_language_pack.__file__).parent / "bindings"
+    for grammar in sorted(bindings.iterdir()):
+        if grammar.is_file():
+            digest.update(f"{grammar.name}:{grammar.stat().st_size}".encode())
     return digest.hexdigest()[:16]
 
 
