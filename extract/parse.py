@@ -29,7 +29,6 @@ import functools
 import hashlib
 import re
 import time
-from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
@@ -48,6 +47,9 @@ DOC_MAX_CHARS = 400
 # Bounds the upward walk for scopes; pathological nesting must not cost O(depth) per symbol.
 MAX_SCOPE_DEPTH = 256
 _READ_CHUNK = 64 * 1024
+# The package's own files (queries, modules): always a directory on disk, and a plain
+# path costs nothing where importlib.resources costs ~80 ms to set up.
+_PACKAGE = Path(__file__).resolve().parent
 # Error recovery: an ERROR node spanning this many lines or more hides definitions that
 # tree-sitter did not resynchronise on (a grammar gap, a macro it cannot see through);
 # at most this many re-parses are spent per file, bounding the cost.
@@ -108,7 +110,7 @@ def _parser_and_query(language: str) -> tuple[Parser, Query]:
     if spec is None:
         raise UnsupportedLanguage(f"no tag query for language {language!r}")
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
-    queries = resources.files("extract") / "queries"
+    queries = _PACKAGE / "queries"
     try:
         text = "\n".join(
             (queries / f"{stem}-tags.scm").read_text(encoding="utf-8")
@@ -549,13 +551,12 @@ def extraction_fingerprint() -> str:
     than mixing symbols from two extractors.
     """
     digest = hashlib.sha256()
-    package = resources.files("extract")
-    queries = package / "queries"
+    queries = _PACKAGE / "queries"
     for query_file in sorted(queries.iterdir(), key=lambda f: f.name):
         if query_file.name.endswith(".scm"):
             digest.update(query_file.name.encode() + query_file.read_bytes())
     for module in _EXTRACTOR_MODULES:
-        digest.update(module.encode() + (package / module).read_bytes())
+        digest.update(module.encode() + (_PACKAGE / module).read_bytes())
     digest.update(f"tree-sitter {tree_sitter.__version__}".encode())
     # The grammar pack has no version attribute; its compiled grammars' names and sizes
     # change with it (importlib.metadata is avoided: it is slow and fragile to import).
