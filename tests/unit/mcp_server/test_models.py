@@ -1,0 +1,96 @@
+"""The answers' output schemas: self-contained (no `$ref`), same constraints."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mcp_server.models import (
+    ChannelMatch,
+    Definition,
+    Freshness,
+    HelpOutput,
+    IndexStatus,
+    SearchOutput,
+    SymbolSource,
+    Why,
+    self_contained,
+)
+
+DEFS = {
+    "Item": {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}},
+}
+
+
+def resolve(ref: dict[str, str]) -> dict[str, Any]:
+    return DEFS[ref["$ref"].removeprefix("#/$defs/")]
+
+
+def test_refs_are_written_in_place_keeping_their_siblings() -> None:
+    schema = {"type": "array", "items": {"$ref": "#/$defs/Item", "description": "one item"}}
+    assert self_contained(schema, resolve) == {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+            "description": "one item",
+        },
+    }
+
+
+@pytest.mark.parametrize("model", [SearchOutput, SymbolSource, HelpOutput, IndexStatus])
+def test_answer_schemas_are_self_contained(model: type[Any]) -> None:
+    text = json.dumps(model.model_json_schema())
+    assert "$ref" not in text and "$defs" not in text
+
+
+def search_answer() -> dict[str, Any]:
+    definition = Definition(
+        rank=1, name="f", qualname="m.f", kind="function", language="python", path="m.py",
+        line=1, end_line=2, signature="def f()", snippet=None, snippet_line=1,
+        snippet_truncated=False, file_changed=False, score=0.5,
+        why=Why(channels={"fuzzy": ChannelMatch(rank=1, contribution=0.1, distance=1)}),
+        handle="s1.x.y",
+    )
+    return SearchOutput(
+        query="f", route="identifier", plan="exact 1", channels={"exact": 1.0}, took_ms=1.0,
+        results=[definition], truncated=False, omitted_results=0, empty_reason=None,
+        suggestions=[], next_actions=[], failures={},
+        freshness=Freshness(status="ready", generation=1, files=1, pending=0, watching=False,
+                            updated_at=0.0),
+    ).model_dump(mode="json")
+
+
+def test_a_search_answer_is_valid() -> None:
+    jsonschema.validate(search_answer(), SearchOutput.model_json_schema())
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (("results", 0, "snippet"), 5),
+        (("results", 0, "why", "channels", "fuzzy", "distance"), "one"),
+        (("results", 0, "why", "channels", "fuzzy", "rank"), None),
+        (("empty_reason",), ["no"]),
+        (("freshness", "status"), "stale"),
+        (("results", 0, "line"), "1"),
+    ],
+)
+def test_nested_and_nullable_fields_keep_their_types(where: tuple[Any, ...], value: object) -> None:
+    answer = search_answer()
+    node: Any = answer
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(answer, SearchOutput.model_json_schema())
+
+
+def test_required_fields_of_nested_models_stay_required() -> None:
+    answer = search_answer()
+    del answer["results"][0]["handle"]
+    with pytest.raises(jsonschema.ValidationError, match="handle"):
+        jsonschema.validate(answer, SearchOutput.model_json_schema())
