@@ -13,8 +13,9 @@ For one corpus (a directory from `bench.corpora`):
    constants, enum members, and variables at module/package/namespace level (`X = ...`
    in Python, top-level `var`/`let` in JS, package `var` in Go, `static` in Rust, C
    globals) -- minus anonymous tags and anything defined inside a function body
-   (including JS/TS `const`/`let`/`var` statements that ctags reports unscoped but
-   that are indented: locals of callbacks, as in `describe(() => { const x = ... })`).
+   (including JS/TS `const`/`let`/`var` declarations that ctags reports unscoped but
+   that are indented: locals of callbacks, as in `describe(() => { const x = ... })`,
+   and loop variables, `for (const x of xs)`).
    Fields, properties, class-level variables, parameters, locals, imports, packages and
    `impl` blocks are left out. Every excluded tag is counted by (language, kind, reason)
    in `stats.json`.
@@ -125,7 +126,7 @@ TYPE_SCOPES = frozenset({"class", "struct", "interface", "trait", "implementatio
 VARIABLE_KINDS = frozenset({"variable", "var"})
 #: JS/TS value declarations (`const`/`let`/`var`): module-level only when at column 0.
 JS_VALUE_KINDS = frozenset({"constant", "variable"})
-_INDENTED_DECLARATION = re.compile(r"^/\^\s+(?:export\s+)?(?:const|let|var)\b")
+_INDENTED_DECLARATION = re.compile(r"^/\^\s+(?:export\s+|.*[\s(])?(?:const|let|var)\s")
 #: Separator of a `qualified` query per language (`Server.Serve`, `Runtime::block_on`).
 SEPARATORS = {"rust": "::", "cpp": "::", "c": "::", "ruby": "::", "php": "::"}
 _SCOPE_SPLIT = re.compile(r"::|\.|\\|#")
