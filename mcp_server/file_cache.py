@@ -30,8 +30,10 @@ from storage import FileState
 
 #: How long after its last change a file is trusted to stay the same without a re-read.
 RACY_SECONDS = 3.0
-#: Bytes of file content kept at most (least recently used files go first).
+#: Memory kept at most, in bytes (least recently used files go first).
 MAX_CACHED_BYTES = 32 * 1024 * 1024
+#: What a line costs besides its text: a bytes object's header and the list's pointer.
+LINE_OVERHEAD_BYTES = 41
 
 _Identity = tuple[int, int, int, int, int, str]
 
@@ -48,7 +50,7 @@ class VerifiedFiles:
 
     Args:
         root: The repository root, already resolved.
-        max_bytes: Content kept at most.
+        max_bytes: Memory kept at most (file content plus a per-line overhead).
         racy_seconds: Files changed less long ago than this before they were read are not kept.
     """
 
@@ -85,7 +87,8 @@ class VerifiedFiles:
         read_at = time.time()
         lines = split_lines(read_bytes(fd, state))  # closes fd; checks size and digest
         if read_at - info.st_ctime_ns / 1e9 >= self.racy_seconds:
-            self._keep(path, _Entry(identity=identity, lines=lines, size=info.st_size))
+            size = info.st_size + LINE_OVERHEAD_BYTES * len(lines)
+            self._keep(path, _Entry(identity=identity, lines=lines, size=size))
         return lines
 
     def check(self, path: str, files: Mapping[str, FileState]) -> None:

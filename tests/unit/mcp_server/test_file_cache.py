@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_server.file_cache import VerifiedFiles
+from mcp_server.file_cache import LINE_OVERHEAD_BYTES, VerifiedFiles
 from mcp_server.source import FileChanged
 from storage import FileState, file_digest
 
@@ -69,7 +69,8 @@ def test_a_reindexed_file_is_read_again(tmp_path: Path) -> None:
 
 def test_least_recently_used_files_go_first(tmp_path: Path) -> None:
     files = {**indexed(tmp_path, "a.py", TEXT), **indexed(tmp_path, "b.py", TEXT)}
-    cache = VerifiedFiles(tmp_path, max_bytes=len(TEXT) * 3 // 2, racy_seconds=0)
+    one_file = len(TEXT) + 2 * LINE_OVERHEAD_BYTES  # two lines
+    cache = VerifiedFiles(tmp_path, max_bytes=one_file * 3 // 2, racy_seconds=0)
     a = cache.lines("a.py", files)
     b = cache.lines("b.py", files)
     assert cache.lines("b.py", files) is b
