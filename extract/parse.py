@@ -169,16 +169,26 @@ _CLASS_MACROS = re.compile(
     rb"(?=[A-Za-z_]\w*[ \t]*(?:final\b|[:{\r\n]))"
 )
 
+# Annotation macros after a parameter list (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`,
+# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name.
+_TRAILING_MACROS = re.compile(
+    rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final)\b[ \t]*)*"
+    rb"((?:\s*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)+)"
+    rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
+)
+_NOT_NEWLINE = re.compile(rb"[^\n]")
+
 
 def _blank_macros(source: bytes) -> bytes:
-    """Replace lone macro lines and class export macros with spaces, keeping every byte
-    offset and line number."""
+    """Replace lone macro lines, class export macros and trailing annotation macros with
+    spaces, keeping every byte offset and line number."""
     blanked: bytearray | None = None
-    for match in _CLASS_MACROS.finditer(source):
-        if blanked is None:
-            blanked = bytearray(source)
-        start, end = match.span(1)
-        blanked[start:end] = b" " * (end - start)
+    for pattern in (_CLASS_MACROS, _TRAILING_MACROS):
+        for match in pattern.finditer(source):
+            if blanked is None:
+                blanked = bytearray(source)
+            start, end = match.span(1)
+            blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
     for match in _MACRO_LINE.finditer(source):
         start, end = match.span()
         before = source[max(0, start - _CONTEXT_BYTES) : start].rstrip()
@@ -445,7 +455,7 @@ def extract_symbols(
         # Re-parse with everything before the restart line blanked: rows and byte offsets
         # stay those of the file, and tree-sitter starts afresh where the code does.
         start = _row_offset(parsed, restart_row)
-        blanked = _BLANK.sub(b" ", parsed[:start]) + parsed[start:]
+        blanked = _NOT_NEWLINE.sub(b" ", parsed[:start]) + parsed[start:]
         root = _parse(parser, blanked, max(deadline - time.monotonic(), 0.001))
         for symbol in _symbols_in(root, query, spec, path, source):
             if symbol.line > restart_row and (symbol.line, symbol.name) not in seen:
@@ -455,8 +465,6 @@ def extract_symbols(
     symbols.sort(key=lambda s: (s.line, s.name, s.kind))
     return symbols
 
-
-_BLANK = re.compile(rb"[^\n]")
 
 
 def _row_offset(source: bytes, row: int) -> int:
