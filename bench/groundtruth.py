@@ -16,8 +16,8 @@ For one corpus (a directory from `bench.corpora`):
    (including JS/TS `const`/`let`/`var` declarations that ctags reports unscoped but
    that are indented: locals of callbacks, as in `describe(() => { const x = ... })`,
    and loop variables, `for (const x of xs)`).
-   Fields, properties, class-level variables, parameters, locals, imports, packages and
-   `impl` blocks are left out. Every excluded tag is counted by (language, kind, reason)
+   Fields, properties (`this.x = ...` in JS/TS too), class-level variables, parameters,
+   locals, imports, packages and `impl` blocks are left out. Every excluded tag is counted by (language, kind, reason)
    in `stats.json`.
 4. Queries, `PER_SHAPE` per shape at most, sampled with a seed fixed per corpus and shape,
    only from UNAMBIGUOUS targets (see `name_key`); the shapes are in `SHAPES`.
@@ -126,6 +126,7 @@ TYPE_SCOPES = frozenset({"class", "struct", "interface", "trait", "implementatio
 VARIABLE_KINDS = frozenset({"variable", "var"})
 #: JS/TS value declarations (`const`/`let`/`var`): module-level only when at column 0.
 JS_VALUE_KINDS = frozenset({"constant", "variable"})
+_THIS_ASSIGNMENT = re.compile(r"^/\^\s*this\.")
 _INDENTED_DECLARATION = re.compile(r"^/\^\s+(?:export\s+|.*[\s(])?(?:const|let|var)\s")
 #: Separator of a `qualified` query per language (`Server.Serve`, `Runtime::block_on`).
 SEPARATORS = {"rust": "::", "cpp": "::", "c": "::", "ruby": "::", "php": "::"}
@@ -219,6 +220,8 @@ def _excluded(tag: dict, language: str | None) -> str:
         # reports such locals unscoped; a module-level declaration starts at column 0
         # (an indented name alone is the next declarator of `var a = 1,\n    b = 2`).
         return "local"
+    if kind_language in ("javascript", "typescript") and _THIS_ASSIGNMENT.match(tag.get("pattern", "")):
+        return "field"  # `this.x = ...` in a constructor or method: a property
     return ""
 
 
