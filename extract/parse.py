@@ -176,14 +176,20 @@ _TRAILING_MACROS = re.compile(
     rb"((?:\s*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)+)"
     rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
 )
+# Attribute macros with numeric arguments before a function's name (tmux's
+# `static void printflike(2, 3) log_debug(const char *, ...);`).
+_LEADING_ATTRIBUTE_MACROS = re.compile(
+    rb"\b([A-Za-z_]\w*[ \t]*\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\))"
+    rb"(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
+)
 _NOT_NEWLINE = re.compile(rb"[^\n]")
 
 
 def _blank_macros(source: bytes) -> bytes:
-    """Replace lone macro lines, class export macros and trailing annotation macros with
-    spaces, keeping every byte offset and line number."""
+    """Replace lone macro lines and class export, trailing annotation and leading attribute
+    macros with spaces, keeping every byte offset and line number."""
     blanked: bytearray | None = None
-    for pattern in (_CLASS_MACROS, _TRAILING_MACROS):
+    for pattern in (_CLASS_MACROS, _TRAILING_MACROS, _LEADING_ATTRIBUTE_MACROS):
         for match in pattern.finditer(source):
             if blanked is None:
                 blanked = bytearray(source)
