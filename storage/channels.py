@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA, DamerauLevenshtein
 from extract.records import Symbol, SymbolKind
 from storage.router import Channel, Plan, max_edits_for
 from storage.schema import analyzers, scope_terms
-from storage.words import squash
+from storage.words import qualifier_parts, squash
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -35,7 +35,7 @@ NGRAM_MIN_SHARE = 0.5
 # Candidates for fuzzy matching beyond Tantivy's automata need only this share of grams.
 FUZZY_POOL_MIN_SHARE = 0.3
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
-MISSING_SCOPE_COST = 3
+MISSING_SCOPE_COST = 6  # half-steps (see scope_cost): more than any allowed match
 
 #: Definition kinds in tie-break order: types first, then callables, then the rest.
 KIND_ORDER: dict[SymbolKind, int] = {
@@ -97,16 +97,26 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
 
 
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
-    """Sum over query scope segments of the edit distance to the closest scope part."""
+    """Sum over query scope segments of the edit distance to the closest scope part, in
+    half-steps: a segment that only a path part matches costs one more than the same
+    distance to a qualname part (`Progress.stop` prefers the method of class `Progress`
+    over another class's `stop` in progress.py)."""
     if not scope:
         return 0
-    parts = scope_terms(symbol)
+    qualified = [squash(part) for part in qualifier_parts(symbol.qualname)[:-1]]
+    located = scope_terms(symbol)  # qualname and path parts
     cost = 0
     for segment in scope:
         wanted = squash(segment)
         allowed = max_edits_for(wanted)
-        best = min((OSA.distance(wanted, part) for part in parts), default=MISSING_SCOPE_COST)
-        cost += best if best <= allowed else MISSING_SCOPE_COST
+        in_qualname = min((OSA.distance(wanted, part) for part in qualified), default=allowed + 1)
+        anywhere = min((OSA.distance(wanted, part) for part in located), default=allowed + 1)
+        if in_qualname <= allowed and in_qualname <= anywhere:
+            cost += 2 * in_qualname
+        elif anywhere <= allowed:
+            cost += 2 * anywhere + 1
+        else:
+            cost += MISSING_SCOPE_COST
     return cost
 
 
