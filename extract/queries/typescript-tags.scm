@@ -44,10 +44,16 @@
     name: [(property_identifier) (private_property_identifier)] @name
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
 
-; Interface methods.
+; Interface methods, function-typed properties (`onError?: (e: Error) => void`) and
+; construct signatures (`new (message: string): AjaxError`, named `new`), as ctags has them.
 (interface_body
-  (method_signature
-    name: (property_identifier) @name) @definition.method)
+  [(method_signature
+     name: (property_identifier) @name)
+   (property_signature
+     name: (property_identifier) @name
+     type: (type_annotation (function_type)))
+   (construct_signature
+     "new" @name)] @definition.method)
 
 ; Functions, generators, `declare function` and overload signatures, at any depth (nested
 ; ones are scoped by their parent).
