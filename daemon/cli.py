@@ -3,7 +3,8 @@
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
 missing or unusable, 4 index locked by another process (or daemon already running),
-5 `daemon status` found no daemon.
+5 `daemon status` found no daemon. `search` with several `--repo` fuses their answers
+(`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import os
 import sys
 import time
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
@@ -20,23 +22,31 @@ import msgspec
 
 from daemon.client import request
 from daemon.config import Config, load_config
-from daemon.errors import DaemonError
+from daemon.errors import DaemonError, RepositoryError
 from daemon.indexer import IndexReport, update_index
 from daemon.process import running_status, start_daemon, stop_daemon
-from daemon.protocol import ErrorReply, SearchReply, SearchRequest
-from daemon.render import ProgressBar, format_response
+from daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from daemon.render import ProgressBar, format_federated, format_response
 from daemon.service import Daemon, DaemonRunning
 from extract import LANGUAGES, SymbolKind
 from storage import (
     MAX_LIMIT,
     IndexLocked,
     IndexMissing,
+    IndexSource,
     QueryError,
+    Repo,
+    RepoQuery,
+    RepoSearch,
+    RepoState,
     SchemaMismatch,
     Searcher,
     SearchResponse,
+    SearchResult,
     StorageError,
     read_manifest,
+    repo_labels,
+    search_repos,
 )
 
 logger = logging.getLogger(__name__)
@@ -80,7 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
         "`pkg.mod.func`, `ns::Type`.",
     )
     search.add_argument("query", nargs="?", help="what to look for")
-    search.add_argument("--repo", default=".", help="repository root (default: .)")
+    search.add_argument(
+        "--repo", action="append", metavar="PATH",
+        help="repository root (default: .); repeat to search several and fuse their results",
+    )
     search.add_argument("--limit", type=_limit, default=10, help=f"results, 1..{MAX_LIMIT}")
     search.add_argument("--kind", choices=[k.value for k in SymbolKind], help="only this kind")
     search.add_argument("--lang", choices=sorted(LANGUAGES), help="only this language")
@@ -138,32 +151,49 @@ def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
     return EXIT_OK
 
 
+def _result_fields(result: SearchResult) -> dict[str, object]:
+    """A result as the JSONL contract of `search --queries-from` spells it (DESIGN.md)."""
+    return {
+        "name": result.name, "qualname": result.qualname, "kind": result.kind,
+        "language": result.language, "path": result.path, "line": result.line,
+        "end_line": result.end_line, "signature": result.signature, "score": result.score,
+        "why": {"channels": result.why.channels},
+    }
+
+
+def _invalid_line(query: str, exc: QueryError) -> bytes:
+    return _JSON.encode({"query": query, "route": "invalid", "took_ms": 0.0, "results": [],
+                         "error": str(exc)})
+
+
 def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
     """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
     try:
         response = searcher.search(query, limit=limit)
     except QueryError as exc:
-        return _JSON.encode({"query": query, "route": "invalid", "took_ms": 0.0, "results": [],
-                             "error": str(exc)})
-    results = [
-        {
-            "name": r.name, "qualname": r.qualname, "kind": r.kind, "language": r.language,
-            "path": r.path, "line": r.line, "end_line": r.end_line, "signature": r.signature,
-            "score": r.score, "why": {"channels": r.why.channels},
-        }
-        for r in response.results
-    ]
+        return _invalid_line(query, exc)
+    results = [_result_fields(r) for r in response.results]
     return _JSON.encode(
         {"query": query, "route": response.route, "took_ms": response.took_ms, "results": results}
     )
 
 
-def _search_via_daemon(config: Config, args: argparse.Namespace) -> SearchResponse | None:
+def _query_lines(path: Path) -> list[str]:
+    """The non-blank lines of a `--queries-from` file, stripped.
+
+    Raises:
+        QueryError: The file cannot be read.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise QueryError(f"cannot read {path}: {exc.strerror}") from exc
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchResponse | None:
     """Ask the repository's daemon (warm index); None when no daemon runs."""
-    message = SearchRequest(
-        query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
-    )
-    reply = request(config.index_dir, message)
+    reply = request(index_dir, message)
     if reply is None:
         return None
     if isinstance(reply, ErrorReply):
@@ -174,9 +204,14 @@ def _search_via_daemon(config: Config, args: argparse.Namespace) -> SearchRespon
 
 
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
-    config = load_config(args.repo)
+    if args.repo is not None and len(args.repo) > 1:
+        return run_federated_search(args, out)
+    config = load_config(args.repo[0] if args.repo else ".")
     if args.queries_from is None and args.query is not None:
-        response = _search_via_daemon(config, args)
+        message = SearchRequest(
+            query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
+        )
+        response = _search_via_daemon(config.index_dir, message)
         if response is not None:
             out.write(_format(response, args.json) + "\n")
             return EXIT_OK
@@ -184,13 +219,8 @@ def run_search(args: argparse.Namespace, out: TextIO) -> int:
     if args.queries_from is not None:
         if args.query is not None:
             raise QueryError("give either a QUERY or --queries-from FILE, not both")
-        try:
-            lines = args.queries_from.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError as exc:
-            raise QueryError(f"cannot read {args.queries_from}: {exc.strerror}") from exc
-        for line in lines:
-            if line.strip():
-                out.write(_batch_line(searcher, line.strip(), args.limit).decode() + "\n")
+        out.writelines(_batch_line(searcher, line, args.limit).decode() + "\n"
+                       for line in _query_lines(args.queries_from))
         return EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
@@ -199,6 +229,110 @@ def run_search(args: argparse.Namespace, out: TextIO) -> int:
     )
     out.write(_format(response, args.json) + "\n")
     return EXIT_OK
+
+
+def _daemon_or_index(index_dir: Path) -> RepoSearch:
+    """Search one repository through its daemon when one runs, else its index directly."""
+    direct = IndexSource(index_dir)
+
+    def search(query: RepoQuery) -> SearchResponse:
+        message = SearchRequest(query=query.query, limit=query.limit, kind=query.kind,
+                                language=query.language, path=query.path)
+        try:
+            response = _search_via_daemon(index_dir, message)
+        except QueryError:
+            raise
+        except (StorageError, ProtocolError) as exc:
+            # A daemon still building (or rebuilding) the index: reading the index
+            # directly says precisely why it cannot be searched (missing, schema mismatch).
+            logger.info("daemon of %s: %s; reading the index directly", index_dir, exc)
+            response = None
+        return response if response is not None else direct(query)
+
+    return search
+
+
+def _unsearchable(error: Exception) -> RepoSearch:
+    """A repository path that does not resolve: it reports its error in its status."""
+
+    def search(_query: RepoQuery) -> SearchResponse:
+        raise StorageError(str(error))
+
+    return search
+
+
+def federated_repos(paths: list[str]) -> list[Repo]:
+    """The repositories of `search --repo A --repo B …`, each once, in the order given."""
+    found: list[tuple[str, RepoSearch]] = []
+    seen: set[Path] = set()
+    for path in paths:
+        try:
+            config = load_config(path)
+        except RepositoryError as exc:
+            found.append((path, _unsearchable(exc)))
+            continue
+        if config.repo not in seen:
+            seen.add(config.repo)
+            found.append((str(config.repo), _daemon_or_index(config.index_dir)))
+    labels = repo_labels([root for root, _ in found])
+    return [Repo(label, root, search) for label, (root, search) in zip(labels, found, strict=True)]
+
+
+def _federated_line(
+    repos: list[Repo], query: str, args: argparse.Namespace, pool: Executor
+) -> tuple[bytes, int]:
+    """One JSONL answer of `search --queries-from` over several repositories, and how
+    many repositories answered."""
+    try:
+        response = search_repos(repos, query, limit=args.limit, kind=args.kind,
+                                language=args.lang, path=args.path, executor=pool)
+    except QueryError as exc:
+        return _invalid_line(query, exc), -1
+    line = {
+        "query": query, "route": response.route, "took_ms": response.took_ms,
+        "results": [{"repo": r.repo, **_result_fields(r)} for r in response.results],
+        "repos": response.repos,
+    }
+    return _JSON.encode(line), response.answered
+
+
+def run_federated_search(args: argparse.Namespace, out: TextIO) -> int:
+    """`search` with several `--repo`: one fused ranking; per-repository failures are
+    reported (stderr for the table, `repos` in JSON) and fail the search only when no
+    repository answered."""
+    repos = federated_repos(args.repo)
+    with ThreadPoolExecutor(max_workers=min(len(repos), os.cpu_count() or 1)) as pool:
+        return _federated_search(args, repos, pool, out)
+
+
+def _federated_search(
+    args: argparse.Namespace, repos: list[Repo], pool: Executor, out: TextIO
+) -> int:
+    if args.queries_from is not None:
+        if args.query is not None:
+            raise QueryError("give either a QUERY or --queries-from FILE, not both")
+        searched = answered = 0
+        for query in _query_lines(args.queries_from):
+            line, count = _federated_line(repos, query, args, pool)
+            out.write(line.decode() + "\n")
+            searched += count >= 0
+            answered += count > 0
+        return EXIT_INDEX if searched and not answered else EXIT_OK
+    if args.query is None:
+        raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
+    response = search_repos(repos, args.query, limit=args.limit, kind=args.kind,
+                            language=args.lang, path=args.path, executor=pool)
+    if args.json:
+        out.write(_JSON.encode(response).decode() + "\n")
+    else:
+        for status in response.repos:
+            if status.status is not RepoState.OK:
+                print(f"symfind: {status.repo}: {status.message}", file=sys.stderr)
+        if response.answered:
+            out.write(format_federated(response) + "\n")
+        else:
+            print(f"symfind: {response.empty_reason}", file=sys.stderr)
+    return EXIT_OK if response.answered else EXIT_INDEX
 
 
 def _format(response: SearchResponse, as_json: bool) -> str:

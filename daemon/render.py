@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from storage import SearchResponse
+from storage import FederatedResponse, SearchResponse, SearchResult
 
 
 def _why(channels: dict[str, object]) -> str:
@@ -21,29 +21,59 @@ def _why(channels: dict[str, object]) -> str:
 def format_response(response: SearchResponse) -> str:
     """A compact table: rank, kind, qualname, location, and why it ranked."""
     if not response.results:
-        lines = [f"no results: {response.empty_reason}"]
-        if response.suggestions:
-            lines.append("did you mean: " + ", ".join(response.suggestions))
-        return "\n".join(lines)
+        return _no_results(response.empty_reason, response.suggestions)
     rows = [
-        (
-            str(rank),
-            str(result.kind),
-            result.qualname,
-            f"{result.path}:{result.line}",
-            _why(result.why.channels),  # type: ignore[arg-type]
-        )
-        for rank, result in enumerate(response.results, start=1)
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    lines = [
-        "  ".join(cell.ljust(widths[i]) if i < 4 else cell for i, cell in enumerate(row)).rstrip()
-        for row in rows
+        (str(rank), *_cells(result)) for rank, result in enumerate(response.results, start=1)
     ]
     pending = response.freshness.pending
     footer = f"[{response.route}; {response.took_ms:.1f} ms"
     footer += f"; {pending} changes not indexed yet]" if pending else "]"
-    return "\n".join([*lines, footer])
+    return "\n".join([*_table(rows), footer])
+
+
+def format_federated(response: FederatedResponse) -> str:
+    """The table of a search over several repositories: a repository column after the rank.
+
+    Repositories that did not answer are not shown here (the CLI reports them on stderr);
+    the footer counts them.
+    """
+    searched = f"{response.answered}/{len(response.repos)} repositories"
+    if not response.results:
+        return _no_results(response.empty_reason, response.suggestions) + f"\n[{searched}]"
+    rows = [
+        (str(rank), result.repo, *_cells(result))
+        for rank, result in enumerate(response.results, start=1)
+    ]
+    pending = sum(s.freshness.pending for s in response.repos if s.freshness is not None)
+    footer = f"[{response.route}; {searched}; {response.took_ms:.1f} ms"
+    footer += f"; {pending} changes not indexed yet]" if pending else "]"
+    return "\n".join([*_table(rows), footer])
+
+
+def _cells(result: SearchResult) -> tuple[str, str, str, str]:
+    return (
+        str(result.kind),
+        result.qualname,
+        f"{result.path}:{result.line}",
+        _why(result.why.channels),  # type: ignore[arg-type]
+    )
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows with every column but the last (the explanation) padded to its widest cell."""
+    last = len(rows[0]) - 1
+    widths = [max(len(row[i]) for row in rows) for i in range(last)]
+    return [
+        "  ".join(cell.ljust(widths[i]) if i < last else cell for i, cell in enumerate(row)).rstrip()
+        for row in rows
+    ]
+
+
+def _no_results(reason: str, suggestions: list[str]) -> str:
+    lines = [f"no results: {reason}"]
+    if suggestions:
+        lines.append("did you mean: " + ", ".join(suggestions))
+    return "\n".join(lines)
 
 
 class ProgressBar:

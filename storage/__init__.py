@@ -5,6 +5,20 @@ Imports: `extract.records` only of ours. tantivy is confined to this package.
 
 from extract.records import SymbolKind
 from storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
+from storage.federation import (
+    FederatedResponse,
+    IndexSource,
+    Repo,
+    RepoQuery,
+    RepoResult,
+    RepoSearch,
+    RepoState,
+    RepoStatus,
+    fuse_answers,
+    local_repos,
+    repo_labels,
+    search_repos,
+)
 from storage.fusion import RRF_K, fuse
 from storage.location import index_base_dir, index_dir_for
 from storage.index import IndexState, check_index, index_state, read_manifest, write_atomically
@@ -31,15 +45,23 @@ __all__ = [
     "WEIGHTS",
     "Channel",
     "ChannelMatch",
+    "FederatedResponse",
     "FileState",
     "Freshness",
     "IndexLocked",
     "IndexMissing",
+    "IndexSource",
     "IndexState",
     "IndexWriter",
     "Manifest",
     "Plan",
     "QueryError",
+    "Repo",
+    "RepoQuery",
+    "RepoResult",
+    "RepoSearch",
+    "RepoState",
+    "RepoStatus",
     "Route",
     "SchemaMismatch",
     "SearchResponse",
@@ -51,10 +73,14 @@ __all__ = [
     "check_index",
     "file_digest",
     "fuse",
+    "fuse_answers",
     "index_base_dir",
     "index_dir_for",
     "index_state",
+    "local_repos",
     "read_manifest",
+    "repo_labels",
     "route",
+    "search_repos",
     "write_atomically",
 ]
