@@ -170,10 +170,11 @@ _CLASS_MACROS = re.compile(
 )
 
 # Annotation macros after a parameter list (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`,
-# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name.
+# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name. (`\b`
+# after each name: without it `ABCDEF` splits into `ABC DEF` in exponentially many ways.)
 _TRAILING_MACROS = re.compile(
     rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final)\b[ \t]*)*"
-    rb"((?:\s*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)+)"
+    rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
     rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
 )
 # Attribute macros with numeric arguments before a function's name (tmux's
