@@ -7,9 +7,10 @@ temporary directory and renamed into place, so a half-done fetch never counts as
 
 Usage:
     python -m bench.corpora --list                 # the table, and which are present
-    python -m bench.corpora                        # fetch all (skips present ones)
+    python -m bench.corpora                        # fetch all but `scale` (skips present ones)
     python -m bench.corpora requests tokio         # fetch some
     python -m bench.corpora --role relevance       # fetch one role
+    python -m bench.corpora linux                  # the Linux kernel (scale bench, ~1.3 GB)
 
 Sources: PyPI sdists (pip), npm tarballs (npm pack), Debian binary packages (apt-get
 download + dpkg-deb -x) and Debian source packages (apt-get source, through a private
@@ -50,6 +51,12 @@ class Corpus:
     package: str
     root: str
     role: str = "relevance"
+    #: A tarball inside the unpacked package (e.g. `usr/src/linux-source-6.1.tar.xz`) to
+    #: unpack in turn; `root` is then a path inside that tarball.
+    archive: str = ""
+    #: Lines to drop from the root `.gitignore`: what a packager added (Debian's kernel
+    #: tree ignores `/*`, everything at the top level, because its packaging repo is apart).
+    gitignore_drop: tuple[str, ...] = ()
 
     @property
     def dirname(self) -> str:
@@ -70,7 +77,8 @@ def load_table(table: Path = TABLE) -> list[Corpus]:
     """Read the corpus table."""
     with table.open("rb") as handle:
         data = tomllib.load(handle)
-    return [Corpus(**row) for row in data["corpus"]]
+    return [Corpus(**{k: tuple(v) if isinstance(v, list) else v for k, v in row.items()})
+            for row in data["corpus"]]
 
 
 def select(corpora: list[Corpus], names: list[str], role: str | None = None) -> list[Corpus]:
@@ -155,6 +163,22 @@ def _fetch_debsrc(corpus: Corpus, work: Path, dest: Path) -> None:
                 shutil.rmtree(packaging)
 
 
+def _unpack_inner(archive: Path, dest: Path) -> Path:
+    """Unpack a tarball shipped inside a package (`linux-source-*` ships one)."""
+    if not archive.is_file():
+        raise RuntimeError(f"{archive.name}: not in the package")
+    dest.mkdir()
+    _run(["tar", "-xf", str(archive), "-C", str(dest)], cwd=dest)
+    archive.unlink()  # the tarball is as large as the tree: do not keep both
+    return dest
+
+
+def _drop_ignore_lines(gitignore: Path, lines: tuple[str, ...]) -> None:
+    text = gitignore.read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines() if line.strip() not in lines]
+    gitignore.write_text("\n".join(kept) + "\n", encoding="utf-8")
+
+
 FETCHERS = {"pypi": _fetch_pypi, "npm": _fetch_npm, "deb": _fetch_deb, "debsrc": _fetch_debsrc}
 
 
@@ -172,10 +196,14 @@ def fetch(corpus: Corpus) -> Path:
         work = Path(tmp)
         unpacked = work / "unpacked"
         FETCHERS[corpus.source](corpus, work, unpacked)
+        if corpus.archive:
+            unpacked = _unpack_inner(unpacked / corpus.archive, work / "inner")
         root = unpacked / corpus.root
         if not root.is_dir():
             found = sorted(p.name for p in unpacked.iterdir())
             raise RuntimeError(f"{corpus.name}: {corpus.root!r} not in the package ({found})")
+        if corpus.gitignore_drop:
+            _drop_ignore_lines(root / ".gitignore", corpus.gitignore_drop)
         os.rename(root, corpus.path)
     log.info("%s: %d files", corpus.dirname, count_files(corpus.path))
     return corpus.path
@@ -190,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="corpora to fetch (default: all)")
     parser.add_argument("--list", action="store_true", help="print the table and exit")
-    parser.add_argument("--role", choices=["relevance", "speed"], help="only this role")
+    parser.add_argument("--role", choices=["relevance", "speed", "scale"], help="only this role")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -204,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"| {c.role} | {'yes' if c.present else 'no'} |")
         return 0
     for corpus in chosen:
+        if corpus.role == "scale" and not args.names and args.role is None:
+            continue  # the kernel (~1.5 GB) only when asked for by name or role
         fetch(corpus)
     return 0
 
