@@ -383,7 +383,12 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
 def _daemon_line(daemon: dict[str, object] | None) -> str:
     if daemon is None:
         return "not running (`symfind daemon start` keeps the index fresh)"
-    return f"running, pid {daemon['pid']}, {daemon['state']}, {daemon['pending']} changes pending"
+    line = f"running, pid {daemon['pid']}, {daemon['state']}, {daemon['pending']} changes pending"
+    if daemon.get("watch"):
+        line += f", watching by {daemon['watch']}"
+    if daemon.get("errors"):
+        line += f"; {daemon['errors']} indexing errors, last: {daemon.get('last_error')}"
+    return line
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:

@@ -40,8 +40,13 @@ class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
     """What a running daemon reports (also written to `status.json` after each batch).
 
     Attributes:
-        state: `starting`, `catching_up` (initial sync), `idle`, `indexing` or `stopping`.
+        state: `starting`, `catching_up` (initial sync), `idle`, `indexing`, `stopping`,
+            or `error` (the index cannot be brought up to date; searches still work).
         pending: Changed files seen but not yet committed.
+        watch: How changes are noticed: the native observer (`inotify`, `fsevents`, ...)
+            or `polling` (native notifications unavailable or their limits reached).
+        errors: Indexing failures the daemon recovered from (or not: see `state`).
+        last_error: The latest of them, with what was being done.
     """
 
     pid: int
@@ -57,6 +62,9 @@ class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
     schema_version: int = 0
     catch_up_done: int = 0
     catch_up_total: int = 0
+    watch: str = ""
+    errors: int = 0
+    last_error: str = ""
 
 
 class SearchReply(msgspec.Struct, frozen=True, tag="search"):

@@ -1,20 +1,31 @@
 """The per-repository daemon: the index's only writer, a watcher, and a local socket.
 
-Imports: `extract`, `storage`, `daemon` modules.
+Imports: msgspec, `extract`, `storage`, `daemon` modules.
 
 Start-up takes Tantivy's writer lock (a second daemon exits naming the first one's pid),
 opens the socket at once, starts watching, then catches up with what changed while no
 daemon ran. Batches of changes are applied and committed one at a time; searches read
 the latest commit. SIGTERM finishes the current batch, commits and exits.
+
+Staying up: indexing that fails (a Tantivy error or panic, an extraction worker that
+died) is logged with its traceback, the writer is reopened from the last commit and the
+whole tree re-checked, once more without worker processes if need be; searches are
+served throughout, and the status reports the failure. A fatal signal dumps every
+thread's stack to the log (faulthandler; `kill -USR1 <pid>` dumps them on demand), an
+exception that ends the daemon is logged before it propagates, and each shutdown step
+runs whatever the previous ones raised.
 """
 
 from __future__ import annotations
 
+import faulthandler
+import gc
 import logging
 import os
 import signal
 import socket
 import socketserver
+import sys
 import threading
 import time
 from collections import Counter
@@ -26,7 +37,7 @@ import msgspec
 from daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
 from daemon.config import Config
 from daemon.errors import DaemonError
-from daemon.indexer import apply_changes, sync_repository
+from daemon.indexer import IndexReport, apply_changes, sync_repository
 from daemon.protocol import (
     DaemonStatus,
     ErrorReply,
@@ -43,7 +54,7 @@ from daemon.protocol import (
     send_reply,
 )
 from daemon.walk import IGNORE_FILES, IgnoreRules, walk_repository
-from daemon.watcher import Change, RepositoryWatcher
+from daemon.watcher import POLLING, Batch, Change, RepositoryWatcher
 from storage import (
     SCHEMA_VERSION,
     IndexLocked,
@@ -59,6 +70,14 @@ logger = logging.getLogger(__name__)
 
 # Catch-up commits this often, so searches see a growing index instead of nothing.
 CATCH_UP_COMMIT_EVERY = 1_000
+#: A batch of at least this many file events re-checks the whole tree instead of its
+#: paths. A burst that large (a `git checkout`, a generator, `rm -rf`) has filled a good
+#: part of inotify's kernel queue (16,384 events by default; a written file costs about
+#: 3): events beyond the queue are dropped, and the overflow is only signalled when the
+#: queue is read again. Re-checking costs a walk and one `lstat` per file (~0.3 s on
+#: 10,000 files), little next to extracting thousands of files, and extracts them in
+#: worker processes where a batch's paths are extracted one by one in the daemon.
+RESYNC_FROM_EVENTS = 4_096
 
 
 class DaemonRunning(DaemonError):
@@ -67,6 +86,27 @@ class DaemonRunning(DaemonError):
 
 class _Stopping(Exception):
     """Raised inside the catch-up to stop it early on SIGTERM."""
+
+
+def _recoverable(exc: BaseException) -> bool:
+    """Errors after which reopening the writer and re-checking the tree can go on: any
+    Exception, and a panic inside Tantivy (pyo3's `PanicException` is a BaseException)."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
+def _enable_faulthandler() -> None:
+    """Dump every thread's Python stack to stderr (the daemon log) on a fatal signal (a
+    crash in Tantivy or tree-sitter), and on SIGUSR1 (a daemon that hangs)."""
+    try:
+        if not faulthandler.is_enabled():
+            faulthandler.enable(file=sys.stderr, all_threads=True)
+        faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
+    except (AttributeError, ValueError, OSError) as exc:  # stderr without a descriptor
+        logger.warning("cannot enable faulthandler: %s", exc)
 
 
 class Daemon:
@@ -80,28 +120,46 @@ class Daemon:
         self._search_lock = threading.Lock()
         self._writer: IndexWriter | None = None
         self._searcher: Searcher | None = None
+        self._watcher: RepositoryWatcher | None = None
         self._pending = 0
         self._state = "starting"
         self._catch_up = (0, 0)
         self._started_at = time.time()
         self._server: socketserver.ThreadingUnixStreamServer | None = None
+        # Indexing failures survived, the last one, and whether the last repair failed too.
+        self._errors = 0
+        self._last_error = ""
+        self._broken = False
         # Notified after every commit and state change, for whoever waits on the daemon.
         self.changed = threading.Condition()
 
     # ---- life cycle -------------------------------------------------------------------
 
     def run(self) -> int:
-        """Serve until SIGTERM/SIGINT or a stop request; returns the exit code.
+        """Serve until SIGTERM/SIGINT or a stop request; returns the exit code (0 when
+        everything was committed, 1 when indexing or saving failed; see the log).
 
         Raises:
             DaemonRunning: Another daemon holds the index's writer lock.
             StorageError: The index cannot be created or opened.
         """
+        if threading.current_thread() is threading.main_thread():
+            _enable_faulthandler()
+        try:
+            return self._serve()
+        except DaemonRunning:
+            raise  # not a failure of this daemon: the CLI says which one runs
+        except BaseException:
+            logger.critical("daemon for %s failed", self.config.repo, exc_info=True)
+            raise
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _serve(self) -> int:
         index_dir = self.config.index_dir
         try:
-            self._writer = IndexWriter(
-                index_dir, repo_root=self.config.repo, options_hash=self.config.options.fingerprint()
-            )
+            self._writer = self._open_writer()
         except IndexLocked as exc:
             pid = read_pid(index_dir)
             holder = f"pid {pid}" if pid else "another process"
@@ -110,21 +168,20 @@ class Daemon:
             ) from exc
         (index_dir / PID_NAME).write_text(f"{os.getpid()}\n", encoding="utf-8")
         self._install_signal_handlers()
-        watcher = RepositoryWatcher(self.config.repo, self._on_batch)
         try:
             self._serve_socket()
-            watcher.start()
+            self._watcher = RepositoryWatcher(
+                self.config.repo, self._on_batch, polling=self.config.watch == POLLING
+            )
+            self._watcher.start()
             self._catch_up_with_disk()
-            logger.info("daemon ready for %s", self.config.repo)
+            self._watcher.check_coverage()
+            self._write_status()
+            logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
             self._stop.wait()
         finally:
-            self._set_state("stopping")
-            watcher.stop()
-            self._shutdown()
-        return 0
-
-    def stop(self) -> None:
-        self._stop.set()
+            saved = self._shutdown()
+        return 0 if saved and not self._broken else 1
 
     def _install_signal_handlers(self) -> None:
         if threading.current_thread() is not threading.main_thread():
@@ -132,22 +189,55 @@ class Daemon:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: self._stop.set())
 
-    def _shutdown(self) -> None:
+    def _shutdown(self) -> bool:
+        """Stop watching, serving and writing, each step whatever the others raised;
+        True when the index holds everything staged."""
+        self._stop.set()  # a batch still running must not reopen the writer afterwards
+        self._set_state("stopping")
+        if self._watcher is not None:
+            self._step("stop watching", self._watcher.stop)  # the current batch finishes
         if self._server is not None:
+            self._step("close the socket", self._close_socket)
+        saved = True
+        with self._write_lock:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                if writer.staged:
+                    saved = self._step("commit the last changes", writer.commit)
+                saved = self._step("close the index writer", writer.close) and saved
+        self._write_status()
+        pid_file = self.config.index_dir / PID_NAME
+        self._step("remove the pid file", lambda: pid_file.unlink(missing_ok=True))
+        logger.info("daemon stopped")
+        return saved
+
+    @staticmethod
+    def _step(what: str, action: Callable[[], object]) -> bool:
+        """Run one shutdown step; log a failure and carry on."""
+        try:
+            action()
+        except BaseException as exc:
+            if not _recoverable(exc):
+                raise
+            logger.error("stopping: cannot %s", what, exc_info=True)
+            return False
+        return True
+
+    def _close_socket(self) -> None:
+        assert self._server is not None
+        try:
             self._server.shutdown()
             self._server.server_close()
+        finally:
             socket_path(self.config.index_dir).unlink(missing_ok=True)
-        with self._write_lock:
-            if self._writer is not None:
-                if self._writer.staged:
-                    self._writer.commit()
-                self._writer.close()
-                self._writer = None
-        self._write_status()
-        (self.config.index_dir / PID_NAME).unlink(missing_ok=True)
-        logger.info("daemon stopped")
 
     # ---- indexing ---------------------------------------------------------------------
+
+    def _open_writer(self) -> IndexWriter:
+        return IndexWriter(
+            self.config.index_dir, repo_root=self.config.repo,
+            options_hash=self.config.options.fingerprint(),
+        )
 
     def _catch_up_with_disk(self) -> None:
         self._set_state("catching_up")
@@ -160,38 +250,107 @@ class Daemon:
                 raise _Stopping
 
         with self._write_lock:
-            assert self._writer is not None
             try:
-                report = sync_repository(
-                    self._writer, self.config, self.rules, progress=progress,
-                    commit_every=CATCH_UP_COMMIT_EVERY,
-                )
-                logger.info("caught up: %d files, %d extracted", report.files, report.indexed)
+                report = self._sync_all(progress=progress, commit_every=CATCH_UP_COMMIT_EVERY)
+                if report is not None:
+                    logger.info("caught up: %d files, %d extracted", report.files, report.indexed)
             except _Stopping:
-                self._writer.commit()
+                if self._writer is not None and self._writer.staged:
+                    self._guarded("committing the catch-up", self._writer.commit)
             self._pending = 0
-        self._set_state("idle")
+        self._set_state("error" if self._broken else "idle")
         self._write_status()
 
-    def _on_batch(self, changes: list[Change]) -> None:
+    def _sync_all(
+        self, *, progress: Callable[[int, int], None] | None = None,
+        commit_every: int = CATCH_UP_COMMIT_EVERY,
+    ) -> IndexReport | None:
+        """Reconcile the index with every file on disk (caller holds the write lock).
+
+        When that fails, the writer is reopened at the last commit (staged changes are
+        dropped; a commit cut short leaves its paths `pending`, re-checked) and the sync
+        runs again without worker processes. None when that fails too: the daemon is
+        `broken` until a later batch's sync succeeds.
+        """
+        config = self.config
+        for attempt in (1, 2):
+            try:
+                if self._writer is None:
+                    self._writer = self._open_writer()
+                report = sync_repository(
+                    self._writer, config, self.rules, progress=progress, commit_every=commit_every
+                )
+                self._broken = False
+                return report
+            except _Stopping:
+                raise
+            except BaseException as exc:
+                if not _recoverable(exc):
+                    raise
+                self._record_failure(exc, f"re-checking the repository (attempt {attempt})")
+            # Outside the except block: the traceback no longer pins the failed writer.
+            self._drop_writer()
+            config = msgspec.structs.replace(config, workers=1)
+            if attempt == 1:
+                logger.warning("reopening the index at its last commit and re-checking every "
+                               "file again, without worker processes")
+        self._broken = True
+        logger.critical("the index cannot be brought up to date; searches show the last commit")
+        return None
+
+    def _drop_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            self._guarded("closing the index writer", writer.close)
+        del writer
+        gc.collect()  # a Tantivy writer still referenced somewhere would keep its lock
+
+    def _guarded(self, what: str, action: Callable[[], object]) -> bool:
+        try:
+            action()
+        except BaseException as exc:
+            if not _recoverable(exc):
+                raise
+            self._record_failure(exc, what)
+            return False
+        return True
+
+    def _record_failure(self, exc: BaseException, what: str) -> None:
+        self._errors += 1
+        self._last_error = f"{what}: {_describe(exc)}"
+        logger.error("%s failed", what, exc_info=exc)
+
+    def _on_batch(self, batch: Batch) -> None:
         started = time.monotonic()
-        paths, resync = self._relative_paths(changes)
-        with self._write_lock:
-            writer = self._writer
-            if writer is None:
-                return
+        with self._write_lock:  # also while reading what the writer knows (catch-up adds)
+            if self._stop.is_set() and self._writer is None:
+                return  # shut down already
+            paths, ignore_rules_changed = self._relative_paths(batch.changes)
+            resync = batch.resync or ("ignore rules changed" if ignore_rules_changed else "")
+            if not resync and len(batch.changes) >= RESYNC_FROM_EVENTS:
+                resync = f"{len(batch.changes)} events in one batch"
             self._pending = len(paths)
             self._set_state("indexing")
-            if resync:
-                sync_repository(writer, self.config, self.rules)
-            else:
-                apply_changes(writer, self.config, self.rules, paths)
-                if writer.staged:
-                    writer.commit()
+            if resync or self._broken or self._writer is None:
+                self._sync_all()
+            elif not self._guarded("indexing a batch", lambda: self._apply(paths)):
+                self._drop_writer()
+                self._sync_all()  # the batch's files are re-checked with all the others
             self._pending = 0
-            self._set_state("idle")
+            self._set_state("error" if self._broken else "idle")
         self._write_status()
-        logger.info("batch of %d paths in %.1f ms", len(paths), (time.monotonic() - started) * 1e3)
+        logger.info(
+            "batch of %d paths%s in %.1f ms", len(paths),
+            f" (re-checked everything: {resync})" if resync else "",
+            (time.monotonic() - started) * 1e3,
+        )
+
+    def _apply(self, paths: set[str]) -> None:
+        writer = self._writer
+        assert writer is not None
+        apply_changes(writer, self.config, self.rules, paths)
+        if writer.staged:
+            writer.commit()
 
     def _relative_paths(self, changes: list[Change]) -> tuple[set[str], bool]:
         """Repo-relative file paths to re-check; True when a full re-sync is needed."""
@@ -244,6 +403,7 @@ class Daemon:
     def status(self) -> DaemonStatus:
         writer = self._writer
         manifest = writer.manifest if writer is not None else None
+        watcher = self._watcher
         return DaemonStatus(
             pid=os.getpid(),
             repo=str(self.config.repo),
@@ -258,6 +418,9 @@ class Daemon:
             schema_version=SCHEMA_VERSION,
             catch_up_done=self._catch_up[0],
             catch_up_total=self._catch_up[1],
+            watch=watcher.mode if watcher is not None else "",
+            errors=self._errors,
+            last_error=self._last_error,
         )
 
     def _write_status(self) -> None:
@@ -308,7 +471,9 @@ class Daemon:
             return ErrorReply(kind="query", message=str(exc))
         except StorageError as exc:
             return ErrorReply(kind="index", message=str(exc))
-        except Exception:  # an entry point: one bad request must not kill the daemon
+        except BaseException as exc:  # an entry point: one bad request must not kill the daemon
+            if not _recoverable(exc):
+                raise
             logger.exception("request failed")
             return ErrorReply(kind="internal", message="internal error; see the daemon log")
         return ErrorReply(kind="query", message="unknown request")

@@ -3,21 +3,48 @@
 Imports: watchdog, `daemon` modules. The watchdog handler only enqueues; a debouncer
 thread turns bursts (an editor's write-temp-then-rename save, `git checkout` of thousands
 of files) into one batch, emitted once the burst has been quiet for `quiet_s` or has
-lasted `max_wait_s`.
+lasted `max_wait_s` — longer for bursts of thousands of events (`BURST_EVENTS`).
+
+Native notifications (inotify on Linux) are preferred. The watcher polls instead — a
+snapshot of the tree every `POLL_INTERVAL_S`, which costs CPU on large trees — when asked
+to, when the native observer cannot start (inotify's per-user instance or watch limit
+reached: the warning names the sysctl to raise), or when `check_coverage` finds
+directories that inotify does not watch (watchdog silently skips subdirectories it cannot
+watch once the watch limit is hit).
+
+Events can also be lost while watching: the kernel drops inotify's queue when it
+overflows (`fs.inotify.max_queued_events`, 16,384 by default) and watchdog only logs it.
+The watcher hears that log line and asks for a full re-sync in the next batch.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirAttribEvent,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserverVFS
 
 from daemon.walk import SKIP_DIRS
 
@@ -25,8 +52,37 @@ logger = logging.getLogger(__name__)
 
 QUIET_S = 0.03
 MAX_WAIT_S = 0.15
-# Events that change nothing on disk.
-_IGNORED_EVENTS = frozenset({"opened", "closed_no_write"})
+#: A batch that reaches this many events by MAX_WAIT_S is a burst (a `git checkout`, a
+#: code generator): it is handed over once the burst has been quiet for BURST_QUIET_S (or
+#: has lasted BURST_MAX_S), as one batch, instead of in slices that each wait for the one
+#: before — a slice being indexed also starves the threads that read inotify's queue.
+BURST_EVENTS = 1_000
+BURST_QUIET_S = 0.3
+BURST_MAX_S = 10.0
+#: Seconds between two snapshots of the tree when polling.
+POLL_INTERVAL_S = 1.0
+#: Watch modes besides the native observer's own name (`inotify`, `fsevents`, ...).
+POLLING = "polling"
+
+# Only events that can change what is indexed. Leaving out opens and read-only closes
+# keeps them out of inotify's kernel queue: the indexer reading 5,000 files of a branch
+# switch would otherwise add 10,000 events to it and make an overflow far more likely.
+_EVENT_FILTER: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileModifiedEvent, FileAttribEvent, FileClosedEvent, FileDeletedEvent,
+    FileMovedEvent, DirCreatedEvent, DirAttribEvent, DirDeletedEvent, DirMovedEvent,
+]
+# What to raise when inotify refuses to start, by errno.
+_INOTIFY_SYSCTLS = {
+    errno.ENOSPC: "fs.inotify.max_user_watches",
+    errno.EMFILE: "fs.inotify.max_user_instances",
+}
+# watchdog reports a kernel queue overflow only through this logger (watchdog 7).
+_OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
+_OVERFLOW_MESSAGE = "Inotify queue overflowed"
+# Directories created while watches are being added are watched a moment later: how
+# often and how long `check_coverage` looks again before it concludes that they are not.
+_COVERAGE_CHECKS = 5
+_COVERAGE_RECHECK_S = 0.2
 
 
 class Change:
@@ -39,14 +95,35 @@ class Change:
         self.is_directory = is_directory
 
 
+class Batch:
+    """One debounced burst: its changes in order, and why the whole tree must be
+    re-checked (`resync`, empty when the changes are complete)."""
+
+    __slots__ = ("changes", "resync")
+
+    def __init__(self, changes: list[Change], resync: str = "") -> None:
+        self.changes = changes
+        self.resync = resync
+
+
+class _Resync:
+    """Queued instead of a change when changes may have been lost."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_Item = Change | _Resync | None
+
+
 class _Enqueue(FileSystemEventHandler):
-    def __init__(self, root: Path, changes: queue.SimpleQueue[Change | None]) -> None:
+    def __init__(self, root: Path, changes: queue.SimpleQueue[_Item]) -> None:
         self._root = str(root)
         self._changes = changes
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in _IGNORED_EVENTS:
-            return
         if event.is_directory and event.event_type == "modified":
             return  # a file created or deleted inside reports its own event
         for raw in (event.src_path, getattr(event, "dest_path", "")):
@@ -55,62 +132,252 @@ class _Enqueue(FileSystemEventHandler):
                 self._changes.put(Change(path, event.is_directory))
 
 
+class _OverflowSignal(logging.Handler):
+    """Turns watchdog's 'queue overflowed' warning into a re-sync request."""
+
+    def __init__(self, on_overflow: Callable[[], None]) -> None:
+        super().__init__(logging.WARNING)
+        self._on_overflow = on_overflow
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if str(record.msg).startswith(_OVERFLOW_MESSAGE):
+            self._on_overflow()
+
+
 def _in_skipped_dir(root: str, path: str) -> bool:
     relative = os.path.relpath(path, root)
     return any(part in SKIP_DIRS for part in relative.split(os.sep)[:-1])
 
 
+def _list_directory(path: str | None) -> Iterator[os.DirEntry[str]]:
+    """`os.scandir` without the directories the index never looks into (polling only)."""
+    with os.scandir(path) as entries:
+        for entry in entries:
+            if not (entry.name in SKIP_DIRS and entry.is_dir(follow_symlinks=False)):
+                yield entry
+
+
+def _watched_inodes() -> set[int] | None:
+    """Inodes of everything this process's inotify instances watch (from /proc), or None
+    when that cannot be read (not Linux)."""
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    inodes: set[int] = set()
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/self/fdinfo/{fd}", encoding="utf-8") as info:
+                lines = info.read().splitlines()
+        except OSError:
+            continue  # closed meanwhile
+        for line in lines:
+            if line.startswith("inotify wd:"):
+                fields = dict(f.split(":", 1) for f in line.split()[1:] if ":" in f)
+                inodes.add(int(fields["ino"], 16))
+    return inodes
+
+
+def unwatched_directories(root: Path, candidates: list[str] | None = None) -> list[str]:
+    """Directories below `root` (or among `candidates`) that exist, can be read, and are
+    not watched by any inotify instance of this process. Empty where /proc is missing.
+
+    Symlinks are not followed, as the observer does not follow them either.
+    """
+    watched = _watched_inodes()
+    if watched is None:
+        return []
+    if candidates is None:
+        candidates = [current for current, _dirs, _files in os.walk(root)]
+    missing = []
+    for directory in candidates:
+        try:
+            inode = os.lstat(directory).st_ino
+        except OSError:
+            continue  # gone: nothing to watch
+        if inode not in watched and os.access(directory, os.R_OK | os.X_OK):
+            missing.append(directory)
+    return missing
+
+
 class RepositoryWatcher:
-    """Observes `root` recursively and calls `on_batch(changes)` from one thread."""
+    """Observes `root` recursively and calls `on_batch(batch)` from one thread.
+
+    `mode` is the observer in use: the native one's name (`inotify`, ...) or `polling`.
+    """
 
     def __init__(
         self,
         root: Path,
-        on_batch: Callable[[list[Change]], None],
+        on_batch: Callable[[Batch], None],
         *,
         quiet_s: float = QUIET_S,
         max_wait_s: float = MAX_WAIT_S,
+        polling: bool = False,
+        poll_interval_s: float = POLL_INTERVAL_S,
     ) -> None:
         self._root = root
         self._on_batch = on_batch
         self._quiet_s = quiet_s
         self._max_wait_s = max_wait_s
-        self._changes: queue.SimpleQueue[Change | None] = queue.SimpleQueue()
-        self._observer = Observer()
-        self._observer.schedule(_Enqueue(root, self._changes), str(root), recursive=True)
+        self._poll_interval_s = poll_interval_s
+        self._force_polling = polling
+        self._changes: queue.SimpleQueue[_Item] = queue.SimpleQueue()
+        self._handler = _Enqueue(root, self._changes)
+        self._observer: BaseObserver | None = None
+        self._overflow = _OverflowSignal(lambda: self.request_resync("inotify queue overflowed"))
         self._thread = threading.Thread(target=self._debounce, name="symfind-debounce", daemon=True)
+        self.mode = ""
+
+    # ---- life cycle -------------------------------------------------------------------
 
     def start(self) -> None:
-        self._observer.start()
+        """Start observing (natively if possible, else by polling) and debouncing.
+
+        Raises:
+            OSError: Not even polling can read the repository's root.
+        """
+        observer = None if self._force_polling else self._start_native()
+        if observer is None:
+            observer = self._start_polling()
+        self._observer = observer
+        overflow_logger = logging.getLogger(_OVERFLOW_LOGGER)
+        overflow_logger.addHandler(self._overflow)
+        if not overflow_logger.isEnabledFor(logging.WARNING):
+            overflow_logger.setLevel(logging.WARNING)  # the warning is our only signal
         self._thread.start()
 
     def stop(self) -> None:
         """Stop observing; the batch being handled (if any) finishes first."""
-        self._observer.stop()
-        self._changes.put(None)
-        self._observer.join(timeout=5)
-        self._thread.join(timeout=30)
+        logging.getLogger(_OVERFLOW_LOGGER).removeHandler(self._overflow)
+        try:
+            self._stop_observer(self._observer)
+        finally:
+            self._changes.put(None)
+            if self._thread.is_alive():
+                self._thread.join(timeout=30)
+
+    def request_resync(self, reason: str) -> None:
+        """Have the next batch re-check the whole tree (changes may have been lost)."""
+        logger.warning("%s: re-checking the whole repository", reason)
+        self._changes.put(_Resync(reason))
+
+    def check_coverage(self) -> list[str]:
+        """Fall back to polling if native watching misses directories; returns them.
+
+        watchdog adds one inotify watch per directory and skips, without a word, the
+        subdirectories it cannot watch (the per-user watch limit reached). Call this
+        once the watcher has started; directories created meanwhile get a moment to be
+        watched before they count as missed.
+        """
+        if self.mode != "inotify":
+            return []
+        missing = unwatched_directories(self._root)
+        for _ in range(_COVERAGE_CHECKS):
+            if not missing:
+                return []
+            time.sleep(_COVERAGE_RECHECK_S)  # watches of new directories are added async
+            missing = unwatched_directories(self._root, missing)
+        if missing:
+            logger.warning(
+                "inotify watches %d directories fewer than the repository has (first: %s); "
+                "the per-user watch limit is probably reached — raise it with `sysctl "
+                "fs.inotify.max_user_watches=524288`. Polling every %.0f s instead.",
+                len(missing), missing[0], self._poll_interval_s,
+            )
+            self._switch_to_polling()
+        return missing
+
+    # ---- observers --------------------------------------------------------------------
+
+    def _start_native(self) -> BaseObserver | None:
+        """The platform's observer, started; None when it cannot start (logged)."""
+        observer: BaseObserver | None = None
+        try:
+            observer = Observer()
+            observer.schedule(self._handler, str(self._root), recursive=True,
+                              event_filter=_EVENT_FILTER)
+            observer.start()
+        except OSError as exc:
+            sysctl = _INOTIFY_SYSCTLS.get(exc.errno or 0)
+            hint = (
+                f"; raise it with `sysctl {sysctl}=<more>` (and in /etc/sysctl.d/ to keep it)"
+                if sysctl else ""
+            )
+            logger.warning(
+                "cannot watch %s natively (%s)%s. Polling every %.0f s instead: changes take "
+                "longer to be seen and large trees cost CPU.",
+                self._root, exc.strerror or exc, hint, self._poll_interval_s,
+            )
+            self._stop_observer(observer)
+            return None
+        self.mode = type(observer).__name__.removesuffix("Observer").lower()
+        return observer
+
+    def _start_polling(self) -> BaseObserver:
+        # lstat: never follow symlinks (a loop, or a link to `/`, would be walked forever).
+        observer = PollingObserverVFS(os.lstat, _list_directory,
+                                      polling_interval=self._poll_interval_s)
+        observer.schedule(self._handler, str(self._root), recursive=True)
+        observer.start()
+        self.mode = POLLING
+        return observer
+
+    def _switch_to_polling(self) -> None:
+        old = self._observer
+        self._observer = self._start_polling()
+        self._stop_observer(old)
+        # Changes made before the polling snapshot went to the incomplete native watch.
+        self.request_resync("switched to polling")
+
+    @staticmethod
+    def _stop_observer(observer: BaseObserver | None) -> None:
+        """Stop an observer, started or not; a failure is logged, not raised (nothing
+        indexed depends on it)."""
+        if observer is None:
+            return
+        try:
+            observer.stop()
+            if observer.is_alive():
+                observer.join(timeout=5)
+        except Exception:  # watchdog internals: stopping must go on whatever they raise
+            logger.exception("stopping the file observer failed")
+
+    # ---- debouncing -------------------------------------------------------------------
 
     def _debounce(self) -> None:
         while True:
             first = self._changes.get()
             if first is None:
                 return
-            batch = [first]
+            changes: list[Change] = []
+            resync = ""
+            item: _Item = first
             started = time.monotonic()
             stopping = False
-            while (left := self._max_wait_s - (time.monotonic() - started)) > 0:
+            while True:
+                if isinstance(item, _Resync):
+                    resync = resync or item.reason
+                elif item is not None:
+                    changes.append(item)
+                burst = len(changes) >= BURST_EVENTS
+                limit = BURST_MAX_S if burst else self._max_wait_s
+                left = limit - (time.monotonic() - started)
+                if left <= 0:
+                    break
                 try:
-                    change = self._changes.get(timeout=min(self._quiet_s, left))
+                    quiet = BURST_QUIET_S if burst else self._quiet_s
+                    item = self._changes.get(timeout=min(quiet, left))
                 except queue.Empty:
                     break
-                if change is None:
+                if item is None:
                     stopping = True
                     break
-                batch.append(change)
             try:
-                self._on_batch(batch)
+                self._on_batch(Batch(changes, resync))
             except Exception:  # the watcher must outlive any one bad batch
-                logger.exception("batch of %d changes failed", len(batch))
+                logger.exception("batch of %d changes failed", len(changes))
             if stopping:
                 return

@@ -5,6 +5,7 @@ Every wait is on the daemon's own change notifications, with a timeout; no sleep
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -14,12 +15,15 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from daemon.client import request
 from daemon.config import Config, IndexOptions
-from daemon.protocol import SearchReply, SearchRequest, StatusReply, StatusRequest
-from daemon.service import Daemon, DaemonRunning
+from daemon.indexer import update_index
+from daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
+from daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
+from daemon.watcher import Batch, Change
 from storage import Searcher
 from tests.integration.daemon_process import idle, wait_for_status
 
@@ -68,6 +72,15 @@ class Running:
     def indexed(self) -> list[tuple[str, str]]:
         return [(s.path, s.qualname) for s in Searcher(self.config.index_dir).all_symbols()]
 
+    def wait_until_applied(self, sentinel: str) -> None:
+        """Wait until `sentinel`, written after every other change, is committed and
+        the daemon idle: every change before it has been handled then."""
+        def done(status: DaemonStatus) -> bool:
+            writer = self.daemon._writer  # noqa: SLF001 (white-box wait on the manifest)
+            return (writer is not None and sentinel in writer.manifest.files
+                    and status.state == "idle" and status.pending == 0)
+        assert self.daemon.wait_until(done, TIMEOUT_S), self.daemon.status()
+
     def wait_for_files(self, expected: set[str]) -> list[str]:
         """Wait until the committed file set is `expected`; return it."""
         def done(_status: object) -> bool:
@@ -76,6 +89,20 @@ class Running:
         self.daemon.wait_until(done, TIMEOUT_S)
         writer = self.daemon._writer  # noqa: SLF001
         return sorted(writer.manifest.files) if writer else []
+
+
+def full_symbols(index_dir: Path) -> list[tuple[object, ...]]:
+    return [
+        (s.path, s.line, s.end_line, s.qualname, s.kind, s.signature)
+        for s in Searcher(index_dir).all_symbols()
+    ]
+
+
+def fresh_symbols(repo: Path, tmp_path: Path) -> list[tuple[object, ...]]:
+    """The symbols of a from-scratch index of `repo` as it is now."""
+    config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
+    update_index(config, fresh=True)
+    return full_symbols(config.index_dir)
 
 
 @pytest.fixture
@@ -147,6 +174,49 @@ def test_a_thousand_files_written_at_once(running: Running, repo: Path) -> None:
         write(repo, f"many/m{i:04}.py", klass(f"Many{i:04}"))
     assert running.wait_for_files(expected) == sorted(expected)
     assert len(running.indexed()) == 2 * len(expected)
+
+
+def test_files_deleted_between_event_and_read_leave_no_trace(
+    running: Running, repo: Path, tmp_path: Path
+) -> None:
+    """Files created (or rewritten) and deleted at once, while batches are being read:
+    the daemon finds many gone when it reads them (`vanished`). Names repeat, so some
+    were indexed by an earlier batch and must be dropped; a quarter are kept."""
+    for i in range(1000):
+        path = write(repo, f"flicker/f{i % 13}.py", klass(f"Flicker{i}"))
+        if i % 4 == 0:
+            continue
+        if i % 4 == 1:
+            path = path.rename(repo / f"flicker/moved{i % 5}.py")
+        path.unlink()
+    write(repo, "sentinel.py", klass("Sentinel"))
+    running.wait_until_applied("sentinel.py")
+    assert full_symbols(running.config.index_dir) == fresh_symbols(repo, tmp_path)
+    assert running.daemon.status().errors == 0
+
+
+def test_a_huge_batch_re_checks_the_whole_tree(
+    running: Running, repo: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A burst of RESYNC_FROM_EVENTS events may have overflowed inotify's queue: its
+    batch re-checks every file, and finds even a change no event reported."""
+    running.daemon._watcher.stop()  # noqa: SLF001 (white-box: changes no event reports)
+    write(repo, "unseen.py", klass("Unseen"))
+    (repo / "a.py").unlink()
+    batch = Batch([Change(str(repo / "pkg/b.py"), False)] * RESYNC_FROM_EVENTS)
+    with caplog.at_level(logging.INFO, logger="daemon.service"):
+        running.daemon._on_batch(batch)  # noqa: SLF001
+    assert running.indexed() == [
+        ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"), ("unseen.py", "Unseen"),
+        ("unseen.py", "Unseen.go"),
+    ]
+    assert f"re-checked everything: {RESYNC_FROM_EVENTS} events in one batch" in caplog.text
+
+
+def test_status_of_an_older_daemon_still_decodes() -> None:
+    old = b'{"pid": 7, "repo": "/r", "state": "idle", "pending": 0, "files": 3}'
+    status = msgspec.json.decode(old, type=DaemonStatus)
+    assert (status.files, status.watch, status.errors, status.last_error) == (3, "", 0, "")
 
 
 def test_bad_files_are_counted_and_the_daemon_keeps_running(
@@ -223,8 +293,10 @@ def test_a_watched_file_that_becomes_unreadable_is_counted_not_fatal() -> None:
     try:
         wait_for_status(index_dir, process, lambda s: idle(s) and s.files == 2)
         victim.chmod(0o000)
-        status = wait_for_status(index_dir, process, lambda s: s.skipped == {"unreadable": 1})
-        assert (status.files, status.state) == (1, "idle")
+        status = wait_for_status(
+            index_dir, process, lambda s: s.skipped == {"unreadable": 1} and idle(s)
+        )
+        assert status.files == 1
         write(repo, "c.py", klass("Gamma"))
         wait_for_status(index_dir, process, lambda s: s.files == 2)
     finally:

@@ -1,5 +1,6 @@
 """Crash safety: a daemon killed at any moment leaves an index that the next daemon brings
-to exactly the symbols on disk, none lost, none duplicated.
+to exactly the symbols on disk, none lost, none duplicated; an extraction worker killed
+under a daemon does not stop it either.
 
 The corpus is real code: a copy of the installed `mcp` package's sources. Each round
 starts a daemon process, edits files, SIGKILLs it after a random delay (during start-up,
@@ -51,6 +52,29 @@ def wait_group_gone(pgid: int) -> None:
     raise AssertionError(f"processes of group {pgid} outlived the killed daemon")
 
 
+def copy_corpus(tmp_path: Path) -> Path:
+    source = Path(importlib.util.find_spec("mcp").submodule_search_locations[0])  # type: ignore[union-attr,index]
+    repo = tmp_path / "corpus"
+    shutil.copytree(source, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    return repo.resolve()
+
+
+def extraction_workers(pid: int) -> list[int]:
+    """The daemon's extraction worker processes (not multiprocessing's resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
 def edit(repo: Path, rng: random.Random, round_no: int) -> None:
     """A burst of edits: modify, create, delete and rename files."""
     files = sorted(repo.rglob("*.py"))
@@ -78,10 +102,7 @@ def symbols(index_dir: Path) -> list[tuple[object, ...]]:
 def test_sigkill_at_random_points_never_loses_or_duplicates_symbols(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    source = Path(importlib.util.find_spec("mcp").submodule_search_locations[0])  # type: ignore[union-attr,index]
-    repo = tmp_path / "corpus"
-    shutil.copytree(source, repo, ignore=shutil.ignore_patterns("__pycache__"))
-    repo = repo.resolve()
+    repo = copy_corpus(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
     config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
     rng = random.Random(20261123)
@@ -116,6 +137,40 @@ def crash_and_recover(
         wait_for_status(index_dir, daemon, idle)
         update_index(config, fresh=True)
         assert symbols(index_dir) == symbols(config.index_dir)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=TIMEOUT_S)
+    assert code == 0, f"daemon exited with {code} after SIGTERM"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers in /proc")
+def test_a_killed_extraction_worker_does_not_stop_the_catch_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up's worker pool breaks (BrokenProcessPool); the daemon logs it, retries
+    without workers, and ends with exactly the symbols of a fresh index."""
+    repo = copy_corpus(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes"),
+           "SYMFIND_WORKERS": "2"}
+    monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
+    index_dir = index_dir_for(repo)
+    log = tmp_path / "daemon.log"
+    daemon = start_daemon(repo, env, log)
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not (workers := extraction_workers(daemon.pid)):
+            assert daemon.poll() is None and time.monotonic() < deadline, "no worker started"
+            time.sleep(0.005)  # another process: nothing to wait on but /proc
+        os.kill(workers[0], signal.SIGKILL)
+        status = wait_for_status(index_dir, daemon, idle)
+        assert status.errors >= 1 and "BrokenProcessPool" in status.last_error, status
+        config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
+        update_index(config, fresh=True)
+        assert symbols(index_dir) == symbols(config.index_dir)
+    except BaseException as exc:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
+        raise AssertionError(f"{exc!r}\ndaemon log tail:\n{tail}") from exc
     finally:
         daemon.send_signal(signal.SIGTERM)
         code = daemon.wait(timeout=TIMEOUT_S)
