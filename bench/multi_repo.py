@@ -1,7 +1,8 @@
 """Many repositories on one machine: 50 real repositories indexed, searched all at once.
 
-The repositories are the 20 relevance corpora of `corpora.toml` and the 30 small packages
-of `multi_corpora.toml`, fetched by `bench.corpora` (present ones are skipped).
+The repositories are 20 corpora of `corpora.toml` (named in `multi_corpora.toml`'s
+`from_corpora`) and the 30 small packages of `multi_corpora.toml`, fetched by
+`bench.corpora` (present ones are skipped).
 
 1. Index: `symfind index ROOT` for each, into `bench/out/multi-indexes/` (kept between
    runs, so re-runs re-index only what changed; `--fresh` starts from nothing). Total
@@ -43,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -55,25 +57,31 @@ MULTI_TABLE = corpora.BENCH / "multi_corpora.toml"
 INDEX_BASE = corpora.BENCH / "out" / "multi-indexes"
 SHAPES = ("exact", "lower", "typo1", "words", "qualified")
 LIMIT = 10
+#: A stuck indexer fails the benchmark instead of hanging it.
+INDEX_TIMEOUT_S = 1800
 
 
 def repositories() -> list[corpora.Corpus]:
-    """The 50: corpora.toml's relevance corpora, then multi_corpora.toml's."""
-    relevance = [c for c in corpora.load_table() if c.role == "relevance"]
-    return relevance + corpora.load_table(MULTI_TABLE)
+    """The 50: the corpora.toml corpora named in multi_corpora.toml (`from_corpora`), then
+    multi_corpora.toml's own."""
+    with MULTI_TABLE.open("rb") as handle:
+        names = tomllib.load(handle)["from_corpora"]
+    return corpora.select(corpora.load_table(), names) + corpora.load_table(MULTI_TABLE)
 
 
 def index_all(symfind: list[str], chosen: list[corpora.Corpus], fresh: bool) -> dict:
     """`symfind index` every repository into INDEX_BASE; times and sizes."""
     if fresh and INDEX_BASE.exists():
         shutil.rmtree(INDEX_BASE)
+    fresh = fresh or not INDEX_BASE.exists()
     INDEX_BASE.mkdir(parents=True, exist_ok=True)
     env = tools.symfind_env(INDEX_BASE)
     seconds, definitions = {}, {}
     for corpus in chosen:
         started = time.perf_counter()
         out = subprocess.run([*symfind, "index", str(corpus.path), "--json"], env=env,
-                             check=True, capture_output=True, text=True).stdout
+                             check=True, capture_output=True, text=True,
+                             timeout=INDEX_TIMEOUT_S).stdout
         seconds[corpus.dirname] = time.perf_counter() - started
         definitions[corpus.dirname] = json.loads(out)["symbols"]
         log.info("indexed %s: %d definitions in %.1f s", corpus.dirname,

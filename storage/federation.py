@@ -21,7 +21,8 @@ and a scope-less `handleError` is first in its repository for `Layer.handle_erro
 right one is in its own — so equal scores break by how well the result itself matches the
 query, which means the same in every repository: the name exactly (case, `_`, `-`
 ignored), then how many scope segments of a qualified query its qualified name or path
-holds, then how many query words its qualified name holds. Remaining ties go to the
+holds, then the fuzzy channel's edit distance to the name (`_seg_42` before `set2` for
+`_set_42`), then how many query words its qualified name holds. Remaining ties go to the
 repository given first. The lists are merged head by head, so a result never overtakes
 one its own repository ranked above it, and the output is deterministic.
 """
@@ -49,6 +50,9 @@ from storage.search import MAX_LIMIT, SUGGESTIONS, Searcher
 from storage.words import qualifier_parts, split_text, squash
 
 logger = logging.getLogger(__name__)
+
+#: The edit distance of a result the fuzzy channel did not find (farther than any it finds).
+_FAR = 99
 
 
 class RepoState(enum.StrEnum):
@@ -283,7 +287,7 @@ def fuse_answers(
     """
     quality = _match_quality(plan)
 
-    def head(position: int, index: int) -> tuple[tuple[float, int, int, int], int, int]:
+    def head(position: int, index: int) -> tuple[tuple[float, int, int, int, int], int, int]:
         result = answers[position][1].results[index]
         return (-result.score, *quality(result)), position, index
 
@@ -299,21 +303,23 @@ def fuse_answers(
     return fused
 
 
-def _match_quality(plan: Plan) -> Callable[[SearchResult], tuple[int, int, int]]:
+def _match_quality(plan: Plan) -> Callable[[SearchResult], tuple[int, int, int, int]]:
     """A sort key (smaller is better) of how well a result matches the query, from the
     result alone, so that it means the same in every repository."""
     words = set(plan.words)
     scope = [squash(segment) for segment in plan.scope]
 
-    def quality(result: SearchResult) -> tuple[int, int, int]:
+    def quality(result: SearchResult) -> tuple[int, int, int, int]:
         exact = bool(plan.key) and squash(result.name) == plan.key
         scope_hits = 0
         if scope:
             terms = {squash(part) for part in qualifier_parts(result.qualname)[:-1]}
             terms.update(squash(PurePosixPath(part).stem) for part in result.path.split("/"))
             scope_hits = sum(segment in terms for segment in scope)
+        fuzzy = result.why.channels.get("fuzzy")
+        distance = fuzzy.distance if fuzzy is not None and fuzzy.distance is not None else _FAR
         covered = len(words.intersection(split_text(result.qualname))) if words else 0
-        return (-exact, -scope_hits, -covered)
+        return (-exact, -scope_hits, distance, -covered)
 
     return quality
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from extract.records import SymbolKind
 from storage.federation import fuse_answers, repo_labels
-from storage.records import Freshness, SearchResponse, SearchResult, Why
+from storage.records import ChannelMatch, Freshness, SearchResponse, SearchResult, Why
 from storage.router import route
 
 ANY = route("Something")
 
 
-def answer(*results: tuple[str, float]) -> SearchResponse:
+def answer(*results: tuple[str, float], distance: int | None = None) -> SearchResponse:
+    channels = {} if distance is None else {
+        "fuzzy": ChannelMatch(rank=1, weight=2.0, contribution=0.03, distance=distance),
+    }
     return SearchResponse(
         query="q", route="identifier", channels={}, took_ms=0.0,
         freshness=Freshness(generation=1, updated_at=0.0, files=1),
@@ -20,7 +23,7 @@ def answer(*results: tuple[str, float]) -> SearchResponse:
             SearchResult(name=name.rsplit(".", 1)[-1], qualname=name, kind=SymbolKind.CLASS,
                          language="python",
                          path=f"{name}.py", line=1, end_line=2, signature="", score=score,
-                         why=Why(channels={}))
+                         why=Why(channels=channels))
             for name, score in results
         ],
     )
@@ -68,6 +71,16 @@ def test_equal_scores_break_by_the_exact_name_then_scope_then_words_covered() ->
     ]
     assert fused(listed, "send all things") == [
         ("partial", "Client.send_all"), ("other", "Socket.send"), ("exact", "Client.send"),
+    ]
+
+
+def test_equal_scores_break_by_fuzzy_distance_before_words_covered() -> None:
+    far = answer(("set2", 0.04), distance=3)
+    near = answer(("_seg_42", 0.04), distance=1)
+    unfound = answer(("set_42_all", 0.04))
+    listed = [("far", far), ("unfound", unfound), ("near", near)]
+    assert fused(listed, "_set_42") == [
+        ("near", "_seg_42"), ("far", "set2"), ("unfound", "set_42_all"),
     ]
 
 
