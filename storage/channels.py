@@ -35,7 +35,7 @@ NGRAM_MIN_SHARE = 0.5
 # Candidates for fuzzy matching beyond Tantivy's automata need only this share of grams.
 FUZZY_POOL_MIN_SHARE = 0.3
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
-MISSING_SCOPE_COST = 6  # half-steps (see scope_cost): more than any allowed match
+MISSING_SCOPE_COST = 9  # thirds (see scope_cost): more than any allowed match
 
 #: Definition kinds in tie-break order: types first, then callables, then the rest.
 KIND_ORDER: dict[SymbolKind, int] = {
@@ -98,25 +98,24 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
 
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     """Sum over query scope segments of the edit distance to the closest scope part, in
-    half-steps: a segment that only a path part matches costs one more than the same
-    distance to a qualname part (`Progress.stop` prefers the method of class `Progress`
-    over another class's `stop` in progress.py)."""
+    thirds: the same distance costs least to the symbol's immediate parent, one more to
+    another part of its qualname, two more to a path part only. `Runtime.Initialize`
+    prefers class `Runtime`'s method over others in namespace `Python.Runtime`;
+    `Progress.stop` prefers class `Progress`'s over another class's in progress.py."""
     if not scope:
         return 0
     qualified = [squash(part) for part in qualifier_parts(symbol.qualname)[:-1]]
-    located = scope_terms(symbol)  # qualname and path parts
+    tiers = (qualified[-1:], qualified, scope_terms(symbol))  # parent, qualname, + path
     cost = 0
     for segment in scope:
         wanted = squash(segment)
         allowed = max_edits_for(wanted)
-        in_qualname = min((OSA.distance(wanted, part) for part in qualified), default=allowed + 1)
-        anywhere = min((OSA.distance(wanted, part) for part in located), default=allowed + 1)
-        if in_qualname <= allowed and in_qualname <= anywhere:
-            cost += 2 * in_qualname
-        elif anywhere <= allowed:
-            cost += 2 * anywhere + 1
-        else:
-            cost += MISSING_SCOPE_COST
+        best = MISSING_SCOPE_COST
+        for penalty, parts in enumerate(tiers):
+            distance = min((OSA.distance(wanted, part) for part in parts), default=allowed + 1)
+            if distance <= allowed:
+                best = min(best, 3 * distance + penalty)
+        cost += best
     return cost
 
 
