@@ -222,9 +222,6 @@ def _excluded(tag: dict, language: str | None) -> str:
         return "local"
     if kind_language in ("javascript", "typescript") and _THIS_ASSIGNMENT.match(tag.get("pattern", "")):
         return "field"  # `this.x = ...` in a constructor or method: a property
-    if (kind_language == "kotlin" and tag.get("scopeKind") in TYPE_SCOPES
-            and "const val" not in tag.get("pattern", "")):
-        return "field"  # ctags calls a class's `val`s constants: properties, not `const val`
     return ""
 
 

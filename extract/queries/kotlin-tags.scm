@@ -37,3 +37,30 @@
   (variable_declaration
     (simple_identifier) @name)
   (#eq? @_const "const")) @definition.constant
+
+; Properties at the top level and in a class or object body (not a function's locals):
+; `val` ones are constants, `var` ones variables, as ctags has them. Kotlin properties
+; are API (they stand for getters and setters). After `const val`, which keeps its kind.
+([(source_file
+    (property_declaration
+      (binding_pattern_kind) @_val
+      (variable_declaration
+        (simple_identifier) @name)) @definition.constant)
+  (class_body
+    (property_declaration
+      (binding_pattern_kind) @_val
+      (variable_declaration
+        (simple_identifier) @name)) @definition.constant)]
+  (#eq? @_val "val"))
+
+([(source_file
+    (property_declaration
+      (binding_pattern_kind) @_var
+      (variable_declaration
+        (simple_identifier) @name)) @definition.variable)
+  (class_body
+    (property_declaration
+      (binding_pattern_kind) @_var
+      (variable_declaration
+        (simple_identifier) @name)) @definition.variable)]
+  (#eq? @_var "var"))
