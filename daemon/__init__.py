@@ -3,9 +3,23 @@
 Imports: `extract` and `storage`. Nothing imports `daemon`.
 """
 
+from typing import TYPE_CHECKING
+
 from daemon.config import Config, IndexOptions, load_config
 from daemon.errors import DaemonError, RepositoryError
-from daemon.indexer import IndexReport, update_index
+
+if TYPE_CHECKING:
+    from daemon.indexer import IndexReport, update_index
+
+
+def __getattr__(name: str) -> object:
+    # The indexer pulls in tree-sitter and multiprocessing: loaded when first asked for,
+    # so that `symfind search` (which imports this package) starts faster.
+    if name in ("IndexReport", "update_index"):
+        from daemon import indexer
+
+        return getattr(indexer, name)
+    raise AttributeError(f"module 'daemon' has no attribute {name!r}")
 
 __all__ = [
     "Config",

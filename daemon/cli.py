@@ -16,18 +16,15 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
 from daemon.client import request
 from daemon.config import Config, load_config
-from daemon.errors import DaemonError, RepositoryError
-from daemon.indexer import IndexReport, update_index
-from daemon.process import running_status, start_daemon, stop_daemon
+from daemon.errors import DaemonError, DaemonRunning, RepositoryError
 from daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
 from daemon.render import ProgressBar, format_federated, format_response
-from daemon.service import Daemon, DaemonRunning
 from extract import LANGUAGES, SymbolKind
 from storage import (
     MAX_LIMIT,
@@ -48,6 +45,9 @@ from storage import (
     repo_labels,
     search_repos,
 )
+
+if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor the watcher
+    from daemon.indexer import IndexReport
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +145,8 @@ def _report_text(report: IndexReport, config: Config) -> str:
 
 
 def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
+    from daemon.indexer import update_index  # extraction: only the commands that index
+
     config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
     report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
     out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
@@ -344,6 +346,8 @@ def _directory_bytes(path: Path) -> int:
 
 
 def run_status(args: argparse.Namespace, out: TextIO) -> int:
+    from daemon.process import running_status
+
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
     searcher = Searcher(config.index_dir)  # validates schema version and readability
@@ -392,8 +396,12 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
+    from daemon.process import running_status, start_daemon, stop_daemon
+
     config = load_config(args.path)
     if args.action == "run":
+        from daemon.service import Daemon  # the watcher and extraction: `daemon run` only
+
         return Daemon(config).run()
     if args.action == "start":
         status = start_daemon(config)

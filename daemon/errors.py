@@ -7,3 +7,7 @@ class DaemonError(Exception):
 
 class RepositoryError(DaemonError):
     """The repository path is missing, not a directory, or otherwise unusable."""
+
+
+class DaemonRunning(DaemonError):
+    """Another daemon already serves this repository."""

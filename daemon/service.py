@@ -36,7 +36,7 @@ import msgspec
 
 from daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
 from daemon.config import Config
-from daemon.errors import DaemonError
+from daemon.errors import DaemonError, DaemonRunning
 from daemon.indexer import IndexReport, apply_changes, sync_repository
 from daemon.protocol import (
     DaemonStatus,
@@ -78,10 +78,6 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: 10,000 files), little next to extracting thousands of files, and extracts them in
 #: worker processes where a batch's paths are extracted one by one in the daemon.
 RESYNC_FROM_EVENTS = 4_096
-
-
-class DaemonRunning(DaemonError):
-    """Another daemon already serves this repository."""
 
 
 class _Stopping(Exception):
