@@ -64,3 +64,14 @@
       (variable_declaration
         (simple_identifier) @name)) @definition.variable)]
   (#eq? @_var "var"))
+
+; Properties declared in a primary constructor, `class Request(val url: String)`.
+((class_parameter
+   (binding_pattern_kind) @_val
+   (simple_identifier) @name) @definition.constant
+  (#eq? @_val "val"))
+
+((class_parameter
+   (binding_pattern_kind) @_var
+   (simple_identifier) @name) @definition.variable
+  (#eq? @_var "var"))
