@@ -315,6 +315,10 @@ def one_run(args: argparse.Namespace, run_no: int) -> dict:
             "resyncs": text.count("re-checked everything"),
             "inotify_overflows": text.count("Inotify queue overflowed; filesystem events"),
             "errors": text.count("ERROR ") + text.count("CRITICAL "),
+            # the switches' batches: how a checkout was sliced, and what each slice cost
+            "large_batches": [line.split(": ", 1)[1] for line in text.splitlines()
+                              if "INFO daemon.service: batch of" in line
+                              and int(line.split("batch of ")[1].split()[0]) >= 100],
         }
         result["load_after"] = load()
         return result
