@@ -29,7 +29,11 @@ Query = tantivy.Query
 EXACT_CANDIDATES = 100
 FUZZY_CANDIDATES = 200  # per edit distance
 BM25_CANDIDATES = 50
-MAX_NGRAMS = 48
+# Past a budget of postings (documents listed under the query's terms, read by a
+# disjunction whatever the limit), the ngram, words and text channels let only the rarest
+# terms select candidates (see `_rarest`): what bounds their cost in a large repository.
+POSTINGS_BUDGET = 20_000
+MAX_QUERY_GRAMS = 8
 # A name must contain at least this share of the query's grams: substring recall, not noise.
 NGRAM_MIN_SHARE = 0.5
 # Candidates for fuzzy matching beyond Tantivy's automata need only this share of grams.
@@ -129,13 +133,18 @@ def _search(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
+    """A query per scope segment lifting the symbols in that scope. A segment some
+    symbol's scope spells exactly lifts those symbols only: its typo'd neighbours would
+    rank below them anyway (`scope_cost`), and a fuzzy automaton walks the whole scope
+    dictionary once per channel, the costliest part of a qualified query in a large index.
+    """
     boosts = []
     for segment in ctx.plan.scope:
         term = squash(segment)
         edits = max_edits_for(term)
         boosts.append(
             Query.fuzzy_term_query(ctx.schema, "scope", term, distance=edits)
-            if edits
+            if edits and not ctx.searcher.doc_freq("scope", term)
             else Query.term_query(ctx.schema, "scope", term)
         )
     return boosts
@@ -208,9 +217,14 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
         )
         consider(_search(ctx, must, FUZZY_CANDIDATES))
+        # Squashing never lengthens a distance, so a name the next, wider automaton adds
+        # is more than `edits` away as written: it cannot join a closest tier already
+        # this close. The distance-2 automaton is the costly one in a large index
+        # (every term dictionary walked); exact and one-typo queries skip it.
+        if any((c.distance or 0) <= edits for c in found.values()):
+            break
     if plan.max_edits > 1 and not any((c.distance or 0) <= 1 for c in found.values()):
-        grams = analyzers()["ngram23"].analyze(plan.key)[:MAX_NGRAMS]
-        pool = _should_terms(ctx, "name_ngram", grams, FUZZY_POOL_MIN_SHARE)
+        pool = _should_terms(ctx, "name_ngram", rare_grams(ctx, plan.key), FUZZY_POOL_MIN_SHARE)
         if pool is not None:
             consider(_search(ctx, pool, BM25_CANDIDATES))
     if not found:
@@ -231,28 +245,73 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
     return _ranked(ctx, closest, order)
 
 
-def _bm25(ctx: ChannelContext, field: str, terms: Sequence[str], min_share: float = 0.0) -> list[Candidate]:
-    must = _should_terms(ctx, field, terms, min_share)
+def _bm25(ctx: ChannelContext, must: Query | None) -> list[Candidate]:
     if must is None:
         return []
     found = _search(ctx, must, BM25_CANDIDATES)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
 
 
+def _rarest(terms: Sequence[str], frequency: dict[str, int], limit: int | None = None) -> list[str]:
+    """The rarest of `terms` while their postings stay within POSTINGS_BUDGET (one at least),
+    at most `limit`: the cheapest to read and the ones that decide BM25, while a common
+    term costs time in proportion to the repository and adds almost nothing (idf near 0)."""
+    chosen: list[str] = []
+    postings = 0
+    for term in sorted(terms, key=lambda t: (frequency[t], t))[:limit]:
+        if chosen and postings + frequency[term] > POSTINGS_BUDGET:
+            break
+        chosen.append(term)
+        postings += frequency[term]
+    return chosen
+
+
+def rare_grams(ctx: ChannelContext, key: str) -> list[str]:
+    """The query's 2–3-grams to match on: all of them while their postings are within the
+    budget (any small repository); beyond, the rarest `MAX_QUERY_GRAMS` of its trigrams
+    that some name has (bigrams only when it has no such trigram) within the budget."""
+    grams = list(dict.fromkeys(analyzers()["ngram23"].analyze(key)))
+    frequency = {g: ctx.searcher.doc_freq("name_ngram", g) for g in grams}
+    if sum(frequency.values()) <= POSTINGS_BUDGET:
+        return grams
+    present = [g for g in grams if frequency[g]]
+    return _rarest([g for g in present if len(g) == 3] or present, frequency, MAX_QUERY_GRAMS)
+
+
+def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query | None:
+    """Documents with any of `terms`, BM25 over all of them. Past the postings budget the
+    rarest terms select the documents and the others only add to their scores: the
+    same order among documents that have a rare term, without reading every posting of
+    a common one."""
+    unique = list(dict.fromkeys(terms))
+    frequency = {t: ctx.searcher.doc_freq(field, t) for t in unique}
+    if sum(frequency.values()) <= POSTINGS_BUDGET:
+        return _should_terms(ctx, field, unique)
+    drivers = _rarest([t for t in unique if frequency[t]], frequency)
+    select = _should_terms(ctx, field, drivers)
+    if select is None:
+        return None
+    boosts = [(Occur.Should, Query.term_query(ctx.schema, field, t))
+              for t in unique if frequency[t] and t not in drivers]
+    return Query.boolean_query([(Occur.Must, select), *boosts]) if boosts else select
+
+
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
-    grams = analyzers()["ngram23"].analyze(ctx.plan.key)[:MAX_NGRAMS]
-    return _bm25(ctx, "name_ngram", grams, NGRAM_MIN_SHARE)
+    grams = rare_grams(ctx, ctx.plan.key)
+    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE))
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
     """Qualnames made of the query's words (`http client` ↔ `HttpClient`), BM25 order."""
-    return _bm25(ctx, "words", analyzers()["words_en"].analyze(" ".join(ctx.plan.words)))
+    terms = analyzers()["words_en"].analyze(" ".join(ctx.plan.words))
+    return _bm25(ctx, _any_terms(ctx, "words", terms))
 
 
 def text(ctx: ChannelContext) -> list[Candidate]:
     """BM25 over signatures, docs, qualnames and paths: plain-language queries."""
-    return _bm25(ctx, "text", analyzers()["text_en"].analyze(" ".join(ctx.plan.words)))
+    terms = analyzers()["text_en"].analyze(" ".join(ctx.plan.words))
+    return _bm25(ctx, _any_terms(ctx, "text", terms))
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

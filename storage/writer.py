@@ -48,12 +48,19 @@ class IndexWriter:
     """
 
     def __init__(
-        self, index_dir: Path, *, repo_root: Path, options_hash: str, fresh: bool = False
+        self,
+        index_dir: Path,
+        *,
+        repo_root: Path,
+        options_hash: str,
+        fresh: bool = False,
+        heap_bytes: int = WRITER_HEAP_BYTES,
     ) -> None:
         """Open the index for writing, creating it when absent.
 
         An index of another schema version, or a damaged one, is dropped and rebuilt;
-        `fresh=True` empties the index (what `reindex` does).
+        `fresh=True` empties the index (what `reindex` does). `heap_bytes` is Tantivy's
+        indexing budget: it writes a segment each time the budget fills.
 
         Raises:
             IndexLocked: Another process (or writer) holds the lock.
@@ -67,7 +74,7 @@ class IndexWriter:
         try:
             index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             self._index = open_tantivy(index_dir, create=True)
-            self._writer = self._index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
+            self._writer = self._index.writer(heap_size=heap_bytes, num_threads=1)
             # A writer killed mid-commit leaves files that no published commit uses; their
             # names (`<segment>.<opstamp>.del`) come round again, and the next commit would
             # fail on them. Tantivy drops such files only when asked.
