@@ -32,7 +32,7 @@ BM25_CANDIDATES = 50
 # Past a budget of postings (documents listed under the query's terms, read by a
 # disjunction whatever the limit), the ngram, words and text channels let only the rarest
 # terms select candidates (see `_rarest`): what bounds their cost in a large repository.
-POSTINGS_BUDGET = 20_000
+POSTINGS_BUDGET = 8_000
 MAX_QUERY_GRAMS = 8
 # A name must contain at least this share of the query's grams: substring recall, not noise.
 NGRAM_MIN_SHARE = 0.5
@@ -82,6 +82,9 @@ class ChannelContext(NamedTuple):
     plan: Plan
     filters: list[Query]
     fetch: Fetch
+    #: `scope_cost` of the documents seen so far in this search, by document key: the
+    #: channels rank many of the same candidates.
+    scope_costs: dict[tuple[int, int], int]
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -109,18 +112,24 @@ def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     if not scope:
         return 0
     qualified = [squash(part) for part in qualifier_parts(symbol.qualname)[:-1]]
+    wanted = [squash(segment) for segment in scope]
+    if all(segment in qualified for segment in wanted):  # the common case, made cheap
+        return sum(segment not in qualified[-1:] for segment in wanted)
     tiers = (qualified[-1:], qualified, scope_terms(symbol))  # parent, qualname, + path
-    cost = 0
-    for segment in scope:
-        wanted = squash(segment)
-        allowed = max_edits_for(wanted)
-        best = MISSING_SCOPE_COST
-        for penalty, parts in enumerate(tiers):
-            distance = min((OSA.distance(wanted, part) for part in parts), default=allowed + 1)
-            if distance <= allowed:
-                best = min(best, 3 * distance + penalty)
-        cost += best
-    return cost
+    return sum(_segment_cost(segment, tiers) for segment in wanted)
+
+
+def _segment_cost(wanted: str, tiers: tuple[list[str], ...]) -> int:
+    for penalty, parts in enumerate(tiers):
+        if wanted in parts:  # spelled exactly: any edit costs 3 thirds, more than a tier
+            return penalty
+    allowed = max_edits_for(wanted)
+    best = MISSING_SCOPE_COST
+    for penalty, parts in enumerate(tiers):
+        distance = min((OSA.distance(wanted, part) for part in parts), default=allowed + 1)
+        if distance <= allowed:
+            best = min(best, 3 * distance + penalty)
+    return best
 
 
 def _search(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
@@ -173,9 +182,12 @@ def _ranked(
     scope = ctx.plan.scope
     if not scope:
         return sorted(found, key=key)
-    costs = {c.key: scope_cost(c.symbol, scope) for c in found}
+    costs = ctx.scope_costs
+    for c in found:
+        if c.key not in costs:
+            costs[c.key] = scope_cost(c.symbol, scope)
     no_match = MISSING_SCOPE_COST * len(scope)
-    if any(cost < no_match for cost in costs.values()):
+    if any(costs[c.key] < no_match for c in found):
         found = [c for c in found if costs[c.key] < no_match]
     return sorted(found, key=lambda c: (costs[c.key], *key(c)))
 
@@ -191,13 +203,16 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
     """Names within `plan.max_edits` edits, ordered by true edit distance; only the
     closest tier is kept.
 
-    Tantivy's Levenshtein automata find candidates on squashed names (`_`, `-`, `$` and
-    case ignored). They count a transposition next to another edit as two, so when they
-    find nothing within one edit, names sharing enough 2–3-grams are checked too. The
-    order is the Damerau–Levenshtein distance of the lowercased names as written (`_open_fole`
-    prefers `_open_file` to `open_file`). Only candidates at the smallest distance found are
-    returned: a name one edit away is a different answer from one two edits away, and RRF
-    would otherwise let other channels outvote the difference.
+    Candidates come in rising cost: names equal to the query once squashed (`_`, `-`, `$`
+    and case ignored; one term lookup); names sharing enough of the query's rare 2–3-grams
+    (bounded by the postings budget, and they hold the answer of any name long enough to
+    keep grams intact); last, Tantivy's Levenshtein automata on squashed names, which walk
+    the term dictionary of every segment — the costliest step in a large index — and run
+    only while nothing that close has been found. The order is the Damerau–Levenshtein
+    distance of the lowercased names as written (`_open_fole` prefers `_open_file` to
+    `open_file`). Only candidates at the smallest distance found are returned: a name one
+    edit away is a different answer from one two edits away, and RRF would otherwise let
+    other channels outvote the difference.
     """
     plan = ctx.plan
     typed = plan.name.lower()
@@ -212,21 +227,21 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             distance = DamerauLevenshtein.distance(typed, candidate.symbol.name.lower())
             found[candidate.key] = candidate._replace(distance=distance)
 
+    consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES))
+    if plan.max_edits and not any(c.distance == 0 for c in found.values()):
+        pool = _should_terms(ctx, "name_ngram", rare_grams(ctx, plan.key), FUZZY_POOL_MIN_SHARE)
+        if pool is not None:
+            consider(_search(ctx, pool, BM25_CANDIDATES))
     for edits in range(1, plan.max_edits + 1):
+        # Squashing never lengthens a distance, so a name within `edits` squashed edits is
+        # at least as far as written: once a name this close is found, the automaton
+        # could only add ties to it (and the wider ones nothing closer).
+        if any((c.distance or 0) <= edits for c in found.values()):
+            break
         must = Query.fuzzy_term_query(
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
         )
         consider(_search(ctx, must, FUZZY_CANDIDATES))
-        # Squashing never lengthens a distance, so a name the next, wider automaton adds
-        # is more than `edits` away as written: it cannot join a closest tier already
-        # this close. The distance-2 automaton is the costly one in a large index
-        # (every term dictionary walked); exact and one-typo queries skip it.
-        if any((c.distance or 0) <= edits for c in found.values()):
-            break
-    if plan.max_edits > 1 and not any((c.distance or 0) <= 1 for c in found.values()):
-        pool = _should_terms(ctx, "name_ngram", rare_grams(ctx, plan.key), FUZZY_POOL_MIN_SHARE)
-        if pool is not None:
-            consider(_search(ctx, pool, BM25_CANDIDATES))
     if not found:
         return []
     best = min(c.distance or 0 for c in found.values())

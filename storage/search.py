@@ -205,7 +205,7 @@ class Searcher:
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
             return [found.candidate(self._searcher, address, score) for score, address in hits]
 
-        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch)
+        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         for channel in plan.weights:
