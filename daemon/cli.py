@@ -118,9 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
     daemon.add_argument("--json", action="store_true", help="JSON output (status)")
 
     mcp = commands.add_parser(
-        "mcp", help="serve the MCP tools on stdio", description="Run the MCP server on stdio."
+        "mcp", help="serve the MCP tools on stdio",
+        description="Run the MCP server on stdio, for one repository or several searched together.",
     )
-    mcp.add_argument("--repo", default=".", help="repository root (default: .)")
+    mcp.add_argument(
+        "--repo", action="append", metavar="PATH",
+        help="repository root (default: .); repeat to serve several, searched together",
+    )
     return parser
 
 
@@ -421,10 +425,11 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Replace this process with the MCP server (by process: `daemon` never imports it)."""
-    repo = str(load_config(args.repo).repo)
+    repos = [str(load_config(path).repo) for path in args.repo or ["."]]
+    flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
     # -P: a directory named like our packages in the cwd must not shadow them.
     verbosity = ["-v"] * min(args.verbose, 2)
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", "--repo", repo, *verbosity])
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", *flags, *verbosity])
     return EXIT_OK  # not reached
 
 

@@ -1,5 +1,5 @@
-"""What every tool call shares: the repository from the call's context, anticipated
-failures as tool errors, and answers as a text block plus structured content.
+"""What every tool call shares: the repository (or roots) from the call's context,
+anticipated failures as tool errors, and answers as a text block plus structured content.
 
 Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 """
@@ -17,13 +17,19 @@ from pydantic import BaseModel
 
 from mcp_server.handles import HandleError
 from mcp_server.source import SourceError
-from mcp_server.state import IndexBuilding, Repository
+from mcp_server.state import IndexBuilding, Repository, Roots
 from storage import QueryError, SchemaMismatch, StorageError
 
 
 def repository(ctx: Context) -> Repository:
     """The Repository the server's lifespan yielded (see `server.build_server`)."""
     return cast(Repository, ctx.request_context.lifespan_context)
+
+
+def roots(ctx: Context) -> Roots:
+    """The Roots the lifespan of a server with several repositories yielded
+    (see `server.build_roots_server`)."""
+    return cast(Roots, ctx.request_context.lifespan_context)
 
 
 @contextmanager

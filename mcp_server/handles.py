@@ -3,12 +3,15 @@
 Imports: msgspec and the standard library only.
 
 A handle is `s1.<payload>.<mac>`, both parts base64url without padding. The payload is
-the JSON array `[path, start_line, end_line, name, digest, build]`:
+the JSON array `[path, start_line, end_line, name, digest, build]`, plus `repo` when the
+server serves several repositories:
 
 - `digest` is the start of the file's content digest in the index manifest when the
   search ran, so a read can tell that the file changed since;
 - `build` is a fingerprint of the index's random `index_id`, so a read can tell a handle
-  of an older build (`symfind reindex` draws a new id) from a forged one.
+  of an older build (`symfind reindex` draws a new id) from a forged one;
+- `repo` is the label of the repository the definition is in (`repo_of` reads it before
+  the handle is verified: the MAC is keyed by that repository's index).
 
 The MAC is HMAC-SHA256 over `s1.<payload>`, keyed by a key derived from `index_id`.
 A handle is untrusted input all the same: verifying it only proves this server issued
@@ -46,6 +49,7 @@ class Target(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     name: str
     digest: str
     build: str = ""
+    repo: str = ""
 
 
 _DECODER = msgspec.json.Decoder(Target)
@@ -77,9 +81,17 @@ def _mac(index_id: str, payload: str) -> str:
 
 
 def sign(
-    *, path: str, start_line: int, end_line: int, name: str, digest: str, index_id: str
+    *,
+    path: str,
+    start_line: int,
+    end_line: int,
+    name: str,
+    digest: str,
+    index_id: str,
+    repo: str = "",
 ) -> str:
-    """Issue a handle for one definition of the index build `index_id`."""
+    """Issue a handle for one definition of the index build `index_id` (of the repository
+    labelled `repo`, when the server serves several)."""
     target = Target(
         path=path,
         start_line=start_line,
@@ -87,17 +99,16 @@ def sign(
         name=name,
         digest=digest[:DIGEST_CHARS],
         build=build_fingerprint(index_id),
+        repo=repo,
     )
-    payload = _b64encode(msgspec.json.encode(target))
+    fields = msgspec.structs.astuple(target)
+    # A one-repository handle keeps its six fields: `repo` only when it names one.
+    payload = _b64encode(msgspec.json.encode(fields if repo else fields[:-1]))
     return f"{VERSION}.{payload}.{_mac(index_id, payload)}"
 
 
-def verify(handle: str, index_id: str) -> Target:
-    """Check a handle against the current index build and return what it points at.
-
-    Raises:
-        HandleError: Malformed, signed for another index build, or not signed by us.
-    """
+def _decode(handle: str) -> tuple[Target, str, str]:
+    """What a handle points at (not yet verified), its payload and its MAC."""
     parts = handle.strip().split(".")
     if len(parts) != 3 or parts[0] != VERSION:
         raise HandleError(
@@ -112,6 +123,26 @@ def verify(handle: str, index_id: str) -> Target:
             "invalid handle: it does not decode (truncated or edited?) — pass the `handle` "
             "field of a codebase_search result exactly as given"
         ) from None
+    return target, payload, mac
+
+
+def repo_of(handle: str) -> str:
+    """The repository label a handle names ("" for a one-repository server's handle).
+    Not verified: only `verify`, with that repository's index, says the handle is ours.
+
+    Raises:
+        HandleError: Malformed.
+    """
+    return _decode(handle)[0].repo
+
+
+def verify(handle: str, index_id: str) -> Target:
+    """Check a handle against the current index build and return what it points at.
+
+    Raises:
+        HandleError: Malformed, signed for another index build, or not signed by us.
+    """
+    target, payload, mac = _decode(handle)
     if target.build != build_fingerprint(index_id):
         raise HandleError(
             "stale handle: the index was rebuilt since the search that returned it — "

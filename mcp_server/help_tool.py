@@ -5,14 +5,25 @@ Imports: mcp, `storage`, `mcp_server` modules.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections import Counter
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
 from mcp_server import render
-from mcp_server.calls import answer, repository
-from mcp_server.models import HelpOutput, IndexContents, QueryShape, RouteWeights, ToolGuide
+from mcp_server.calls import answer, repository, roots
+from mcp_server.models import (
+    HelpOutput,
+    IndexContents,
+    IndexStatus,
+    IndexStatusName,
+    QueryShape,
+    ReposHelpOutput,
+    RouteWeights,
+    ToolGuide,
+)
 from mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
 from mcp_server.search_tool import KINDS, MAX_RESULTS
 from mcp_server.status_tool import status_of
@@ -49,6 +60,15 @@ TOOL_GUIDE = (
     ("index_status", "check whether the index is built and current"),
     ("help", "this guide"),
 )
+#: What the tools do differently on a server with several repositories.
+SEVERAL_GUIDE = {
+    "codebase_search": "; all repositories are searched and fused into one ranking: each "
+    "result names its `repo`, and `repos` says how each repository answered",
+    "read_symbol": " (the handle knows its repository)",
+    "index_status": ", for each repository",
+}
+#: Index statuses, best first (several indexes together have the best of theirs).
+_STATUS_ORDER: tuple[IndexStatusName, ...] = ("ready", "indexing", "missing", "unusable")
 
 
 def show_help(ctx: Context) -> Annotated[CallToolResult, HelpOutput]:
@@ -57,34 +77,60 @@ def show_help(ctx: Context) -> Annotated[CallToolResult, HelpOutput]:
     results (channels, routing, the fusion weights), and what this repository's index holds
     (languages, kinds).
     """
-    status = status_of(repository(ctx))
-    out = HelpOutput(
-        tools=[ToolGuide(name=name, use_when=text) for name, text in TOOL_GUIDE],
-        query_shapes=[
+    out = HelpOutput(**_guide(TOOL_GUIDE), index=_contents([status_of(repository(ctx))]))
+    return answer(out, render.help_text(out))
+
+
+def show_help_repos(ctx: Context) -> Annotated[CallToolResult, ReposHelpOutput]:
+    """help on a server with several repositories (its description is help's plus
+    `tools.SEVERAL_HELP`): the same guide, which repositories are searched, and what
+    their indexes hold together."""
+    served = roots(ctx).repos
+    tools = tuple((name, text + SEVERAL_GUIDE.get(name, "")) for name, text in TOOL_GUIDE)
+    out = ReposHelpOutput(
+        **_guide(tools),
+        index=_contents([status_of(repo) for repo in served.values()]),
+        repos={label: render.escape(str(repo.root)) for label, repo in served.items()},
+    )
+    return answer(out, render.help_text(out))
+
+
+def _contents(statuses: Sequence[IndexStatus]) -> IndexContents:
+    """What the indexes hold together (the one index of a one-repository server); their
+    status is the best any of them has (search answers when one index does)."""
+    languages: Counter[str] = Counter()
+    for status in statuses:
+        languages.update(status.languages)
+    return IndexContents(
+        status=next(name for name in _STATUS_ORDER if any(s.status == name for s in statuses)),
+        files=sum(status.files for status in statuses),
+        symbols=sum(status.symbols for status in statuses),
+        languages=dict(sorted(languages.items(), key=lambda item: (-item[1], item[0]))),
+        kinds=list(KINDS),
+    )
+
+
+def _guide(tools: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The fields of the help answer that do not depend on the index."""
+    return {
+        "tools": [ToolGuide(name=name, use_when=text) for name, text in tools],
+        "query_shapes": [
             QueryShape(example=example, meaning=meaning, plan=str(route(example)))
             for example, meaning in QUERY_SHAPES
         ],
-        channels={str(c): CHANNEL_TEXT.get(c, "") for c in Channel},
-        routes=[
+        "channels": {str(c): CHANNEL_TEXT.get(c, "") for c in Channel},
+        "routes": [
             RouteWeights(route=str(r), weights={str(c): w for c, w in weights.items()})
             for r, weights in WEIGHTS.items()
         ],
-        rrf_k=RRF_K,
-        fusion=f"each channel ranks on its own; weighted Reciprocal Rank Fusion adds "
+        "rrf_k": RRF_K,
+        "fusion": f"each channel ranks on its own; weighted Reciprocal Rank Fusion adds "
         f"weight / ({RRF_K} + rank) over the channels that found a definition; ties go to the "
         "exact name, then kind, path and line. Every result's why.channels shows its ranks.",
-        limits={
+        "limits": {
             "max_query_chars": MAX_QUERY_CHARS,
             "max_results": MAX_RESULTS,
             "read_default_bytes": READ_DEFAULT_BYTES,
             "read_max_bytes": READ_MAX_BYTES,
         },
-        index=IndexContents(
-            status=status.status,
-            files=status.files,
-            symbols=status.symbols,
-            languages=status.languages,
-            kinds=list(KINDS),
-        ),
-    )
-    return answer(out, render.help_text(out))
+    }

@@ -3,11 +3,13 @@
 Imports: pydantic only. Storage records (msgspec Structs) are converted into these by the
 tool modules; no Struct ever reaches the SDK.
 
-The four answers (`SearchOutput`, `SymbolSource`, `HelpOutput`, `IndexStatus`) publish
-self-contained schemas: pydantic's own, with nested models written in place instead of
-`$ref`s into `$defs` (our models are not recursive). Clients that validate every answer
-against the outputSchema (the Python SDK's does, with `jsonschema`) validate a search
-answer ~25% faster without a `$ref` lookup per nested object. Nullable fields stay
+The answers (`SearchOutput`, `SymbolSource`, `HelpOutput`, `IndexStatus`, and the forms a
+server with several repositories returns: `ReposSearchOutput`, `RepoSymbolSource`,
+`ReposHelpOutput`, `ReposIndexStatus`) publish self-contained schemas: pydantic's own,
+with nested models written in place instead of `$ref`s into `$defs` (our models are not
+recursive). Clients that validate every answer against the outputSchema (the Python
+SDK's does, with `jsonschema`) validate a search answer ~25% faster without a `$ref`
+lookup per nested object. Nullable fields stay
 `anyOf` branches of one `type` each: a `"type": [T, "null"]` array would be faster still,
 but is less portable (the Inspector's --strict check flags it).
 """
@@ -21,6 +23,8 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
 IndexStatusName = Literal["ready", "indexing", "missing", "unusable"]
+#: `storage.RepoState` values: how one repository answered a search over several.
+RepoStateName = Literal["ok", "missing index", "schema mismatch", "error"]
 
 
 def self_contained(schema: Any, resolve: Any) -> Any:
@@ -101,8 +105,8 @@ class Freshness(BaseModel):
     updated_at: float = Field(description="Unix time of the last commit.")
 
 
-class SearchOutput(Answer):
-    """The answer of codebase_search."""
+class SearchAnswer(Answer):
+    """What the answers of codebase_search over one and over several repositories share."""
 
     query: str
     route: str = Field(description="How the query was read: identifier, qualified, words or prose.")
@@ -116,7 +120,43 @@ class SearchOutput(Answer):
     suggestions: list[str] = Field(description="Nearest indexed names (empty results only).")
     next_actions: list[str] = Field(description="What to try next.")
     failures: dict[str, str] = Field(description="Channels that failed; the others still answered.")
+
+
+class SearchOutput(SearchAnswer):
+    """The answer of codebase_search."""
+
     freshness: Freshness
+
+
+class RepoDefinition(Definition):
+    """One ranked definition, in one of several repositories."""
+
+    repo: str = Field(description="The repository it is in (its `repos[].repo` label).")
+
+
+class RepoAnswer(BaseModel):
+    """How one repository answered a search over several."""
+
+    repo: str = Field(description="Its label, as its results name it.")
+    root: str = Field(description="Its absolute path.")
+    status: RepoStateName
+    message: str = Field(description="Why it did not answer and what to do (empty when ok).")
+    took_ms: float
+    results: int = Field(description="Results it returned before the fusion.")
+    freshness: Freshness | None = Field(description="How current its index is (null unless ok).")
+    failures: dict[str, str] = Field(description="Its channels that failed.")
+
+
+class ReposSearchOutput(SearchAnswer):
+    """The answer of codebase_search over several repositories: one fused ranking."""
+
+    results: list[RepoDefinition]
+    failures: dict[str, str] = Field(
+        description="`repo/channel` → why that channel failed there; the others still answered."
+    )
+    repos: list[RepoAnswer] = Field(
+        description="One per repository, in the order the server was given them."
+    )
 
 
 class SymbolSource(Answer):
@@ -135,6 +175,12 @@ class SymbolSource(Answer):
     escaped_characters: int = Field(
         description="Invisible or control characters shown as <U+XXXX> escapes."
     )
+
+
+class RepoSymbolSource(SymbolSource):
+    """The answer of read_symbol when the server serves several repositories."""
+
+    repo: str = Field(description="The repository the definition is in.")
 
 
 class ToolGuide(BaseModel):
@@ -174,6 +220,16 @@ class HelpOutput(Answer):
     index: IndexContents
 
 
+class ReposHelpOutput(HelpOutput):
+    """The answer of help when the server serves several repositories."""
+
+    index: IndexContents = Field(
+        description="All repositories' indexes together; status is the best of theirs "
+        "(index_status has each)."
+    )
+    repos: dict[str, str] = Field(description="Label → root of every repository searched.")
+
+
 class IndexStatus(Answer):
     """The answer of index_status."""
 
@@ -189,3 +245,15 @@ class IndexStatus(Answer):
     watching: bool
     indexing: bool = Field(description="An indexer or a daemon batch is running now.")
     updated_at: float
+
+
+class RepoIndexStatus(IndexStatus):
+    """One repository's index status, in a server that serves several."""
+
+    label: str = Field(description="The name its search results carry in `repo`.")
+
+
+class ReposIndexStatus(Answer):
+    """The answer of index_status when the server serves several repositories."""
+
+    repos: list[RepoIndexStatus] = Field(description="One per repository, in the order given.")

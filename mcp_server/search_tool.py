@@ -1,23 +1,53 @@
 """The codebase_search tool: ranked definitions with snippets, handles and freshness.
 
 Imports: mcp, pydantic, `storage`, `mcp_server` modules.
+
+`codebase_search` searches the one repository a server serves; `codebase_search_repos`
+is the same tool on a server with several roots: each root is searched through its own
+`Repository` (as in a one-repository server), `storage.search_repos` fuses the answers,
+and every result and handle names its repository.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
 from mcp_server import handles, render
-from mcp_server.calls import answer, repository, tool_errors
+from mcp_server.calls import answer, repository, roots, tool_errors
 from mcp_server.file_cache import VerifiedFiles
-from mcp_server.models import ChannelMatch, Definition, Freshness, SearchOutput, Why
+from mcp_server.models import (
+    ChannelMatch,
+    Definition,
+    RepoAnswer,
+    RepoDefinition,
+    ReposSearchOutput,
+    SearchAnswer,
+    SearchOutput,
+    Why,
+)
 from mcp_server.source import SourceError, slice_lines
+from mcp_server.state import Activity, IndexBuilding, Repository
 from mcp_server.status_tool import freshness
-from storage import MAX_QUERY_CHARS, Manifest, SearchResponse, SearchResult, SymbolKind
+from storage import (
+    MAX_QUERY_CHARS,
+    FederatedResponse,
+    IndexMissing,
+    Manifest,
+    Repo,
+    RepoQuery,
+    SearchResponse,
+    SearchResult,
+    StorageError,
+    SymbolKind,
+    route,
+    search_repos,
+)
 
 MAX_RESULTS = 50
 #: Text of one answer (the text block, and the structured JSON) stays under this.
@@ -34,35 +64,45 @@ KINDS: tuple[str, ...] = tuple(kind.value for kind in SymbolKind)
 KindName = Literal[KINDS]  # type: ignore[valid-type]  # pyright: ignore[reportInvalidTypeForm]
 
 
+Query = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="A name (`HttpClient`, typos fine: `HtppClient`), a qualified name "
+        "(`AsyncClient#send`, `pkg.mod.func`, `ns::Type`) or a few words (`http client`). "
+        "Plain text: there are no operators or field syntax.",
+    ),
+]
+Limit = Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")]
+Kind = Annotated[
+    KindName | None,  # pyright: ignore[reportInvalidTypeForm]
+    Field(description="Only definitions of this kind."),
+]
+Language = Annotated[
+    str | None,
+    Field(min_length=1, max_length=32, description="Only this language id, e.g. `python`."),
+]
+PathGlob = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=256,
+        description="Only paths matching this glob: `src/**/*.py`, `tests/`, `*.rs`.",
+    ),
+]
+#: Where a repository's results are read from: its verified files and its manifest.
+Indexed = tuple[VerifiedFiles, Manifest]
+Model = TypeVar("Model", bound=SearchAnswer)
+
+
 def codebase_search(
     ctx: Context,
-    query: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=MAX_QUERY_CHARS,
-            description="A name (`HttpClient`, typos fine: `HtppClient`), a qualified name "
-            "(`AsyncClient#send`, `pkg.mod.func`, `ns::Type`) or a few words (`http client`). "
-            "Plain text: there are no operators or field syntax.",
-        ),
-    ],
-    limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")] = 10,
-    kind: Annotated[
-        KindName | None,  # pyright: ignore[reportInvalidTypeForm]
-        Field(description="Only definitions of this kind."),
-    ] = None,
-    language: Annotated[
-        str | None,
-        Field(min_length=1, max_length=32, description="Only this language id, e.g. `python`."),
-    ] = None,
-    path: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=256,
-            description="Only paths matching this glob: `src/**/*.py`, `tests/`, `*.rs`.",
-        ),
-    ] = None,
+    query: Query,
+    limit: Limit = 10,
+    kind: Kind = None,
+    language: Language = None,
+    path: PathGlob = None,
 ) -> Annotated[CallToolResult, SearchOutput]:
     """Use when you need where something is DEFINED in this repository: a class, function,
     method, type, constant or macro — by exact name, a typo'd or partly remembered name
@@ -84,37 +124,129 @@ def codebase_search(
         )
         plan = str(searcher.plan(query))
     fresh = freshness(manifest, activity)
-    definitions = _definitions(repo.files, manifest, response)
+    definitions = _definitions([("", r) for r in response.results], {"": (repo.files, manifest)})
+    catching_up = fresh.status == "indexing" or fresh.pending > 0
     out = SearchOutput(
-        query=render.escape(query),
-        route=response.route,
-        plan=render.escape(plan),
-        channels=dict(response.channels),
-        took_ms=response.took_ms,
-        results=definitions,
-        truncated=False,
-        omitted_results=0,
-        empty_reason=None if definitions else (response.empty_reason or None),
-        suggestions=[render.escape(s) for s in response.suggestions],
-        next_actions=_next_actions(response, kind, language, path, fresh),
+        **_shared(query, plan, response, definitions),
+        next_actions=_next_actions(definitions, response.suggestions, kind, language, path,
+                                   catching_up=catching_up),
         failures=dict(response.failures),
         freshness=fresh,
     )
-    return answer(*_fit(out))
+    return answer(*_fit(out, render.search_text))
+
+
+def codebase_search_repos(
+    ctx: Context,
+    query: Query,
+    limit: Limit = 10,
+    kind: Kind = None,
+    language: Language = None,
+    path: PathGlob = None,
+) -> Annotated[CallToolResult, ReposSearchOutput]:
+    """codebase_search on a server with several repositories (its description is
+    codebase_search's plus `tools.SEVERAL_SEARCH`): one fused ranking, each result naming
+    its repository, and how each repository answered. Fails only when none answered."""
+    served = roots(ctx)
+    indexes: dict[str, tuple[Manifest, Activity]] = {}
+    repos = [_searchable(label, repo, indexes) for label, repo in served.repos.items()]
+    with tool_errors():
+        response = search_repos(repos, query, limit=limit, kind=kind, language=language,
+                                path=path, executor=served.executor)
+    if not response.answered:
+        raise ToolError(
+            f"{response.empty_reason}: "
+            + "; ".join(f"{s.repo}: {s.message}" for s in response.repos)
+        )
+    statuses = [
+        RepoAnswer(
+            repo=status.repo, root=render.escape(status.root), status=status.status.value,
+            message=render.escape(status.message), took_ms=status.took_ms, results=status.results,
+            freshness=freshness(*indexes[status.repo]) if status.repo in indexes else None,
+            failures=dict(status.failures),
+        )
+        for status in response.repos
+    ]
+    definitions = _definitions(
+        [(r.repo, r) for r in response.results],
+        {label: (served.repos[label].files, manifest) for label, (manifest, _) in indexes.items()},
+    )
+    catching_up = any(
+        (s.freshness.status == "indexing" or s.freshness.pending > 0) if s.freshness
+        else served.repos[s.repo].activity().indexing  # its index is being built
+        for s in statuses
+    )
+    out = ReposSearchOutput(
+        **_shared(query, str(route(query)), response, definitions),
+        next_actions=_next_actions(definitions, response.suggestions, kind, language, path,
+                                   catching_up=catching_up),
+        failures={f"{s.repo}/{channel}": text for s in statuses for channel, text in
+                  s.failures.items()},
+        repos=statuses,
+    )
+    return answer(*_fit(out, render.repos_search_text))
+
+
+def _searchable(
+    label: str, repo: Repository, indexes: dict[str, tuple[Manifest, Activity]]
+) -> Repo:
+    """`repo` as one repository of `search_repos`, searched as a one-repository server
+    searches it; records in `indexes` the manifest each answer came from (for snippets and
+    handles) and what was changing the index then."""
+
+    def search(query: RepoQuery) -> SearchResponse:
+        try:
+            with repo.reader() as searcher:
+                manifest = searcher.manifest
+                activity = repo.activity(manifest)
+                response = searcher.search(
+                    query.query, limit=query.limit, kind=query.kind, language=query.language,
+                    path=query.path, pending=activity.pending,
+                )
+        except IndexBuilding as exc:  # reported as this repository's status, not raised
+            raise IndexMissing(str(exc)) from None
+        except (OSError, ValueError) as exc:  # rebuilt under us, or damaged: reopened next time
+            raise StorageError(f"the index of {repo.root} cannot be read: {exc}") from None
+        indexes[label] = (manifest, activity)
+        return response
+
+    return Repo(label, str(repo.root), search)
+
+
+def _shared(
+    query: str, plan: str, response: SearchResponse | FederatedResponse,
+    definitions: list[Definition],
+) -> dict[str, Any]:
+    """The fields both forms of the search answer fill alike."""
+    return {
+        "query": render.escape(query),
+        "route": response.route,
+        "plan": render.escape(plan),
+        "channels": dict(response.channels),
+        "took_ms": response.took_ms,
+        "results": definitions,
+        "truncated": False,
+        "omitted_results": 0,
+        "empty_reason": None if definitions else (response.empty_reason or None),
+        "suggestions": [render.escape(s) for s in response.suggestions],
+    }
 
 
 def _definitions(
-    files: VerifiedFiles, manifest: Manifest, response: SearchResponse
+    ranked: Sequence[tuple[str, SearchResult]], indexes: Mapping[str, Indexed]
 ) -> list[Definition]:
-    # Per path: its lines, None (checked, not read), or why not. Only files first met in the
+    """The answer's results, from (repository label, result) pairs: the label is "" on a
+    one-repository server, where results are `Definition`s; `RepoDefinition`s otherwise."""
+    # Per file: its lines, None (checked, not read), or why not. Only files first met in the
     # first SNIPPET_RESULTS results are read (ranks only grow, so a later one never needs it).
-    seen: dict[str, list[bytes] | SourceError | None] = {}
+    seen: dict[tuple[str, str], list[bytes] | SourceError | None] = {}
     out = []
-    for rank, result in enumerate(response.results, start=1):
-        if result.path not in seen:
-            seen[result.path] = _lines_or_error(files, manifest, result.path,
-                                                read=rank <= SNIPPET_RESULTS)
-        out.append(_definition(rank, result, manifest, seen[result.path]))
+    for rank, (repo, result) in enumerate(ranked, start=1):
+        files, manifest = indexes[repo]
+        key = (repo, result.path)
+        if key not in seen:
+            seen[key] = _lines_or_error(files, manifest, result.path, read=rank <= SNIPPET_RESULTS)
+        out.append(_definition(rank, result, manifest, seen[key], repo))
     return out
 
 
@@ -132,7 +264,11 @@ def _lines_or_error(
 
 
 def _definition(
-    rank: int, result: SearchResult, manifest: Manifest, lines: list[bytes] | SourceError | None
+    rank: int,
+    result: SearchResult,
+    manifest: Manifest,
+    lines: list[bytes] | SourceError | None,
+    repo: str,
 ) -> Definition:
     start = result.start_line or result.line
     snippet, snippet_line, snippet_cut = None, start, False
@@ -144,7 +280,7 @@ def _definition(
         snippet_line = shown.first_line
         snippet_cut = escaped_cut or shown.is_truncated or shown.last_line < result.end_line
     state = manifest.files.get(result.path)
-    return Definition(
+    definition = Definition(
         rank=rank,
         name=render.cap(render.escape(result.name), NAME_CHARS)[0],
         qualname=render.cap(render.escape(result.qualname), NAME_CHARS)[0],
@@ -170,40 +306,44 @@ def _definition(
             name=result.name,
             digest=state.digest if state else "",
             index_id=manifest.index_id,
+            repo=repo,
         ),
     )
+    return RepoDefinition(repo=repo, **dict(definition)) if repo else definition
 
 
 def _next_actions(
-    response: SearchResponse,
+    definitions: Sequence[Definition],
+    suggestions: Sequence[str],
     kind: str | None,
     language: str | None,
     path: str | None,
-    fresh: Freshness,
+    *,
+    catching_up: bool,
 ) -> list[str]:
     actions: list[str] = []
-    if response.results:
+    if definitions:
         actions.append("read_symbol(handle) returns a result's full source")
-        if len(response.results) > 3 and not (kind or language or path):
+        if len(definitions) > 3 and not (kind or language or path):
             actions.append("narrow with kind=, language= or path= (a glob)")
     else:
-        actions += [f"codebase_search(query={render.escape(s)!r})" for s in response.suggestions[:3]]
+        actions += [f"codebase_search(query={render.escape(s)!r})" for s in suggestions[:3]]
         if kind or language or path:
             actions.append("drop the kind/language/path filters")
         actions.append("try another spelling, the bare name, or a few words")
-        if fresh.status == "indexing" or fresh.pending:
+        if catching_up:
             actions.append("the index is catching up: retry in a few seconds")
     actions.append("for text inside bodies or for usages/references, use grep instead")
     return actions
 
 
-def _fit(out: SearchOutput) -> tuple[SearchOutput, str]:
-    """Shorten the answer until its text and JSON both fit ANSWER_BUDGET_CHARS.
+def _fit(out: Model, text_of: Callable[[Model], str]) -> tuple[Model, str]:
+    """Shorten the answer until its text (`text_of`) and JSON both fit ANSWER_BUDGET_CHARS.
 
     Snippets go first (from the last result up), then whole results from the end.
     """
     while True:
-        text = render.search_text(out)
+        text = text_of(out)
         if len(text) <= ANSWER_BUDGET_CHARS and len(out.model_dump_json()) <= ANSWER_BUDGET_CHARS:
             return out, text
         results = list(out.results)

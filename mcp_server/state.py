@@ -1,4 +1,5 @@
-"""The server's view of one repository's index: opened lazily, refreshed before use.
+"""The server's view of one repository's index (`Repository`: opened lazily, refreshed
+before use), and of several (`Roots`).
 
 Imports: `storage`, `mcp_server.file_cache`, msgspec and the standard library (no mcp:
 tools turn errors here into tool errors).
@@ -7,8 +8,9 @@ The MCP server only reads the index. When there is none yet it starts the reposi
 daemon as a separate process (`python -m daemon daemon start REPO`, never by import),
 which builds the index and then keeps it fresh, and answers that the index is being
 built; the first commit makes searches work without a restart, and every search
-refreshes the reader so later commits (of the daemon or a manual `symfind index`) are seen. A running daemon is recognised by its status file in the
-index directory, which it rewrites atomically after every batch.
+refreshes the reader so later commits (of the daemon or a manual `symfind index`) are
+seen. A running daemon is recognised by its status file in the index directory, which it
+rewrites atomically after every batch. A server with several roots does all this for each.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +30,16 @@ from pathlib import Path
 import msgspec
 
 from mcp_server.file_cache import VerifiedFiles
-from storage import IndexMissing, IndexState, Manifest, Searcher, StorageError, index_state
+from storage import (
+    IndexMissing,
+    IndexState,
+    Manifest,
+    Searcher,
+    StorageError,
+    index_dir_for,
+    index_state,
+    repo_labels,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -206,6 +218,35 @@ class Repository:
             watching=status is not None,
             pending=max(status.pending if status else 0, len(manifest.pending) if manifest else 0),
         )
+
+
+class Roots:
+    """Several repositories served at once, each a `Repository` under a short label
+    (`storage.repo_labels`), in the order given: the first wins ties in a fused ranking.
+
+    Args:
+        roots: Repository roots, already resolved, each once.
+        auto_index: Start the indexer of a root that has no index.
+    """
+
+    def __init__(self, roots: Sequence[Path], *, auto_index: bool = True) -> None:
+        self.repos: dict[str, Repository] = {
+            label: Repository(root, index_dir_for(root), auto_index=auto_index)
+            for label, root in zip(repo_labels(roots), roots, strict=True)
+        }
+        #: Searches the repositories concurrently, for the server's life (Tantivy releases
+        #: the GIL while it searches).
+        self.executor = ThreadPoolExecutor(
+            max_workers=min(len(roots), os.cpu_count() or 1), thread_name_prefix="symfind-repo"
+        )
+
+    def start(self) -> None:
+        """Called once at server start: begin indexing the roots that have no index."""
+        for repo in self.repos.values():
+            repo.start()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _alive(pid: int) -> bool:

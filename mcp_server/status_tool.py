@@ -12,8 +12,14 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
 from mcp_server import render
-from mcp_server.calls import answer, repository
-from mcp_server.models import Freshness, IndexStatus, IndexStatusName
+from mcp_server.calls import answer, repository, roots
+from mcp_server.models import (
+    Freshness,
+    IndexStatus,
+    IndexStatusName,
+    RepoIndexStatus,
+    ReposIndexStatus,
+)
 from mcp_server.state import Activity, IndexBuilding, Repository
 from storage import Manifest, StorageError
 
@@ -26,6 +32,16 @@ def index_status(ctx: Context) -> Annotated[CallToolResult, IndexStatus]:
     """
     out = status_of(repository(ctx))
     return answer(out, render.status_text(out))
+
+
+def index_status_repos(ctx: Context) -> Annotated[CallToolResult, ReposIndexStatus]:
+    """index_status on a server with several repositories (its description is
+    index_status's plus `tools.SEVERAL_STATUS`): one status per repository."""
+    out = ReposIndexStatus(repos=[
+        RepoIndexStatus(label=label, **dict(status_of(repo)))
+        for label, repo in roots(ctx).repos.items()
+    ])
+    return answer(out, render.repos_status_text(out))
 
 
 def freshness(manifest: Manifest, activity: Activity) -> Freshness:

@@ -4,8 +4,10 @@ Imports: mcp, `mcp_server` modules.
 
 Each tool lives in its own module: `search_tool` (codebase_search), `help_tool` (help),
 `read_tool` (read_symbol), `status_tool` (index_status); `calls` holds what they share.
-Every tool is read-only. Tool functions are sync: the SDK runs them in worker threads,
-and `Repository` serialises index access. Storage and handle failures become
+A server with several repositories registers each tool's `…_repos` form under the same
+name, with the same parameters, its own output schema, and a description that adds what
+differs. Every tool is read-only. Tool functions are sync: the SDK runs them in worker
+threads, and `Repository` serialises index access. Storage and handle failures become
 `ToolError`s with a fix hint; anything unexpected is left to the SDK, which answers
 "Error executing tool <name>" and logs the traceback to stderr only.
 """
@@ -19,34 +21,45 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from mcp_server.help_tool import show_help
-from mcp_server.read_tool import read_symbol
-from mcp_server.search_tool import codebase_search
-from mcp_server.status_tool import index_status
+from mcp_server.help_tool import show_help, show_help_repos
+from mcp_server.read_tool import read_symbol, read_symbol_repos
+from mcp_server.search_tool import codebase_search, codebase_search_repos
+from mcp_server.status_tool import index_status, index_status_repos
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
 
+#: Added to each tool's description on a server with several repositories.
+SEVERAL_SEARCH = """\
+This server searches several repositories at once: one ranking over all of them, best \
+first. Each result names its `repo`; `repos` says how each repository answered (one \
+without an index, or with an index to rebuild, is reported there and the others still \
+answer)."""
+SEVERAL_READ = "Handles know their repository: the definition is read from that one."
+SEVERAL_STATUS = "This server searches several repositories: one status each, in `repos`."
+SEVERAL_HELP = "Also lists the repositories this server searches."
 
-def register(server: MCPServer[Any]) -> None:
-    """Add the tools to `server`, in the order tools/list shows them."""
-    server.tool(
-        name="codebase_search", title="Find definitions", description=_doc(codebase_search),
-        annotations=READ_ONLY,
-    )(codebase_search)
-    server.tool(
-        name="help", title="How to search this repository", description=_doc(show_help),
-        annotations=READ_ONLY,
-    )(show_help)
-    server.tool(
-        name="read_symbol", title="Read a definition's source", description=_doc(read_symbol),
-        annotations=READ_ONLY,
-    )(read_symbol)
-    server.tool(
-        name="index_status", title="Index status", description=_doc(index_status),
-        annotations=READ_ONLY,
-    )(index_status)
+# (name, title, one-repository tool, several-repositories tool, what the latter adds)
+_TOOLS: tuple[tuple[str, str, Callable[..., Any], Callable[..., Any], str], ...] = (
+    ("codebase_search", "Find definitions", codebase_search, codebase_search_repos,
+     SEVERAL_SEARCH),
+    ("help", "How to search this repository", show_help, show_help_repos, SEVERAL_HELP),
+    ("read_symbol", "Read a definition's source", read_symbol, read_symbol_repos, SEVERAL_READ),
+    ("index_status", "Index status", index_status, index_status_repos, SEVERAL_STATUS),
+)
+
+
+def register(server: MCPServer[Any], *, several: bool = False) -> None:
+    """Add the tools to `server`, in the order tools/list shows them: their forms for
+    several repositories when `several`."""
+    for name, title, one, many, added in _TOOLS:
+        description = _doc(one) + (f"\n\n{added}" if several else "")
+        if several:
+            title = title.replace("this repository", "these repositories")
+        server.tool(
+            name=name, title=title, description=description, annotations=READ_ONLY,
+        )(many if several else one)
 
 
 def _doc(fn: Callable[..., object]) -> str:

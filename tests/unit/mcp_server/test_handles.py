@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_server.handles import HandleError, Target, build_fingerprint, sign, verify
+import base64
+import json
+
+from mcp_server.handles import HandleError, Target, build_fingerprint, repo_of, sign, verify
 
 INDEX_ID = "0123456789abcdef0123456789abcdef"
 
@@ -58,3 +61,31 @@ def test_any_edit_breaks_the_signature() -> None:
                    f"{version}.{payload}.", f"{version}.{payload}.{mac}é"):
         with pytest.raises(HandleError, match="signature does not match"):
             verify(forged, INDEX_ID)
+
+
+def payload_of(text: str) -> list[object]:
+    payload = text.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def test_a_handle_of_a_server_with_several_repositories_names_its_repository() -> None:
+    named = handle(repo="frontend")
+    assert (repo_of(named), verify(named, INDEX_ID).repo) == ("frontend", "frontend")
+    assert payload_of(named) == [*payload_of(handle()), "frontend"]
+    assert named.split(".")[2] != handle().split(".")[2]
+
+
+def test_a_one_repository_handle_keeps_six_fields_and_names_no_repository() -> None:
+    assert payload_of(handle()) == [
+        "pkg/mod.py", 3, 9, "f", "d" * 16, build_fingerprint(INDEX_ID),
+    ]
+    assert repo_of(handle()) == ""
+
+
+def test_the_repository_is_signed_too() -> None:
+    version, payload, mac = handle(repo="frontend").split(".")
+    relabelled = handle(repo="billing").split(".")[1]
+    with pytest.raises(HandleError, match="signature does not match"):
+        verify(f"{version}.{relabelled}.{mac}", INDEX_ID)
+    with pytest.raises(HandleError, match="does not decode"):
+        repo_of(f"{version}.%%%.{mac}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import jsonschema
 import pytest
@@ -14,11 +14,17 @@ from mcp_server.models import (
     Freshness,
     HelpOutput,
     IndexStatus,
+    RepoStateName,
+    ReposHelpOutput,
+    ReposIndexStatus,
+    ReposSearchOutput,
+    RepoSymbolSource,
     SearchOutput,
     SymbolSource,
     Why,
     self_contained,
 )
+from storage import RepoState
 
 DEFS = {
     "Item": {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}},
@@ -41,7 +47,11 @@ def test_refs_are_written_in_place_keeping_their_siblings() -> None:
     }
 
 
-@pytest.mark.parametrize("model", [SearchOutput, SymbolSource, HelpOutput, IndexStatus])
+@pytest.mark.parametrize(
+    "model",
+    [SearchOutput, SymbolSource, HelpOutput, IndexStatus, ReposSearchOutput, RepoSymbolSource,
+     ReposHelpOutput, ReposIndexStatus],
+)
 def test_answer_schemas_are_self_contained(model: type[Any]) -> None:
     text = json.dumps(model.model_json_schema())
     assert "$ref" not in text and "$defs" not in text
@@ -94,3 +104,17 @@ def test_required_fields_of_nested_models_stay_required() -> None:
     del answer["results"][0]["handle"]
     with pytest.raises(jsonschema.ValidationError, match="handle"):
         jsonschema.validate(answer, SearchOutput.model_json_schema())
+
+
+def test_repository_states_are_those_of_storage() -> None:
+    assert get_args(RepoStateName) == tuple(state.value for state in RepoState)
+
+
+def test_a_result_of_several_repositories_must_name_its_repository() -> None:
+    answer = search_answer()
+    del answer["freshness"]
+    answer["repos"] = []
+    with pytest.raises(jsonschema.ValidationError, match="'repo' is a required property"):
+        jsonschema.validate(answer, ReposSearchOutput.model_json_schema())
+    answer["results"][0]["repo"] = "billing"
+    jsonschema.validate(answer, ReposSearchOutput.model_json_schema())
