@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA, DamerauLevenshtein
 from extract.records import Symbol, SymbolKind
 from storage.router import Channel, Plan, max_edits_for
 from storage.schema import analyzers, scope_terms
-from storage.words import qualifier_parts, squash
+from storage.words import qualifier_parts, split_text, squash
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -318,9 +318,23 @@ def ngram(ctx: ChannelContext) -> list[Candidate]:
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
-    """Qualnames made of the query's words (`http client` ↔ `HttpClient`), BM25 order."""
+    """Qualnames made of the query's words (`http client` ↔ `HttpClient`): those holding
+    the most of them as typed first, then those whose own name holds the most (the name
+    is what a description describes: `test append if missing` is `testAppendIfMissing`,
+    not `StringUtils.appendIfMissing`), then BM25 (which also matches word stems)."""
     terms = analyzers()["words_en"].analyze(" ".join(ctx.plan.words))
-    return _bm25(ctx, _any_terms(ctx, "words", terms))
+    query = _any_terms(ctx, "words", terms)
+    if query is None:
+        return []
+    wanted = set(split_text(" ".join(ctx.plan.words)))
+
+    def order(c: Candidate) -> tuple[object, ...]:
+        symbol = c.symbol
+        return (-len(wanted.intersection(split_text(symbol.qualname))),
+                -len(wanted.intersection(split_text(symbol.name))),
+                -round(c.score, 5), *closeness(ctx.plan, symbol))
+
+    return _ranked(ctx, _search(ctx, query, BM25_CANDIDATES), order)
 
 
 def text(ctx: ChannelContext) -> list[Candidate]:
