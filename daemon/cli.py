@@ -243,7 +243,8 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
 
     def search(query: RepoQuery) -> SearchResponse:
         message = SearchRequest(query=query.query, limit=query.limit, kind=query.kind,
-                                language=query.language, path=query.path)
+                                language=query.language, path=query.path,
+                                explain=query.explain)
         try:
             response = _search_via_daemon(index_dir, message)
         except QueryError:

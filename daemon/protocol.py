@@ -23,6 +23,7 @@ class SearchRequest(msgspec.Struct, frozen=True, kw_only=True, tag="search"):
     kind: str | None = None
     language: str | None = None
     path: str | None = None
+    explain: bool = True  # see `Searcher.search`
 
 
 class StatusRequest(msgspec.Struct, frozen=True, tag="status"):

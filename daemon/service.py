@@ -483,5 +483,5 @@ class Daemon:
             searcher = self._searcher
         return searcher.search(
             request.query, limit=request.limit, kind=request.kind, language=request.language,
-            path=request.path, pending=self._pending,
+            path=request.path, pending=self._pending, explain=request.explain,
         )

@@ -201,7 +201,7 @@ def _searchable(
                 activity = repo.activity(manifest)
                 response = searcher.search(
                     query.query, limit=query.limit, kind=query.kind, language=query.language,
-                    path=query.path, pending=activity.pending,
+                    path=query.path, pending=activity.pending, explain=query.explain,
                 )
         except IndexBuilding as exc:  # reported as this repository's status, not raised
             raise IndexMissing(str(exc)) from None

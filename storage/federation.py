@@ -72,6 +72,8 @@ class RepoQuery(msgspec.Struct, frozen=True, kw_only=True):
     kind: str | None = None
     language: str | None = None
     path: str | None = None
+    #: Whether an empty answer says why and suggests names (see `Searcher.search`).
+    explain: bool = True
 
 
 #: Answers a query for one repository. Raises `StorageError` (`IndexMissing`,
@@ -179,7 +181,7 @@ class IndexSource:
         self._manifest_stamp = stamp
         return self._searcher.search(
             query.query, limit=query.limit, kind=query.kind, language=query.language,
-            path=query.path,
+            path=query.path, explain=query.explain,
         )
 
     def _stamp(self) -> tuple[int, int] | None:
@@ -252,11 +254,21 @@ def search_repos(
         raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
     plan = route(query)
     _check_kind(kind)
-    request = RepoQuery(query=query, limit=limit, kind=kind, language=language, path=path)
-    def ask(repo: Repo) -> tuple[SearchResponse | None, RepoStatus]:
-        return _ask(repo, request)
+    request = RepoQuery(query=query, limit=limit, kind=kind, language=language, path=path,
+                        explain=False)
 
-    asked = list(executor.map(ask, repos) if executor is not None else map(ask, repos))
+    def ask_all(request: RepoQuery) -> list[tuple[SearchResponse | None, RepoStatus]]:
+        def ask(repo: Repo) -> tuple[SearchResponse | None, RepoStatus]:
+            return _ask(repo, request)
+
+        return list(executor.map(ask, repos) if executor is not None else map(ask, repos))
+
+    asked = ask_all(request)
+    answered = [response for response, _ in asked if response is not None]
+    if answered and not any(response.results for response in answered):
+        # Why nothing was found and the nearest names: a second search in each repository,
+        # so asked for only when every answer is empty (not by each empty repository).
+        asked = ask_all(msgspec.structs.replace(request, explain=True))
     statuses = [status for _, status in asked]
     answers = [
         (repo.label, response)

@@ -131,6 +131,7 @@ class Searcher:
         language: str | None = None,
         path: str | None = None,
         pending: int = 0,
+        explain: bool = True,
     ) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
@@ -141,6 +142,8 @@ class Searcher:
             language: Only this language id.
             path: Only paths matching this glob (`src/**/*.py`, `tests/`).
             pending: Changes the caller knows are not indexed yet (reported as is).
+            explain: Say why nothing was found and suggest near names (a second search);
+                False leaves `empty_reason` and `suggestions` empty.
 
         Raises:
             QueryError: Empty or over-long query, a limit out of range or an unknown kind.
@@ -154,7 +157,7 @@ class Searcher:
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols), top=limit)
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
-        if not results:
+        if not results and explain:
             empty_reason, suggestions = self._explain_empty(plan, filters)
         return SearchResponse(
             query=query,

@@ -22,6 +22,9 @@ from daemon.config import Config, IndexOptions
 from daemon.indexer import update_index
 from storage import (
     SCHEMA_VERSION,
+    Repo,
+    RepoQuery,
+    SearchResponse,
     index_dir_for,
     read_manifest,
     search_repos,
@@ -468,3 +471,29 @@ def test_searching_concurrently_gives_the_same_answer(
             together = search_repos(repos, query, executor=pool)
             assert [r.repo for r in together.results] == [r.repo for r in alone.results]
             assert together.results == alone.results
+
+
+def test_empty_answers_are_explained_only_when_every_repository_has_one(
+    all_indexed: Path, roots: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Explaining an empty answer is a second search; a repository whose empty answer the
+    # fused list does not show must not pay for it. The real searches, with what each
+    # repository was asked recorded.
+    monkeypatch.setenv("SYMFIND_INDEX_DIR", str(all_indexed))
+    asked: list[tuple[str, bool]] = []
+
+    def recording(repo: Repo) -> Repo:
+        def search(query: RepoQuery) -> SearchResponse:
+            asked.append((repo.label, query.explain))
+            return repo.search(query)
+
+        return Repo(repo.label, repo.root, search)
+
+    repos = [recording(repo) for repo in federated_repos([str(roots[n]) for n in NAMES])]
+    found = search_repos(repos, "parse_config")  # found: no second round
+    assert (asked, found.empty_reason, found.suggestions) == (
+        [("billing", False), ("frontend", False), ("tools", False)], "", [])
+    asked.clear()
+    nothing = search_repos(repos, "Zebrafish")
+    assert asked == [(name, explain) for explain in (False, True) for name in NAMES]
+    assert nothing.empty_reason == "no indexed definition matches 'Zebrafish' closely enough"
