@@ -5,11 +5,13 @@ Imports: msgspec, `extract`, `storage`, `daemon` modules.
 A file is re-extracted only when its size or mtime changed and its content digest
 differs from the manifest. Extraction runs in worker processes for large batches
 (tree-sitter holds the GIL while parsing); the single writer stays in this process.
+A worker that dies (the OOM killer, a crash in a parser, a signal) ends the run at once
+with `ExtractionWorkerDied`, every other worker killed; callers decide whether to retry.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import ctypes
 import logging
 import multiprocessing
@@ -19,11 +21,14 @@ import stat
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext
 
 import msgspec
 
 from daemon.config import Config, IndexOptions
+from daemon.errors import DaemonError
 from daemon.walk import IgnoreRules, is_candidate, walk_repository
 from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
 from storage import FileState, IndexWriter, Manifest, file_digest
@@ -39,8 +44,7 @@ TASKS_IN_FLIGHT_PER_WORKER = 4
 # Workers are replaced after this many tasks: parsing a large file leaves its memory high
 # water mark behind (the Python and tree-sitter heaps rarely shrink), so long-lived workers
 # grow with the repository (to ~0.5 GB each over the Linux kernel). A new pool costs a
-# process start per worker, once per ~4,000 files. (Not `max_tasks_per_child`: CPython
-# 3.11's executor can hang when it replaces a worker.)
+# process start per worker, once per ~4,000 files.
 TASKS_PER_POOL = 256
 COMMIT_EVERY_FILES = 5_000
 # `symfind index`: Tantivy writes a segment whenever a commit comes or its heap fills, and
@@ -53,6 +57,10 @@ _BINARY_SNIFF_BYTES = 8192
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 Progress = Callable[[int, int], None]
+
+
+class ExtractionWorkerDied(DaemonError):
+    """An extraction worker process ended abruptly; the files it held were not indexed."""
 
 
 class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -146,7 +154,7 @@ def process_file(
 
 
 def _die_with_parent(parent: int) -> None:
-    """Worker initializer: exit when the indexing process dies (even by SIGKILL)."""
+    """Worker start: exit when the indexing process dies (even by SIGKILL)."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -164,9 +172,71 @@ def process_files(
     )
 
 
+def _work(connection: Connection, parent: int) -> None:
+    """An extraction worker's life: run the tasks its pipe brings until the pipe closes."""
+    _die_with_parent(parent)
+    while True:
+        try:
+            root, paths, options, digests = connection.recv()
+        except EOFError:
+            return
+        connection.send_bytes(process_files(root, paths, options, digests))
+
+
+class _Worker:
+    """One extraction process with a pipe of its own: tasks go in, results come back in
+    the same order. Not concurrent.futures' pool: a worker dying while that pool still
+    starts others can leave one it starts afterwards running a task whose result nobody
+    reads, and the pool's shutdown then waits for it forever. Here nothing is shared
+    between workers, and whatever happens every worker is killed."""
+
+    def __init__(self, context: SpawnContext) -> None:
+        self.connection, theirs = context.Pipe()
+        # daemon: should the pool's generator never be closed, Python's exit kills them
+        # instead of waiting for them.
+        self.process = context.Process(target=_work, args=(theirs, os.getpid()), daemon=True)
+        try:
+            self.process.start()
+        except BrokenPipeError as exc:  # it died before it read how to start
+            raise ExtractionWorkerDied(f"an extraction worker died as it started ({exc})") from exc
+        finally:
+            theirs.close()  # the worker holds the only other end: its death ends the pipe
+
+    def send(self, task: tuple[object, ...]) -> None:
+        try:
+            self.connection.send(task)
+        except ConnectionError:
+            raise self.died() from None
+
+    def died(self) -> ExtractionWorkerDied:
+        """The error that says how this worker, known to be dead or dying, ended."""
+        self.stop()
+        code = self.process.exitcode or 0
+        how = (f"was killed by signal {-code} ({signal.strsignal(-code)})" if code < 0
+               else f"exited with code {code}")
+        return ExtractionWorkerDied(f"extraction worker (pid {self.process.pid}) {how}")
+
+    def stop(self) -> None:
+        self.process.kill()  # a no-op for a worker that is gone already
+        self.process.join()
+        self.connection.close()
+
+
+def _result(worker: _Worker, workers: list[_Worker]) -> bytes:
+    """`worker`'s next result; raises as soon as any worker dies, whichever it is."""
+    sentinels = {other.process.sentinel: other for other in workers}
+    ready = wait([worker.connection, *sentinels])
+    if worker.connection in ready:
+        try:
+            return worker.connection.recv_bytes()
+        except (EOFError, ConnectionError):
+            raise worker.died() from None
+    raise sentinels[ready[0]].died()
+
+
 def _outcomes(
     config: Config, paths: list[str], previous: dict[str, FileState]
-) -> Iterable[FileOutcome]:
+) -> Generator[FileOutcome, None, None]:
     root = str(config.repo)
 
     def digest_of(path: str) -> str | None:
@@ -187,23 +257,34 @@ def _outcomes(
 def _pool_outcomes(
     config: Config, tasks: list[tuple[list[str], list[str | None]]]
 ) -> Iterable[FileOutcome]:
-    """Run tasks (paths and their previous digests) in a fresh pool of workers."""
+    """Run tasks (paths and their previous digests) in fresh worker processes, outcomes in
+    task order.
+
+    Raises:
+        ExtractionWorkerDied: A worker died; every worker is gone when this is raised.
+    """
     root = str(config.repo)
     # spawn, not fork: forking a process that runs Tantivy's threads risks deadlocks.
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(
-        config.workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
+    workers: list[_Worker] = []
+    try:
+        for _ in range(min(config.workers, len(tasks))):
+            workers.append(_Worker(context))
         # A bounded window of tasks in flight, consumed in order: outcomes the writer has
-        # not taken yet never pile up, whatever the repository's size (Executor.map would
-        # submit every file at once and hold every result until its turn).
-        window: deque[concurrent.futures.Future[bytes]] = deque()
-        for chunk, digests in tasks:
-            window.append(pool.submit(process_files, root, chunk, config.options, digests))
-            if len(window) >= config.workers * TASKS_IN_FLIGHT_PER_WORKER:
-                yield from _OUTCOMES_DECODER.decode(window.popleft().result())
+        # not taken yet never pile up, whatever the repository's size. Tasks go round the
+        # workers, so each worker's pipe returns its results in the window's order.
+        window: deque[_Worker] = deque()
+        for number, (chunk, digests) in enumerate(tasks):
+            worker = workers[number % len(workers)]
+            worker.send((root, chunk, config.options, digests))
+            window.append(worker)
+            if len(window) >= len(workers) * TASKS_IN_FLIGHT_PER_WORKER:
+                yield from _OUTCOMES_DECODER.decode(_result(window.popleft(), workers))
         while window:
-            yield from _OUTCOMES_DECODER.decode(window.popleft().result())
+            yield from _OUTCOMES_DECODER.decode(_result(window.popleft(), workers))
+    finally:  # done, failed or abandoned: no worker outlives the pool
+        for worker in workers:
+            worker.stop()
 
 
 def _needs_processing(root: str, path: str, previous: dict[str, FileState]) -> bool:
@@ -243,6 +324,7 @@ def update_index(
     Raises:
         IndexLocked: Another process (a daemon) writes this index.
         StorageError: The index cannot be created or written.
+        ExtractionWorkerDied: An extraction worker died (the index keeps its last commit).
     """
     with IndexWriter(
         config.index_dir,
@@ -251,13 +333,19 @@ def update_index(
         fresh=fresh,
         heap_bytes=BULK_HEAP_BYTES,
     ) as writer:
-        return sync_repository(
-            writer,
-            config,
-            IgnoreRules(config.repo),
-            progress=progress,
-            commit_every=BULK_COMMIT_EVERY_FILES,
-        )
+        try:
+            return sync_repository(
+                writer,
+                config,
+                IgnoreRules(config.repo),
+                progress=progress,
+                commit_every=BULK_COMMIT_EVERY_FILES,
+            )
+        except ExtractionWorkerDied as exc:
+            raise ExtractionWorkerDied(
+                f"{exc}; indexing stopped at the last commit: run it again to go on "
+                "(with fewer --workers if memory ran short)"
+            ) from exc
 
 
 def sync_repository(
@@ -268,7 +356,12 @@ def sync_repository(
     progress: Progress | None = None,
     commit_every: int = COMMIT_EVERY_FILES,
 ) -> IndexReport:
-    """Reconcile the index held by `writer` with every file on disk, committing as it goes."""
+    """Reconcile the index held by `writer` with every file on disk, committing as it goes.
+
+    Raises:
+        ExtractionWorkerDied: An extraction worker died; what is staged is left staged.
+        StorageError: The index cannot be written.
+    """
     started = time.monotonic()
     root = str(config.repo)
     if writer.manifest.generation == 0:
@@ -286,14 +379,17 @@ def sync_repository(
     indexed = unchanged = 0
     if progress is not None:
         progress(0, len(todo))
-    for done, outcome in enumerate(_outcomes(config, todo, previous), start=1):
-        apply_outcome(writer, outcome)
-        indexed += outcome.state is not None and not outcome.unchanged
-        unchanged += outcome.unchanged
-        if writer.staged >= commit_every:
-            writer.commit()
-        if progress is not None:
-            progress(done, len(todo))
+    # closing: a failure here (or a progress callback that stops us) ends the workers now,
+    # not when the generator happens to be collected.
+    with contextlib.closing(_outcomes(config, todo, previous)) as outcomes:
+        for done, outcome in enumerate(outcomes, start=1):
+            apply_outcome(writer, outcome)
+            indexed += outcome.state is not None and not outcome.unchanged
+            unchanged += outcome.unchanged
+            if writer.staged >= commit_every:
+                writer.commit()
+            if progress is not None:
+                progress(done, len(todo))
     manifest = writer.commit() if writer.staged else writer.manifest
     return _report(manifest, indexed, unchanged, len(gone), time.monotonic() - started)
 

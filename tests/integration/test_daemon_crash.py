@@ -1,6 +1,6 @@
 """Crash safety: a daemon killed at any moment leaves an index that the next daemon brings
 to exactly the symbols on disk, none lost, none duplicated; an extraction worker killed
-under a daemon does not stop it either.
+at any moment does not stop a daemon, and stops `symfind index` with a clear error.
 
 The corpus is real code: a copy of the installed `mcp` package's sources. Each round
 starts a daemon process, edits files, SIGKILLs it after a random delay (during start-up,
@@ -75,6 +75,17 @@ def extraction_workers(pid: int) -> list[int]:
     return found
 
 
+def kill_first_worker(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> int:
+    """SIGKILL the first extraction worker of `process` the moment it shows in /proc, while
+    the others are still being started; returns its pid."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while not (workers := extraction_workers(process.pid)):  # no sleep: the scan is the wait
+        assert process.poll() is None, f"exited with {process.returncode} before any worker"
+        assert time.monotonic() < deadline, "no extraction worker started"
+    os.kill(workers[0], signal.SIGKILL)
+    return workers[0]
+
+
 def edit(repo: Path, rng: random.Random, round_no: int) -> None:
     """A burst of edits: modify, create, delete and rename files."""
     files = sorted(repo.rglob("*.py"))
@@ -145,35 +156,42 @@ def crash_and_recover(
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers in /proc")
+@pytest.mark.parametrize("when", ["as the workers start", "once outcomes flow"])
 def test_a_killed_extraction_worker_does_not_stop_the_catch_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
 ) -> None:
-    """An extraction worker dies mid-catch-up (the OOM killer, a crash in a parser): the
-    pool breaks (BrokenProcessPool); the daemon logs it, retries without workers, and
-    ends with exactly the symbols of a fresh index.
-
-    The worker is killed once the catch-up has taken its first outcomes, when every
-    worker has started. A worker that dies while the next one is being spawned can hang
-    Python's pool for good: the pool's SIGTERM reaches the new worker between fork and
-    exec, where the daemon's inherited SIGTERM handler swallows it, and that worker then
-    blocks on a result nobody reads (an open issue of `daemon/indexer.py`'s pool).
+    """An extraction worker dies during the catch-up (the OOM killer, a crash in a parser):
+    the moment it appears, while the daemon still starts the others, or once outcomes flow
+    and the others are busy or blocked sending theirs. The catch-up fails with
+    ExtractionWorkerDied, the other workers are killed, and the daemon retries without
+    workers, ending with exactly the symbols of a fresh index. (With Python's
+    ProcessPoolExecutor, a death as the workers started hung the catch-up for good.)
     """
     repo = tmp_path / "corpus"
-    for copy in ("a", "b", "c"):  # enough files that the catch-up outlasts the kill
+    # Once outcomes flow, enough files that the catch-up outlasts the kill; as the workers
+    # start, one copy (124 files) gives each of the 8 workers a task the catch-up awaits.
+    for copy in ("a", "b", "c")[: 1 if when == "as the workers start" else 3]:
         copy_corpus(repo / copy)
     repo = repo.resolve()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes"),
-           "SYMFIND_WORKERS": "2"}
+           "SYMFIND_WORKERS": "8"}  # many workers: starting them all takes a while
     monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
     index_dir = index_dir_for(repo)
     log = tmp_path / "daemon.log"
     daemon = start_daemon(repo, env, log)
     try:
-        status = wait_for_status(index_dir, daemon, lambda s: s.catch_up_done > 0)
-        assert status.catch_up_done < status.catch_up_total, "caught up before the kill"
-        os.kill(extraction_workers(daemon.pid)[0], signal.SIGKILL)
+        if when == "as the workers start":
+            killed = kill_first_worker(daemon)
+        else:
+            status = wait_for_status(index_dir, daemon, lambda s: s.catch_up_done > 0)
+            assert status.catch_up_done < status.catch_up_total, "caught up before the kill"
+            killed = extraction_workers(daemon.pid)[0]
+            os.kill(killed, signal.SIGKILL)
         status = wait_for_status(index_dir, daemon, idle)
-        assert status.errors >= 1 and "BrokenProcessPool" in status.last_error, status
+        assert status.errors == 1, status
+        assert (f"ExtractionWorkerDied: extraction worker (pid {killed}) was killed by signal 9"
+                in status.last_error), status
+        assert extraction_workers(daemon.pid) == []  # the others were killed, not left behind
         config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
         update_index(config, fresh=True)
         assert symbols(index_dir) == symbols(config.index_dir)
@@ -184,3 +202,40 @@ def test_a_killed_extraction_worker_does_not_stop_the_catch_up(
         daemon.send_signal(signal.SIGTERM)
         code = daemon.wait(timeout=TIMEOUT_S)
     assert code == 0, f"daemon exited with {code} after SIGTERM"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers in /proc")
+def test_symfind_index_stops_with_a_clear_error_when_a_worker_dies_and_a_rerun_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`symfind index` whose worker dies as the workers start exits 2 with one line saying
+    so (no traceback, no hang, no worker left); running it again builds the whole index."""
+    repo = copy_corpus(tmp_path / "corpus")  # 124 files: a task of 16 files for each worker
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
+    monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
+    command = [sys.executable, "-m", "daemon", "index", str(repo)]
+    index = subprocess.Popen(
+        [*command, "--workers", "8"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        killed = kill_first_worker(index)
+        _, stderr = index.communicate(timeout=TIMEOUT_S)
+    except BaseException:
+        os.killpg(index.pid, signal.SIGKILL)  # a hung index must not outlive the test
+        raise
+    wait_group_gone(index.pid)
+    assert index.returncode == 2, stderr
+    assert "Traceback" not in stderr, stderr
+    assert stderr.splitlines()[-1].startswith(
+        f"symfind: extraction worker (pid {killed}) was killed by signal 9"
+    ), stderr
+    assert "run it again" in stderr, stderr
+
+    rerun = subprocess.run([*command, "--workers", "2"], cwd=ROOT, env=env, capture_output=True,
+                           text=True, check=False, timeout=TIMEOUT_S)
+    assert rerun.returncode == 0, rerun.stderr
+    config = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
+    update_index(config, fresh=True)
+    assert symbols(index_dir_for(repo)) == symbols(config.index_dir)
