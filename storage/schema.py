@@ -114,8 +114,20 @@ def path_parts(path: str) -> list[str]:
 
 def scope_terms(symbol: Symbol) -> list[str]:
     """What a qualified query's scope segments are matched against, squashed."""
-    scopes = qualifier_parts(symbol.qualname)[:-1] + path_parts(symbol.path)
-    return list(dict.fromkeys(squash(part) for part in scopes if part))
+    qualified = (squash(part) for part in qualifier_parts(symbol.qualname)[:-1] if part)
+    return list(dict.fromkeys((*qualified, *_squashed_path_parts(symbol.path))))
+
+
+# A file's symbols share its path: indexing and ranking split each path once, not once
+# per symbol (a kernel file defines ~60).
+@functools.lru_cache(maxsize=4096)
+def _squashed_path_parts(path: str) -> tuple[str, ...]:
+    return tuple(squash(part) for part in path_parts(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_words(path: str) -> tuple[str, ...]:
+    return tuple(split_text(path))
 
 
 def to_document(symbol: Symbol) -> tantivy.Document:
@@ -132,7 +144,7 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     qualname_words = split_text(" ".join(qualifier_parts(symbol.qualname)))
     doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
     text_words = split_text(" ".join((symbol.signature, symbol.doc, symbol.qualname)))
-    doc.add_text("text", " ".join(text_words + split_text(symbol.path)))
+    doc.add_text("text", " ".join((*text_words, *_path_words(symbol.path))))
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
