@@ -11,3 +11,7 @@ class RepositoryError(DaemonError):
 
 class DaemonRunning(DaemonError):
     """Another daemon already serves this repository."""
+
+
+class ExtractionWorkerDied(DaemonError):
+    """An extraction worker process ended abruptly; the files it held were not indexed."""

@@ -28,7 +28,7 @@ from multiprocessing.context import SpawnContext
 import msgspec
 
 from daemon.config import Config, IndexOptions
-from daemon.errors import DaemonError
+from daemon.errors import ExtractionWorkerDied
 from daemon.walk import IgnoreRules, is_candidate, walk_repository
 from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
 from storage import FileState, IndexWriter, Manifest, file_digest
@@ -57,10 +57,6 @@ _BINARY_SNIFF_BYTES = 8192
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 Progress = Callable[[int, int], None]
-
-
-class ExtractionWorkerDied(DaemonError):
-    """An extraction worker process ended abruptly; the files it held were not indexed."""
 
 
 class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
