@@ -37,12 +37,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from daemon.client import request
-from daemon.config import Config, IndexOptions
-from daemon.indexer import update_index
-from daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
-from daemon.walk import walk_repository
-from storage import Searcher, index_dir_for, read_manifest
+from symfind.daemon.client import request
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
+from symfind.daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
+from symfind.daemon.walk import walk_repository
+from symfind.storage import Searcher, index_dir_for, read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -260,7 +260,7 @@ def one_run(args: argparse.Namespace, run_no: int) -> dict:
         log = work / "daemon.log"
         with open(log, "wb") as stderr:
             daemon = subprocess.Popen(
-                [sys.executable, "-P", "-m", "daemon", "-v", "daemon", "run", str(repo)],
+                [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", str(repo)],
                 stdout=subprocess.DEVNULL, stderr=stderr, env=env,
             )
         try:

@@ -182,7 +182,7 @@ def _symfind() -> list[str]:
 
 def _manifest(index_base: Path, root: Path) -> dict:
     os.environ["SYMFIND_INDEX_DIR"] = str(index_base)
-    from storage import index_dir_for
+    from symfind.storage import index_dir_for
 
     index_dir = index_dir_for(root.resolve())
     manifest = json.loads((index_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -300,7 +300,7 @@ def searcher_main(argv: list[str]) -> int:
     """Child process: open a Searcher, run the queries warm, report times, ranks and RSS."""
     index_base, root, queries_path, out_path, passes = argv
     os.environ["SYMFIND_INDEX_DIR"] = index_base
-    from storage import Searcher, index_dir_for
+    from symfind.storage import Searcher, index_dir_for
 
     rss_start = memory_kib(os.getpid())[0]
     searcher = Searcher(index_dir_for(Path(root).resolve()))

@@ -153,7 +153,7 @@ def _query_text(shape: str, d: object, rng: random.Random, taken: set[str]) -> s
 def warm(chosen: list[corpora.Corpus], per_shape: int, seed: int, runs: int) -> dict:
     """Warm in-process timings and hit rates (the one function using symfind's Python API)."""
     os.environ["SYMFIND_INDEX_DIR"] = str(INDEX_BASE)
-    from storage import Searcher, index_dir_for, local_repos, search_repos
+    from symfind.storage import Searcher, index_dir_for, local_repos, search_repos
 
     repos = local_repos([c.path.resolve() for c in chosen])
     by_label = {repo.label: repo for repo in repos}
@@ -252,7 +252,7 @@ def cold(symfind: list[str], chosen: list[corpora.Corpus], queries: list[dict],
 
 
 def _labels(chosen: list[corpora.Corpus]) -> list[str]:
-    from storage import repo_labels
+    from symfind.storage import repo_labels
 
     return repo_labels([c.path.resolve() for c in chosen])
 

@@ -192,7 +192,7 @@ def symfind_coverage(names: list[str]) -> str:
     """
     os.environ["SYMFIND_INDEX_DIR"] = str(tools.SYMFIND_INDEX_BASE)
     try:
-        from storage import Searcher, index_dir_for
+        from symfind.storage import Searcher, index_dir_for
     except ImportError as error:
         return f"(coverage skipped: {error})\n"
     found: collections.Counter = collections.Counter()

@@ -72,7 +72,7 @@ def warm_search(index_base: Path, root: Path, queries: list[str]) -> dict:
     adapt it here. One pass warms the caches, the second is timed.
     """
     os.environ["SYMFIND_INDEX_DIR"] = str(index_base)
-    from storage import Searcher, index_dir_for
+    from symfind.storage import Searcher, index_dir_for
 
     searcher = Searcher(index_dir_for(root.resolve()))
     for query in queries:

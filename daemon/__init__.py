@@ -5,18 +5,18 @@ Imports: `extract` and `storage`. Nothing imports `daemon`.
 
 from typing import TYPE_CHECKING
 
-from daemon.config import Config, IndexOptions, load_config
-from daemon.errors import DaemonError, RepositoryError
+from symfind.daemon.config import Config, IndexOptions, load_config
+from symfind.daemon.errors import DaemonError, RepositoryError
 
 if TYPE_CHECKING:
-    from daemon.indexer import IndexReport, update_index
+    from symfind.daemon.indexer import IndexReport, update_index
 
 
 def __getattr__(name: str) -> object:
     # The indexer pulls in tree-sitter and multiprocessing: loaded when first asked for,
     # so that `symfind search` (which imports this package) starts faster.
     if name in ("IndexReport", "update_index"):
-        from daemon import indexer
+        from symfind.daemon import indexer
 
         return getattr(indexer, name)
     raise AttributeError(f"module 'daemon' has no attribute {name!r}")

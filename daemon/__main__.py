@@ -1,11 +1,11 @@
-"""Entry point of `symfind` and `python -m daemon`: logging set-up, then the CLI."""
+"""Entry point of `symfind` and `python -m symfind.daemon`: logging set-up, then the CLI."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
-from daemon.cli import main as cli_main
+from symfind.daemon.cli import main as cli_main
 
 
 def main(argv: list[str] | None = None) -> int:

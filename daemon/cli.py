@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, TextIO
 
 import msgspec
 
-from daemon.client import request
-from daemon.config import Config, load_config
-from daemon.errors import DaemonError, DaemonRunning, RepositoryError
-from daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
-from daemon.render import ProgressBar, format_federated, format_response
-from extract import LANGUAGES, SymbolKind
-from storage import (
+from symfind.daemon.client import request
+from symfind.daemon.config import Config, load_config
+from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
+from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from symfind.daemon.render import ProgressBar, format_federated, format_response
+from symfind.extract import LANGUAGES, SymbolKind
+from symfind.storage import (
     MAX_LIMIT,
     IndexLocked,
     IndexMissing,
@@ -47,7 +47,7 @@ from storage import (
 )
 
 if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor the watcher
-    from daemon.indexer import IndexReport
+    from symfind.daemon.indexer import IndexReport
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ def _report_text(report: IndexReport, config: Config) -> str:
 
 
 def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
-    from daemon.indexer import update_index  # extraction: only the commands that index
+    from symfind.daemon.indexer import update_index  # extraction: only the commands that index
 
     config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
     report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
@@ -351,7 +351,7 @@ def _directory_bytes(path: Path) -> int:
 
 
 def run_status(args: argparse.Namespace, out: TextIO) -> int:
-    from daemon.process import running_status
+    from symfind.daemon.process import running_status
 
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
@@ -401,11 +401,11 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
-    from daemon.process import running_status, start_daemon, stop_daemon
+    from symfind.daemon.process import running_status, start_daemon, stop_daemon
 
     config = load_config(args.path)
     if args.action == "run":
-        from daemon.service import Daemon  # the watcher and extraction: `daemon run` only
+        from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 
         return Daemon(config).run()
     if args.action == "start":
@@ -430,7 +430,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
     # -P: a directory named like our packages in the cwd must not shadow them.
     verbosity = ["-v"] * min(args.verbose, 2)
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "mcp_server", *flags, *verbosity])
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags, *verbosity])
     return EXIT_OK  # not reached
 
 

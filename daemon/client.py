@@ -12,7 +12,7 @@ import socket
 import tempfile
 from pathlib import Path
 
-from daemon.protocol import ProtocolError, Reply, Request, receive_reply, send_request
+from symfind.daemon.protocol import ProtocolError, Reply, Request, receive_reply, send_request
 
 SOCKET_NAME = "daemon.sock"
 PID_NAME = "daemon.pid"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import msgspec
 
-from daemon.errors import RepositoryError
-from storage import index_dir_for
+from symfind.daemon.errors import RepositoryError
+from symfind.storage import index_dir_for
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_LINE_CHARS = 5_000
@@ -35,7 +35,7 @@ class IndexOptions(msgspec.Struct, frozen=True, kw_only=True):
     parse_deadline_s: float = DEFAULT_PARSE_DEADLINE_S
 
     def fingerprint(self) -> str:
-        from extract import extraction_fingerprint  # tree-sitter: only when indexing
+        from symfind.extract import extraction_fingerprint  # tree-sitter: only when indexing
 
         data = msgspec.json.encode(self) + extraction_fingerprint().encode()
         return hashlib.sha256(data).hexdigest()[:16]

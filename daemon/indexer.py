@@ -27,11 +27,11 @@ from multiprocessing.context import SpawnContext
 
 import msgspec
 
-from daemon.config import Config, IndexOptions
-from daemon.errors import ExtractionWorkerDied
-from daemon.walk import IgnoreRules, is_candidate, walk_repository
-from extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
-from storage import FileState, IndexWriter, Manifest, file_digest
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.errors import ExtractionWorkerDied
+from symfind.daemon.walk import IgnoreRules, is_candidate, walk_repository
+from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
+from symfind.storage import FileState, IndexWriter, Manifest, file_digest
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Start and stop a repository's daemon as a detached background process.
 
-Imports: `daemon` modules. `start` spawns `python -m daemon daemon run REPO` in its own
+Imports: `daemon` modules. `start` spawns `python -m symfind.daemon daemon run REPO` in its own
 session with output to `<index dir>/daemon.log`, then waits until it answers.
 """
 
@@ -11,10 +11,10 @@ import subprocess
 import sys
 import time
 
-from daemon.client import LOG_NAME, read_pid, request
-from daemon.config import Config
-from daemon.errors import DaemonError
-from daemon.protocol import DaemonStatus, StatusReply, StatusRequest, StopRequest
+from symfind.daemon.client import LOG_NAME, read_pid, request
+from symfind.daemon.config import Config
+from symfind.daemon.errors import DaemonError
+from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest, StopRequest
 
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 60.0
@@ -41,7 +41,7 @@ def start_daemon(config: Config) -> DaemonStatus:
     with open(log_path, "ab") as log:
         child = subprocess.Popen(
             # -P: never let the current directory shadow our packages (`daemon` is generic).
-            [sys.executable, "-P", "-m", "daemon", "-v", "daemon", "run", str(config.repo)],
+            [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", str(config.repo)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
             start_new_session=True, close_fds=True,
         )

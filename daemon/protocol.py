@@ -11,7 +11,7 @@ import struct
 
 import msgspec
 
-from storage import SearchResponse
+from symfind.storage import SearchResponse
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _LENGTH = struct.Struct(">I")

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from storage import FederatedResponse, SearchResponse, SearchResult
+from symfind.storage import FederatedResponse, SearchResponse, SearchResult
 
 
 def _why(channels: dict[str, object]) -> str:

@@ -34,11 +34,11 @@ from pathlib import Path
 
 import msgspec
 
-from daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
-from daemon.config import Config
-from daemon.errors import DaemonError, DaemonRunning
-from daemon.indexer import IndexReport, apply_changes, sync_repository
-from daemon.protocol import (
+from symfind.daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
+from symfind.daemon.config import Config
+from symfind.daemon.errors import DaemonError, DaemonRunning
+from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
+from symfind.daemon.protocol import (
     DaemonStatus,
     ErrorReply,
     OkReply,
@@ -53,9 +53,9 @@ from daemon.protocol import (
     receive_request,
     send_reply,
 )
-from daemon.walk import IGNORE_FILES, IgnoreRules, walk_repository
-from daemon.watcher import POLLING, Batch, Change, RepositoryWatcher
-from storage import (
+from symfind.daemon.walk import IGNORE_FILES, IgnoreRules, walk_repository
+from symfind.daemon.watcher import POLLING, Batch, Change, RepositoryWatcher
+from symfind.storage import (
     SCHEMA_VERSION,
     IndexLocked,
     IndexWriter,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pathspec
 
-from extract import language_for_path
+from symfind.extract import language_for_path
 
 logger = logging.getLogger(__name__)
 

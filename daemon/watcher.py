@@ -46,7 +46,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserverVFS
 
-from daemon.walk import SKIP_DIRS
+from symfind.daemon.walk import SKIP_DIRS
 
 logger = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ Imports: nothing of ours (the bottom layer). tree_sitter is confined to this pac
 
 from typing import TYPE_CHECKING
 
-from extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
-from extract.languages import LANGUAGES, language_for_file, language_for_path
-from extract.records import SCOPE_KINDS, Symbol, SymbolKind
+from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
+from symfind.extract.languages import LANGUAGES, language_for_file, language_for_path
+from symfind.extract.records import SCOPE_KINDS, Symbol, SymbolKind
 
 if TYPE_CHECKING:
-    from extract.parse import extract_symbols, extraction_fingerprint, supported_languages
+    from symfind.extract.parse import extract_symbols, extraction_fingerprint, supported_languages
 
 _PARSE_EXPORTS = ("extract_symbols", "extraction_fingerprint", "supported_languages")
 
@@ -19,7 +19,7 @@ def __getattr__(name: str) -> object:
     # tree-sitter and its grammars load on first use: readers of records and languages
     # (search, the CLI's argument parser) never pay for them.
     if name in _PARSE_EXPORTS:
-        from extract import parse
+        from symfind.extract import parse
 
         return getattr(parse, name)
     raise AttributeError(f"module 'extract' has no attribute {name!r}")

@@ -37,9 +37,9 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
-from extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
-from extract.languages import LANGUAGES, LanguageSpec, language_for_file
-from extract.records import SCOPE_KINDS, Symbol, SymbolKind
+from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
+from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
+from symfind.extract.records import SCOPE_KINDS, Symbol, SymbolKind
 
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200

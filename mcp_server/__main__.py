@@ -1,4 +1,4 @@
-"""`python -m mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
+"""`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
 Imports: `mcp_server.server` and the standard library. `symfind mcp --repo PATH ...` execs
 exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
@@ -13,14 +13,14 @@ import logging
 import sys
 from pathlib import Path
 
-from mcp_server.server import build_roots_server, build_server
+from symfind.mcp_server.server import build_roots_server, build_server
 
-logger = logging.getLogger("mcp_server")
+logger = logging.getLogger("symfind.mcp_server")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m mcp_server",
+        prog="python -m symfind.mcp_server",
         description="Serve symfind's MCP tools (codebase_search, help, read_symbol, "
         "index_status) for one repository, or several searched together, on stdio.",
     )

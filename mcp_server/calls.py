@@ -15,10 +15,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
-from mcp_server.handles import HandleError
-from mcp_server.source import SourceError
-from mcp_server.state import IndexBuilding, Repository, Roots
-from storage import QueryError, SchemaMismatch, StorageError
+from symfind.mcp_server.handles import HandleError
+from symfind.mcp_server.source import SourceError
+from symfind.mcp_server.state import IndexBuilding, Repository, Roots
+from symfind.storage import QueryError, SchemaMismatch, StorageError
 
 
 def repository(ctx: Context) -> Repository:

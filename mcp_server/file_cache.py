@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_server.source import open_indexed, read_bytes, split_lines
-from storage import FileState
+from symfind.mcp_server.source import open_indexed, read_bytes, split_lines
+from symfind.storage import FileState
 
 #: How long after its last change a file is trusted to stay the same without a re-read.
 RACY_SECONDS = 3.0

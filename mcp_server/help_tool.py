@@ -12,9 +12,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
-from mcp_server import render
-from mcp_server.calls import answer, repository, roots
-from mcp_server.models import (
+from symfind.mcp_server import render
+from symfind.mcp_server.calls import answer, repository, roots
+from symfind.mcp_server.models import (
     HelpOutput,
     IndexContents,
     IndexStatus,
@@ -24,10 +24,10 @@ from mcp_server.models import (
     RouteWeights,
     ToolGuide,
 )
-from mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
-from mcp_server.search_tool import KINDS, MAX_RESULTS
-from mcp_server.status_tool import status_of
-from storage import MAX_QUERY_CHARS, RRF_K, WEIGHTS, Channel, route
+from symfind.mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
+from symfind.mcp_server.search_tool import KINDS, MAX_RESULTS
+from symfind.mcp_server.status_tool import status_of
+from symfind.storage import MAX_QUERY_CHARS, RRF_K, WEIGHTS, Channel, route
 
 CHANNEL_TEXT = {
     Channel.EXACT: "the whole name, ignoring case, `_`, `-` and `$` (http_client = HttpClient)",

@@ -16,12 +16,12 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from mcp_server import handles, render
-from mcp_server.calls import answer, repository, roots, tool_errors
-from mcp_server.handles import HandleError
-from mcp_server.models import RepoSymbolSource, SymbolSource
-from mcp_server.source import FileChanged, SourceError, check_relative, slice_lines
-from mcp_server.state import Repository, Roots
+from symfind.mcp_server import handles, render
+from symfind.mcp_server.calls import answer, repository, roots, tool_errors
+from symfind.mcp_server.handles import HandleError
+from symfind.mcp_server.models import RepoSymbolSource, SymbolSource
+from symfind.mcp_server.source import FileChanged, SourceError, check_relative, slice_lines
+from symfind.mcp_server.state import Repository, Roots
 
 READ_DEFAULT_BYTES = 16 * 1024
 READ_MAX_BYTES = 800 * 1024

@@ -15,7 +15,7 @@ import itertools
 import re
 import unicodedata
 
-from mcp_server.models import (
+from symfind.mcp_server.models import (
     HelpOutput,
     IndexStatus,
     RepoDefinition,

@@ -18,10 +18,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from mcp_server import handles, render
-from mcp_server.calls import answer, repository, roots, tool_errors
-from mcp_server.file_cache import VerifiedFiles
-from mcp_server.models import (
+from symfind.mcp_server import handles, render
+from symfind.mcp_server.calls import answer, repository, roots, tool_errors
+from symfind.mcp_server.file_cache import VerifiedFiles
+from symfind.mcp_server.models import (
     ChannelMatch,
     Definition,
     RepoAnswer,
@@ -31,10 +31,10 @@ from mcp_server.models import (
     SearchOutput,
     Why,
 )
-from mcp_server.source import SourceError, slice_lines
-from mcp_server.state import Activity, IndexBuilding, Repository
-from mcp_server.status_tool import freshness
-from storage import (
+from symfind.mcp_server.source import SourceError, slice_lines
+from symfind.mcp_server.state import Activity, IndexBuilding, Repository
+from symfind.mcp_server.status_tool import freshness
+from symfind.storage import (
     MAX_QUERY_CHARS,
     FederatedResponse,
     IndexMissing,

@@ -26,9 +26,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
-from mcp_server import tools
-from mcp_server.state import Repository, Roots
-from storage import index_dir_for
+from symfind.mcp_server import tools
+from symfind.mcp_server.state import Repository, Roots
+from symfind.storage import index_dir_for
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import msgspec
 
-from storage import FileState, file_digest
+from symfind.storage import FileState, file_digest
 
 #: Indexed files are at most ~1 MB (the indexer's cap); never read more than this.
 MAX_FILE_BYTES = 8 * 1024 * 1024

@@ -5,7 +5,7 @@ Imports: `storage`, `mcp_server.file_cache`, msgspec and the standard library (n
 tools turn errors here into tool errors).
 
 The MCP server only reads the index. When there is none yet it starts the repository's
-daemon as a separate process (`python -m daemon daemon start REPO`, never by import),
+daemon as a separate process (`python -m symfind.daemon daemon start REPO`, never by import),
 which builds the index and then keeps it fresh, and answers that the index is being
 built; the first commit makes searches work without a restart, and every search
 refreshes the reader so later commits (of the daemon or a manual `symfind index`) are
@@ -29,8 +29,8 @@ from pathlib import Path
 
 import msgspec
 
-from mcp_server.file_cache import VerifiedFiles
-from storage import (
+from symfind.mcp_server.file_cache import VerifiedFiles
+from symfind.storage import (
     IndexMissing,
     IndexState,
     Manifest,
@@ -153,7 +153,7 @@ class Repository:
         return self._searcher
 
     def start_indexing(self, reason: str) -> Indexer | None:
-        """Start the repository's daemon (`python -m daemon daemon start ROOT`) unless one
+        """Start the repository's daemon (`python -m symfind.daemon daemon start ROOT`) unless one
         runs; it builds the index, then keeps it fresh."""
         if self.indexer is not None and self.indexer.running:
             return self.indexer
@@ -164,7 +164,7 @@ class Repository:
         with open(log_path, "ab") as log:
             process = subprocess.Popen(
                 # -P: a directory named like our packages in the cwd must not shadow them.
-                [sys.executable, "-P", "-m", "daemon", "daemon", "start", str(self.root)],
+                [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "start", str(self.root)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

@@ -11,17 +11,17 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
-from mcp_server import render
-from mcp_server.calls import answer, repository, roots
-from mcp_server.models import (
+from symfind.mcp_server import render
+from symfind.mcp_server.calls import answer, repository, roots
+from symfind.mcp_server.models import (
     Freshness,
     IndexStatus,
     IndexStatusName,
     RepoIndexStatus,
     ReposIndexStatus,
 )
-from mcp_server.state import Activity, IndexBuilding, Repository
-from storage import Manifest, StorageError
+from symfind.mcp_server.state import Activity, IndexBuilding, Repository
+from symfind.storage import Manifest, StorageError
 
 
 def index_status(ctx: Context) -> Annotated[CallToolResult, IndexStatus]:

@@ -21,10 +21,10 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from mcp_server.help_tool import show_help, show_help_repos
-from mcp_server.read_tool import read_symbol, read_symbol_repos
-from mcp_server.search_tool import codebase_search, codebase_search_repos
-from mcp_server.status_tool import index_status, index_status_repos
+from symfind.mcp_server.help_tool import show_help, show_help_repos
+from symfind.mcp_server.read_tool import read_symbol, read_symbol_repos
+from symfind.mcp_server.search_tool import codebase_search, codebase_search_repos
+from symfind.mcp_server.status_tool import index_status, index_status_repos
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False

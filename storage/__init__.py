@@ -3,9 +3,9 @@
 Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
-from extract.records import SymbolKind
-from storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
-from storage.federation import (
+from symfind.extract.records import SymbolKind
+from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
+from symfind.storage.federation import (
     FederatedResponse,
     IndexSource,
     Repo,
@@ -19,10 +19,10 @@ from storage.federation import (
     repo_labels,
     search_repos,
 )
-from storage.fusion import RRF_K, fuse
-from storage.location import index_base_dir, index_dir_for
-from storage.index import IndexState, check_index, index_state, read_manifest, write_atomically
-from storage.records import (
+from symfind.storage.fusion import RRF_K, fuse
+from symfind.storage.location import index_base_dir, index_dir_for
+from symfind.storage.index import IndexState, check_index, index_state, read_manifest, write_atomically
+from symfind.storage.records import (
     ChannelMatch,
     FileState,
     Freshness,
@@ -32,10 +32,10 @@ from storage.records import (
     Why,
     file_digest,
 )
-from storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
-from storage.schema import SCHEMA_VERSION
-from storage.search import MAX_LIMIT, Searcher
-from storage.writer import IndexWriter
+from symfind.storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
+from symfind.storage.schema import SCHEMA_VERSION
+from symfind.storage.search import MAX_LIMIT, Searcher
+from symfind.storage.writer import IndexWriter
 
 __all__ = [
     "MAX_LIMIT",

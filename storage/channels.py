@@ -18,10 +18,10 @@ from typing import NamedTuple
 import tantivy
 from rapidfuzz.distance import OSA, DamerauLevenshtein
 
-from extract.records import Symbol, SymbolKind
-from storage.router import Channel, Plan, max_edits_for
-from storage.schema import analyzers, scope_terms
-from storage.words import qualifier_parts, split_identifier, split_text, squash
+from symfind.extract.records import Symbol, SymbolKind
+from symfind.storage.router import Channel, Plan, max_edits_for
+from symfind.storage.schema import analyzers, scope_terms
+from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
 
 Occur = tantivy.Occur
 Query = tantivy.Query

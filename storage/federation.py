@@ -41,13 +41,13 @@ from pathlib import Path, PurePath, PurePosixPath
 
 import msgspec
 
-from extract.records import SymbolKind
-from storage.errors import IndexMissing, QueryError, SchemaMismatch, StorageError
-from storage.location import index_dir_for
-from storage.records import Freshness, SearchResponse, SearchResult
-from storage.router import Plan, route
-from storage.search import MAX_LIMIT, SUGGESTIONS, Searcher
-from storage.words import qualifier_parts, split_text, squash
+from symfind.extract.records import SymbolKind
+from symfind.storage.errors import IndexMissing, QueryError, SchemaMismatch, StorageError
+from symfind.storage.location import index_dir_for
+from symfind.storage.records import Freshness, SearchResponse, SearchResult
+from symfind.storage.router import Plan, route
+from symfind.storage.search import MAX_LIMIT, SUGGESTIONS, Searcher
+from symfind.storage.words import qualifier_parts, split_text, squash
 
 logger = logging.getLogger(__name__)
 

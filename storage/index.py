@@ -16,9 +16,9 @@ from pathlib import Path
 import msgspec
 import tantivy
 
-from storage.errors import IndexMissing, SchemaMismatch
-from storage.records import Manifest
-from storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
+from symfind.storage.errors import IndexMissing, SchemaMismatch
+from symfind.storage.records import Manifest
+from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
 
 MANIFEST_NAME = "manifest.json"
 TANTIVY_DIR = "tantivy"

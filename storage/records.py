@@ -10,7 +10,7 @@ import hashlib
 
 import msgspec
 
-from extract.records import SymbolKind
+from symfind.extract.records import SymbolKind
 
 
 def file_digest(data: bytes) -> str:

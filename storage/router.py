@@ -20,8 +20,8 @@ import re
 
 import msgspec
 
-from storage.errors import QueryError
-from storage.words import QUALIFIER, split_identifier, split_text, squash
+from symfind.storage.errors import QueryError
+from symfind.storage.words import QUALIFIER, split_identifier, split_text, squash
 
 MAX_QUERY_CHARS = 512
 MIN_FUZZY_CHARS = 3

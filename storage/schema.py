@@ -27,13 +27,12 @@ from __future__ import annotations
 import functools
 import posixpath
 from importlib import resources
-from pathlib import Path
 
 import msgspec
 import tantivy
 
-from extract.records import Symbol
-from storage.words import qualifier_parts, split_text, squash
+from symfind.extract.records import Symbol
+from symfind.storage.words import qualifier_parts, split_text, squash
 
 MAX_FUZZY_TERM_CHARS = 64
 _ENCODER = msgspec.msgpack.Encoder()
@@ -41,12 +40,10 @@ _DECODER = msgspec.msgpack.Decoder(Symbol)
 
 
 def _read_schema_version() -> int:
-    # Installed wheels carry a copy inside the package; a source checkout has it at the root.
-    packaged = resources.files("storage") / "schema_version.txt"
-    if packaged.is_file():
-        return int(packaged.read_text(encoding="utf-8").strip())
-    root_copy = Path(__file__).resolve().parent.parent / "schema_version.txt"
-    return int(root_copy.read_text(encoding="utf-8").strip())
+    # `storage/schema_version.txt` links to the repository root's file, which stays the one to
+    # edit; the wheel build copies its content into the package.
+    packaged = resources.files(__package__) / "schema_version.txt"
+    return int(packaged.read_text(encoding="utf-8").strip())
 
 
 SCHEMA_VERSION: int = _read_schema_version()

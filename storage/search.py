@@ -14,12 +14,12 @@ from pathlib import Path
 
 import tantivy
 
-from extract.records import Symbol, SymbolKind
-from storage.channels import CHANNELS, Candidate, ChannelContext, closeness
-from storage.errors import QueryError
-from storage.fusion import contribution, fuse
-from storage.index import check_index, manifest_path, open_tantivy, read_manifest
-from storage.records import (
+from symfind.extract.records import Symbol, SymbolKind
+from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness
+from symfind.storage.errors import QueryError
+from symfind.storage.fusion import contribution, fuse
+from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
+from symfind.storage.records import (
     ChannelMatch,
     Freshness,
     Manifest,
@@ -27,9 +27,9 @@ from storage.records import (
     SearchResult,
     Why,
 )
-from storage.router import Channel, Plan, Route, route
-from storage.schema import decode_record
-from storage.words import squash
+from symfind.storage.router import Channel, Plan, Route, route
+from symfind.storage.schema import decode_record
+from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
 

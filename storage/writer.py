@@ -22,9 +22,9 @@ from types import TracebackType
 import msgspec
 import tantivy
 
-from extract.records import Symbol
-from storage.errors import IndexLocked, StorageError
-from storage.index import (
+from symfind.extract.records import Symbol
+from symfind.storage.errors import IndexLocked, StorageError
+from symfind.storage.index import (
     TANTIVY_DIR,
     IndexState,
     index_state,
@@ -32,8 +32,8 @@ from storage.index import (
     read_manifest,
     write_manifest,
 )
-from storage.records import FileState, Manifest
-from storage.schema import SCHEMA_VERSION, to_document
+from symfind.storage.records import FileState, Manifest
+from symfind.storage.schema import SCHEMA_VERSION, to_document
 
 logger = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from daemon.config import Config, IndexOptions
-from daemon.indexer import update_index
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

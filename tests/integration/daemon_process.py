@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from daemon.client import request
-from daemon.protocol import DaemonStatus, StatusReply, StatusRequest
+from symfind.daemon.client import request
+from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest
 
 TIMEOUT_S = 60.0
 _POLL_S = 0.02

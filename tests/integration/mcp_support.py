@@ -1,6 +1,6 @@
 """Shared set-up of the MCP server tests: fixture repositories indexed by the real indexer.
 
-Indexes are built by running `python -m daemon index` (the process the server itself
+Indexes are built by running `python -m symfind.daemon index` (the process the server itself
 starts), with SYMFIND_INDEX_DIR pointing at a temp dir.
 """
 
@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 from mcp.types import CallToolResult, TextContent
 
-from storage import index_dir_for
+from symfind.storage import index_dir_for
 
 FIXTURE_REPO = Path(__file__).resolve().parents[1] / "fixtures" / "repo"
 INDEX_TIMEOUT_S = 120
@@ -51,11 +51,11 @@ def index_env(base: Path) -> Iterator[None]:
 
 
 def run_symfind(command: str, repo: Path, base: Path) -> None:
-    """Run `python -m daemon COMMAND REPO` (`index`, `reindex`, `daemon stop`) with the
+    """Run `python -m symfind.daemon COMMAND REPO` (`index`, `reindex`, `daemon stop`) with the
     index base `base`."""
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"}
     done = subprocess.run(
-        [sys.executable, "-P", "-m", "daemon", *command.split(), str(repo)],
+        [sys.executable, "-P", "-m", "symfind.daemon", *command.split(), str(repo)],
         env=env, capture_output=True, text=True, timeout=INDEX_TIMEOUT_S, check=False,
     )
     assert done.returncode == 0, done.stderr

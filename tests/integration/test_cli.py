@@ -19,9 +19,9 @@ RESULT_KEYS = ["name", "qualname", "kind", "language", "path", "line", "end_line
 
 def symfind(*args: str, source: Path = ROOT, env: dict[str, str] | None = None,
             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m daemon ARGS` with the packages of `source` first on sys.path."""
+    """Run `python -m symfind.daemon ARGS` with the packages of `source` first on sys.path."""
     return subprocess.run(
-        [sys.executable, "-m", "daemon", *args],
+        [sys.executable, "-m", "symfind.daemon", *args],
         capture_output=True, text=True, check=False, cwd=cwd or source,
         env={**os.environ, "PYTHONPATH": str(source), **(env or {})},
     )
@@ -139,10 +139,13 @@ def test_schema_mismatch_is_reported_then_fixed_by_reindex(tmp_path: Path, repo:
     # A copy of symfind whose schema version is one higher, as after an upgrade.
     newer = tmp_path / "newer"
     for package in ("extract", "storage", "daemon", "mcp_server"):
-        shutil.copytree(ROOT / package, newer / package,
+        shutil.copytree(ROOT / package, newer / "symfind" / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
+    # A regular package on PYTHONPATH wins over the editable install's namespace.
+    (newer / "symfind" / "__init__.py").write_text("", encoding="utf-8")
     version = int((ROOT / "schema_version.txt").read_text(encoding="utf-8"))
-    (newer / "schema_version.txt").write_text(f"{version + 1}\n", encoding="utf-8")
+    (newer / "symfind" / "storage" / "schema_version.txt").write_text(
+        f"{version + 1}\n", encoding="utf-8")
 
     stale = symfind("search", "HttpClient", "--repo", str(repo), source=newer, env=env)
     assert (stale.returncode, stale.stderr) == (

@@ -18,13 +18,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from daemon.client import request
-from daemon.config import Config, IndexOptions
-from daemon.indexer import update_index
-from daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
-from daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
-from daemon.watcher import Batch, Change
-from storage import Searcher
+from symfind.daemon.client import request
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
+from symfind.daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
+from symfind.daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
+from symfind.daemon.watcher import Batch, Change
+from symfind.storage import Searcher
 from tests.integration.daemon_process import idle, wait_for_status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -204,7 +204,7 @@ def test_a_huge_batch_re_checks_the_whole_tree(
     write(repo, "unseen.py", klass("Unseen"))
     (repo / "a.py").unlink()
     batch = Batch([Change(str(repo / "pkg/b.py"), False)] * RESYNC_FROM_EVENTS)
-    with caplog.at_level(logging.INFO, logger="daemon.service"):
+    with caplog.at_level(logging.INFO, logger="symfind.daemon.service"):
         running.daemon._on_batch(batch)  # noqa: SLF001
     assert running.indexed() == [
         ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"), ("unseen.py", "Unseen"),

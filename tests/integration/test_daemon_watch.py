@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import main as cli_main
-from daemon.config import Config, IndexOptions
-from daemon.watcher import unwatched_directories
-from storage import index_dir_for
+from symfind.daemon.cli import main as cli_main
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.watcher import unwatched_directories
+from symfind.storage import index_dir_for
 from tests.integration.daemon_process import idle, wait_for_status
 from tests.integration.test_daemon import ROOT, TIMEOUT_S, Running, klass, write
 

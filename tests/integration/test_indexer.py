@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from daemon.config import Config, IndexOptions
-from daemon.indexer import update_index
-from storage import IndexLocked, IndexWriter, Searcher, read_manifest
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
+from symfind.storage import IndexLocked, IndexWriter, Searcher, read_manifest
 
 PY_CLASS = "class {name}:\n    def run(self):\n        pass\n"
 

@@ -49,7 +49,7 @@ def server_command(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     repo = make_repo(tmp_path_factory.mktemp("mcp-inspector") / "proj")
     base = tmp_path_factory.mktemp("mcp-inspector-index")
     index_repo(repo, base)
-    return ["-e", f"SYMFIND_INDEX_DIR={base}", sys.executable, "-P", "-m", "mcp_server",
+    return ["-e", f"SYMFIND_INDEX_DIR={base}", sys.executable, "-P", "-m", "symfind.mcp_server",
             "--repo", str(repo)]
 
 

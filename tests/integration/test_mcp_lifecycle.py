@@ -14,8 +14,8 @@ import msgspec
 import pytest
 from mcp import Client
 
-from mcp_server.server import build_server
-from storage import SCHEMA_VERSION, index_base_dir, index_dir_for, read_manifest, write_atomically
+from symfind.mcp_server.server import build_server
+from symfind.storage import SCHEMA_VERSION, index_base_dir, index_dir_for, read_manifest, write_atomically
 from tests.integration.mcp_support import error_text, index_repo, make_repo, run_symfind, text_of
 
 pytestmark = pytest.mark.anyio

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from mcp_server.server import build_roots_server
-from storage import SCHEMA_VERSION
+from symfind.mcp_server.server import build_roots_server
+from symfind.storage import SCHEMA_VERSION
 from tests.integration.mcp_support import assert_valid, error_text, text_of
 from tests.integration.test_multi_repo import ALL_ANSWER, FIXTURES, index, make_stale
 
@@ -64,11 +64,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Path], P
 
 
 def server_params(roots: dict[str, Path], indexes: Path, *command: str) -> StdioServerParameters:
-    """`python -m mcp_server --repo …` (or `command`, such as `daemon mcp`) over stdio."""
+    """`python -m symfind.mcp_server --repo …` (or `command`, such as `daemon mcp`) over stdio."""
     flags = [part for root in roots.values() for part in ("--repo", str(root))]
     return StdioServerParameters(
         command=sys.executable,
-        args=["-P", "-m", *(command or ("mcp_server", "--no-index")), *flags],
+        args=["-P", "-m", *(command or ("symfind.mcp_server", "--no-index")), *flags],
         env={"SYMFIND_INDEX_DIR": str(indexes)},
         cwd=str(indexes),
     )
@@ -197,7 +197,7 @@ async def test_symfind_mcp_passes_every_repo_to_the_server(
 ) -> None:
     roots, indexes = served
     two = {name: roots[name] for name in ("frontend", "billing")}
-    async with Client(server_params(two, indexes, "daemon", "mcp")) as client:
+    async with Client(server_params(two, indexes, "symfind.daemon", "mcp")) as client:
         out = (await client.call_tool("codebase_search", {"query": "RetryPolicy", "limit": 2}))
     assert rows(out.structured_content or {}) == [
         ("frontend", "RetryPolicy", "src/http.ts", 3),

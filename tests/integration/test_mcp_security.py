@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from mcp_server import handles
-from mcp_server.server import build_server
-from storage import read_manifest
+from symfind.mcp_server import handles
+from symfind.mcp_server.server import build_server
+from symfind.storage import read_manifest
 from tests.integration.mcp_support import assert_valid, error_text, index_repo, make_repo, text_of
 
 pytestmark = pytest.mark.anyio

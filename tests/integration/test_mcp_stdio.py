@@ -30,7 +30,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def server_params(repo: Path, base: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-P", "-m", "mcp_server", "--repo", str(repo)],
+        args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
         env={"SYMFIND_INDEX_DIR": str(base)},
         cwd=str(repo),
     )
@@ -71,11 +71,11 @@ def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
 
 
 def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Path]) -> None:
-    """Through `symfind mcp` (python -m daemon mcp), which execs the server."""
+    """Through `symfind mcp` (python -m symfind.daemon mcp), which execs the server."""
     repo, base = indexed
     replies = []
     with subprocess.Popen(
-        [sys.executable, "-P", "-m", "daemon", "mcp", "--repo", str(repo)],
+        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin"}, text=True,
     ) as process:
@@ -120,7 +120,7 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
 
 def test_bad_repository_exits_2(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-P", "-m", "mcp_server", "--repo", str(tmp_path / "missing")],
+        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", str(tmp_path / "missing")],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
     )
     assert (done.returncode, done.stdout) == (2, "")

@@ -17,9 +17,9 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from extract import SymbolKind
-from mcp_server.server import build_server
-from storage import RRF_K, WEIGHTS, Channel, Searcher, read_manifest, route
+from symfind.extract import SymbolKind
+from symfind.mcp_server.server import build_server
+from symfind.storage import RRF_K, WEIGHTS, Channel, Searcher, read_manifest, route
 from tests.integration.mcp_support import assert_valid, error_text, index_repo, make_repo, text_of
 
 pytestmark = pytest.mark.anyio

@@ -17,10 +17,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from daemon.cli import federated_repos, main
-from daemon.config import Config, IndexOptions
-from daemon.indexer import update_index
-from storage import (
+from symfind.daemon.cli import federated_repos, main
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
+from symfind.storage import (
     SCHEMA_VERSION,
     Repo,
     RepoQuery,

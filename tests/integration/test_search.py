@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from daemon.config import Config
-from storage import QueryError, Searcher
+from symfind.daemon.config import Config
+from symfind.storage import QueryError, Searcher
 
 GOLDENS = Path(__file__).resolve().parent / "goldens" / "search.json"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from extract.records import Symbol, SymbolKind
-from storage import IndexWriter, Searcher
-from storage.records import FileState
+from symfind.extract.records import Symbol, SymbolKind
+from symfind.storage import IndexWriter, Searcher
+from symfind.storage.records import FileState
 
 METHODS = {
     "src/main/java/StringUtils.java": [

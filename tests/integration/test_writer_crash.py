@@ -15,10 +15,10 @@ from pathlib import Path
 
 import msgspec
 
-from extract.records import Symbol, SymbolKind
-from storage import IndexWriter, Searcher
-from storage.index import TANTIVY_DIR
-from storage.records import FileState
+from symfind.extract.records import Symbol, SymbolKind
+from symfind.storage import IndexWriter, Searcher
+from symfind.storage.index import TANTIVY_DIR
+from symfind.storage.records import FileState
 
 
 def symbol(path: str, name: str) -> Symbol:

@@ -1,5 +1,6 @@
-"""`extract`, `storage`, `daemon`, `mcp_server` are generic names (python-daemon ships a
-`daemon`): they must resolve to this repository, not to something else installed."""
+"""The installed names are `symfind.extract`, `symfind.storage`, `symfind.daemon` and
+`symfind.mcp_server` (python-daemon ships a top-level `daemon`, and PyPI has `storage` and
+`mcp-server`): under test they must resolve to this repository's folders."""
 
 from __future__ import annotations
 
@@ -13,5 +14,5 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("package", ["extract", "storage", "daemon", "mcp_server"])
 def test_package_imports_from_this_repository(package: str) -> None:
-    module = importlib.import_module(package)
+    module = importlib.import_module(f"symfind.{package}")
     assert Path(module.__file__).resolve() == ROOT / package / "__init__.py"

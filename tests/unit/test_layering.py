@@ -23,6 +23,7 @@ CONFINED = {"tree_sitter": "extract", "tree_sitter_language_pack": "extract",
 
 
 def imported_modules(path: Path) -> list[str]:
+    """Absolute imports, with our packages named as in the repository (`symfind.` dropped)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     names = []
     for node in ast.walk(tree):
@@ -30,7 +31,23 @@ def imported_modules(path: Path) -> list[str]:
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.append(node.module)
-    return names
+    return [name.removeprefix("symfind.") for name in names]
+
+
+@pytest.mark.parametrize("package", sorted(OURS))
+def test_our_packages_are_imported_only_under_symfind(package: str) -> None:
+    """`import storage` would find whatever else is installed under that generic name."""
+    bare = []
+    code = [p for folder in (*OURS, "tests", "bench") for p in sorted((ROOT / folder).rglob("*.py"))]
+    for path in [p for p in code if "fixtures" not in p.relative_to(ROOT).parts]:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                       else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
+                       else [])
+            bare += [f"{path.relative_to(ROOT)} imports {m}" for m in modules
+                     if m and m.split(".")[0] == package]
+    assert bare == []
 
 
 def sources(package: str) -> list[Path]:

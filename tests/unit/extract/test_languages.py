@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from extract import LANGUAGES, extract_symbols
+from symfind.extract import LANGUAGES, extract_symbols
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
 

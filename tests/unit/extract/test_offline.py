@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from extract import LANGUAGES
+from symfind.extract import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,7 +27,7 @@ def refuse_network(event, args):
         raise PermissionError(f"network use during parsing: {event}")
 sys.addaudithook(refuse_network)
 from pathlib import Path
-from extract import LANGUAGES, extract_symbols
+from symfind.extract import LANGUAGES, extract_symbols
 fixtures = Path("tests/fixtures/languages")
 for language in sorted(LANGUAGES):
     (source,) = [p for p in (fixtures / language).iterdir() if p.name.startswith("sample.")]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import extract.parse
-from extract import extract_symbols
+from symfind.extract import parse
+from symfind.extract import extract_symbols
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "languages" / "typescript" / "sample.ts"
 
@@ -39,7 +39,7 @@ def test_lost_region_is_reparsed() -> None:
 
 
 def test_without_reparse_the_region_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(extract.parse, "RECOVER_MAX_PARSES", 0)
+    monkeypatch.setattr(parse, "RECOVER_MAX_PARSES", 0)
     assert names(tail_source()) == [
         (4, "interface", "RequestFactory"),
         (48, "function", "recoveredHelper"),
@@ -49,14 +49,14 @@ def test_without_reparse_the_region_is_lost(monkeypatch: pytest.MonkeyPatch) -> 
 def test_reparses_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A file of many lost regions costs at most RECOVER_MAX_PARSES re-parses."""
     parses = 0
-    real_parse = extract.parse._parse
+    real_parse = parse._parse
 
     def counting_parse(*args: object, **kwargs: object) -> object:
         nonlocal parses
         parses += 1
         return real_parse(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(extract.parse, "_parse", counting_parse)
+    monkeypatch.setattr(parse, "_parse", counting_parse)
     broken = tail_source() * 20  # twenty lost regions
     extract_symbols("broken.ts", broken)
-    assert parses == 1 + extract.parse.RECOVER_MAX_PARSES
+    assert parses == 1 + parse.RECOVER_MAX_PARSES

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_server.file_cache import LINE_OVERHEAD_BYTES, VerifiedFiles
-from mcp_server.source import FileChanged
-from storage import FileState, file_digest
+from symfind.mcp_server.file_cache import LINE_OVERHEAD_BYTES, VerifiedFiles
+from symfind.mcp_server.source import FileChanged
+from symfind.storage import FileState, file_digest
 
 TEXT = b"def f():\n    return 1\n"
 

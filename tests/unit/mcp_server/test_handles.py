@@ -7,7 +7,7 @@ import pytest
 import base64
 import json
 
-from mcp_server.handles import HandleError, Target, build_fingerprint, repo_of, sign, verify
+from symfind.mcp_server.handles import HandleError, Target, build_fingerprint, repo_of, sign, verify
 
 INDEX_ID = "0123456789abcdef0123456789abcdef"
 

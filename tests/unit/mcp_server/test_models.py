@@ -8,7 +8,7 @@ from typing import Any, get_args
 import jsonschema
 import pytest
 
-from mcp_server.models import (
+from symfind.mcp_server.models import (
     ChannelMatch,
     Definition,
     Freshness,
@@ -24,7 +24,7 @@ from mcp_server.models import (
     Why,
     self_contained,
 )
-from storage import RepoState
+from symfind.storage import RepoState
 
 DEFS = {
     "Item": {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}},

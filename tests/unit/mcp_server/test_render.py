@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from mcp_server import render
+from symfind.mcp_server import render
 
 
 @pytest.mark.parametrize(

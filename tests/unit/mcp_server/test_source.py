@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_server.source import SourceError, check_relative, slice_lines, split_lines
+from symfind.mcp_server.source import SourceError, check_relative, slice_lines, split_lines
 
 
 @pytest.mark.parametrize("path", ["a.py", "src/pkg/mod.py", "dir.with.dots/x", "%2e%2e", "-x"])

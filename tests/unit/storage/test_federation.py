@@ -4,10 +4,10 @@ repository's own list; labels that tell repositories apart."""
 
 from __future__ import annotations
 
-from extract.records import SymbolKind
-from storage.federation import fuse_answers, repo_labels
-from storage.records import ChannelMatch, Freshness, SearchResponse, SearchResult, Why
-from storage.router import route
+from symfind.extract.records import SymbolKind
+from symfind.storage.federation import fuse_answers, repo_labels
+from symfind.storage.records import ChannelMatch, Freshness, SearchResponse, SearchResult, Why
+from symfind.storage.router import route
 
 ANY = route("Something")
 

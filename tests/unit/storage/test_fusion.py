@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.fusion import RRF_K, contribution, fuse
+from symfind.storage.fusion import RRF_K, contribution, fuse
 
 
 def by_name(key: str) -> tuple[str]:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from storage.search import glob_to_regex
+from symfind.storage.search import glob_to_regex
 
 PATHS = ["a.py", "src/a.py", "src/pkg/b.py", "tests/test_a.py", "src/pkg/c.go", "docs/x.md"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from storage.errors import QueryError
-from storage.router import MAX_QUERY_CHARS, route
+from symfind.storage.errors import QueryError
+from symfind.storage.router import MAX_QUERY_CHARS, route
 
 ROUTES = [
     ("HtppClient", "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),

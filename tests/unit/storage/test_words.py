@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.words import qualifier_parts, split_identifier, split_text, squash
+from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
 
 
 @pytest.mark.parametrize(
