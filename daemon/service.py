@@ -57,6 +57,7 @@ from symfind.daemon.walk import IGNORE_FILES, IgnoreRules, walk_repository
 from symfind.daemon.watcher import POLLING, Batch, Change, RepositoryWatcher
 from symfind.storage import (
     SCHEMA_VERSION,
+    IndexDamaged,
     IndexLocked,
     IndexWriter,
     QueryError,
@@ -126,6 +127,8 @@ class Daemon:
         self._errors = 0
         self._last_error = ""
         self._broken = False
+        # Set when a search found the index's files damaged: the next batch rebuilds it.
+        self._damaged = threading.Event()
         # Notified after every commit and state change, for whoever waits on the daemon.
         self.changed = threading.Condition()
 
@@ -229,10 +232,10 @@ class Daemon:
 
     # ---- indexing ---------------------------------------------------------------------
 
-    def _open_writer(self) -> IndexWriter:
+    def _open_writer(self, *, fresh: bool = False) -> IndexWriter:
         return IndexWriter(
             self.config.index_dir, repo_root=self.config.repo,
-            options_hash=self.config.options.fingerprint(),
+            options_hash=self.config.options.fingerprint(), fresh=fresh,
         )
 
     def _catch_up_with_disk(self) -> None:
@@ -269,10 +272,13 @@ class Daemon:
         `broken` until a later batch's sync succeeds.
         """
         config = self.config
+        if self._damaged.is_set():  # rebuild from scratch: the damaged files go
+            self._drop_writer()
         for attempt in (1, 2):
             try:
                 if self._writer is None:
-                    self._writer = self._open_writer()
+                    self._writer = self._open_writer(fresh=self._damaged.is_set())
+                    self._damaged.clear()
                 report = sync_repository(
                     self._writer, config, self.rules, progress=progress, commit_every=commit_every
                 )
@@ -327,6 +333,8 @@ class Daemon:
                 resync = f"{len(batch.changes)} events in one batch"
             self._pending = len(paths)
             self._set_state("indexing")
+            if self._damaged.is_set():
+                resync = resync or "the index was damaged"
             if resync or self._broken or self._writer is None:
                 self._sync_all()
             elif not self._guarded("indexing a batch", lambda: self._apply(paths)):
@@ -475,13 +483,32 @@ class Daemon:
         return ErrorReply(kind="query", message="unknown request")
 
     def _search(self, request: SearchRequest) -> SearchResponse:
+        try:
+            with self._search_lock:
+                if self._searcher is None:
+                    self._searcher = Searcher(self.config.index_dir)
+                else:
+                    self._searcher.refresh()
+                searcher = self._searcher
+            return searcher.search(
+                request.query, limit=request.limit, kind=request.kind,
+                language=request.language, path=request.path, pending=self._pending,
+                explain=request.explain,
+            )
+        except IndexDamaged as exc:
+            self._on_damage(exc)
+            raise
+
+    def _on_damage(self, exc: IndexDamaged) -> None:
+        """A search found the index's files damaged: report it (state `error`) and have
+        the watcher's thread rebuild the index from scratch."""
         with self._search_lock:
-            if self._searcher is None:
-                self._searcher = Searcher(self.config.index_dir)
-            else:
-                self._searcher.refresh()
-            searcher = self._searcher
-        return searcher.search(
-            request.query, limit=request.limit, kind=request.kind, language=request.language,
-            path=request.path, pending=self._pending, explain=request.explain,
-        )
+            self._searcher = None  # reopened once rebuilt
+        if self._damaged.is_set():
+            return
+        self._damaged.set()
+        self._record_failure(exc, "reading the index")
+        self._set_state("error")
+        self._write_status()
+        if self._watcher is not None:
+            self._watcher.request_resync("the index is damaged; rebuilding it")

@@ -4,7 +4,14 @@ Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
 from symfind.extract.records import SymbolKind
-from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
+from symfind.storage.errors import (
+    IndexDamaged,
+    IndexLocked,
+    IndexMissing,
+    QueryError,
+    SchemaMismatch,
+    StorageError,
+)
 from symfind.storage.federation import (
     FederatedResponse,
     IndexSource,
@@ -48,6 +55,7 @@ __all__ = [
     "FederatedResponse",
     "FileState",
     "Freshness",
+    "IndexDamaged",
     "IndexLocked",
     "IndexMissing",
     "IndexSource",

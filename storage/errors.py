@@ -22,3 +22,8 @@ class IndexLocked(StorageError):
 
 class QueryError(StorageError):
     """The query cannot be searched (empty, too long, or limits out of range)."""
+
+
+class IndexDamaged(StorageError):
+    """The index's files are damaged (a checksum fails, a file is missing, Tantivy
+    cannot read them); `symfind reindex` rebuilds it."""

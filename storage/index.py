@@ -4,25 +4,36 @@ Imports: tantivy, msgspec, `storage` modules.
 
 An index directory holds `tantivy/` (the Tantivy index) and `manifest.json`. The manifest
 is replaced atomically (write, fsync, rename), so a reader sees the old or the new one.
+Opening checks every segment file's checksum (`storage.integrity`): a damaged index is an
+`IndexDamaged` error naming the fix, never an empty or wrong answer.
 """
 
 from __future__ import annotations
 
 import enum
+import fcntl
 import os
+import secrets
+import shutil
 import tempfile
 from pathlib import Path
 
 import msgspec
 import tantivy
 
-from symfind.storage.errors import IndexMissing, SchemaMismatch
+from symfind.storage.errors import IndexDamaged, IndexLocked, IndexMissing, SchemaMismatch
+from symfind.storage.integrity import IntegrityError, Stamp, verify_files
 from symfind.storage.records import Manifest
 from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
 
 MANIFEST_NAME = "manifest.json"
 TANTIVY_DIR = "tantivy"
+#: Tantivy's writer lock (an flock held while an IndexWriter lives).
+WRITER_LOCK_NAME = ".tantivy-writer.lock"
 _MANIFEST_DECODER = msgspec.json.Decoder(Manifest)
+# A reader may read meta.json just before a commit deletes the files of segments merged
+# away: a file missing once is looked for again with the newer meta.json.
+_VERIFY_ATTEMPTS = 3
 
 
 class IndexState(enum.StrEnum):
@@ -43,7 +54,7 @@ def read_manifest(index_dir: Path) -> Manifest | None:
     """Read the manifest, or None when there is none or it does not decode."""
     try:
         return _MANIFEST_DECODER.decode(manifest_path(index_dir).read_bytes())
-    except (FileNotFoundError, msgspec.DecodeError, msgspec.ValidationError):
+    except (FileNotFoundError, IsADirectoryError, msgspec.DecodeError, msgspec.ValidationError):
         return None
 
 
@@ -103,16 +114,103 @@ def check_index(index_dir: Path, options_hash: str | None = None) -> Manifest:
     return manifest
 
 
-def open_tantivy(index_dir: Path, *, create: bool = False) -> tantivy.Index:
-    """Open (or create) the Tantivy index and register the analyzers it needs."""
+def damaged(index_dir: Path, why: str) -> IndexDamaged:
+    """The error for a damaged index: what is wrong and the fix."""
+    return IndexDamaged(f"index at {index_dir} is damaged ({why}) — run `symfind reindex`")
+
+
+def verify_index(index_dir: Path, verified: dict[str, Stamp]) -> None:
+    """Check the checksums of the current commit's files not checked yet (`verified`
+    holds those found intact, and is updated).
+
+    Raises:
+        IndexDamaged: A file is missing, truncated or fails its checksum.
+    """
+    directory = index_dir / TANTIVY_DIR
+    for attempt in range(1, _VERIFY_ATTEMPTS + 1):
+        meta_before = _meta_stamp(directory)
+        try:
+            verify_files(directory, verified)
+            return
+        except IntegrityError as exc:
+            if attempt == _VERIFY_ATTEMPTS or _meta_stamp(directory) == meta_before:
+                raise damaged(index_dir, str(exc)) from None
+            # A commit replaced meta.json meanwhile: check what it names now.
+
+
+def _meta_stamp(directory: Path) -> tuple[int, int] | None:
+    try:
+        info = (directory / "meta.json").stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns)
+
+
+def open_tantivy(
+    index_dir: Path, *, create: bool = False, verified: dict[str, Stamp] | None = None
+) -> tantivy.Index:
+    """Open (or create) the Tantivy index, check its files' checksums, and register the
+    analyzers it needs.
+
+    Args:
+        index_dir: The index directory.
+        create: Create an empty index when there is none.
+        verified: Files already found intact (see `verify_index`); updated.
+
+    Raises:
+        IndexMissing: No index (and not `create`).
+        IndexDamaged: meta.json or a segment file is damaged or missing.
+    """
     directory = index_dir / TANTIVY_DIR
     if create:
         directory.mkdir(parents=True, exist_ok=True)
     elif not (directory / "meta.json").exists():
         raise IndexMissing(f"no index at {index_dir} — run `symfind index` first")
+    if (directory / "meta.json").exists():  # checked first: Tantivy's own errors are obscure
+        verify_index(index_dir, {} if verified is None else verified)
     try:
         index = tantivy.Index(build_schema(), path=str(directory), reuse=True)
     except ValueError as exc:  # unreadable meta.json or segments
-        raise SchemaMismatch(f"index at {index_dir} is damaged — run `symfind reindex`") from exc
+        raise damaged(index_dir, f"Tantivy cannot open it: {str(exc)[:200]}") from exc
     register_analyzers(index)
     return index
+
+
+def drop_index_files(index_dir: Path) -> None:
+    """Remove the Tantivy index and the manifest, whatever state they are in (what
+    `symfind reindex` starts from), unless a writer holds the index.
+
+    The Tantivy directory is renamed away while its writer lock is held, then deleted:
+    a writer cannot start in it meanwhile, and readers with files open keep reading
+    them until they reopen.
+
+    Raises:
+        IndexLocked: Another process (a daemon) holds the writer lock.
+        OSError: The files cannot be removed (permissions).
+    """
+    directory = index_dir / TANTIVY_DIR
+    if directory.is_dir() and not directory.is_symlink():
+        trash = index_dir / f".{TANTIVY_DIR}-dropped-{secrets.token_hex(4)}"
+        lock = os.open(directory / WRITER_LOCK_NAME,
+                       os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise IndexLocked(
+                    f"another symfind process is writing the index at {index_dir}"
+                ) from None
+            os.rename(directory, trash)
+        finally:
+            os.close(lock)
+        shutil.rmtree(trash)
+    elif directory.exists() or directory.is_symlink():
+        directory.unlink()  # not a directory: nothing of ours, nothing anyone writes
+    _remove(manifest_path(index_dir))
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)

@@ -16,9 +16,17 @@ import tantivy
 
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness
-from symfind.storage.errors import QueryError
+from symfind.storage.errors import IndexDamaged, QueryError
 from symfind.storage.fusion import contribution, fuse
-from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
+from symfind.storage.index import (
+    check_index,
+    damaged,
+    manifest_path,
+    open_tantivy,
+    read_manifest,
+    verify_index,
+)
+from symfind.storage.integrity import Stamp
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -35,6 +43,11 @@ logger = logging.getLogger(__name__)
 
 MAX_LIMIT = 1000
 SUGGESTIONS = 5
+#: A long-lived searcher (the daemon's, the MCP server's) looks this often at whether the
+#: index's files were rewritten since their checksums were checked (a few `fstat`s; the
+#: checksum again only for a file that changed). Damage Tantivy trips over is caught at
+#: once (`_raise_if_damaged`); this catches what it would read silently.
+RECHECK_FILES_S = 1.0
 
 
 def glob_to_regex(glob: str) -> str:
@@ -84,11 +97,15 @@ class Searcher:
         Raises:
             IndexMissing: No index at `index_dir`.
             SchemaMismatch: The index was built by another schema version; reindex.
+            IndexDamaged: The index's files are damaged; reindex.
         """
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
         self.manifest: Manifest = check_index(index_dir)
-        self._index = open_tantivy(index_dir)
+        # Segment files found intact (their checksums), so a refresh checks only new ones.
+        self._verified: dict[str, Stamp] = {}
+        self._index = open_tantivy(index_dir, verified=self._verified)
+        self._checked_at = time.monotonic()
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
 
@@ -96,17 +113,32 @@ class Searcher:
         """Reload if a newer commit exists; True when it did.
 
         The manifest is rewritten by rename after every commit, so an unchanged (inode,
-        size, mtime) means no commit: decoding it costs ~7 µs per KB, per call.
+        size, mtime) means no commit: decoding it costs ~7 µs per KB, per call. A rebuilt
+        index (`symfind reindex`: a new Tantivy directory) is opened anew.
+
+        Raises:
+            SchemaMismatch: The index is now of another schema version; reindex.
+            IndexDamaged: The new commit's files are damaged; reindex.
         """
         stamp = _stamp(manifest_path(self.index_dir))
+        if time.monotonic() - self._checked_at >= RECHECK_FILES_S:
+            verify_index(self.index_dir, self._verified)
+            self._checked_at = time.monotonic()
         if stamp == self._manifest_stamp:
             return False
         self._manifest_stamp = stamp
         manifest = read_manifest(self.index_dir)
         if manifest is None or manifest.generation == self.manifest.generation:
             return False
+        rebuilt = manifest.index_id != self.manifest.index_id
         self.manifest = check_index(self.index_dir)
-        self._index.reload()
+        if rebuilt:
+            self._verified.clear()
+            self._index = open_tantivy(self.index_dir, verified=self._verified)
+            self._schema = self._index.schema
+        else:
+            self._index.reload()
+            verify_index(self.index_dir, self._verified)
         self._searcher = self._index.searcher()
         return True
 
@@ -215,13 +247,31 @@ class Searcher:
             try:
                 ranked = CHANNELS[channel](ctx)
             except ValueError as exc:  # Tantivy reports query failures as ValueError
+                self._raise_if_damaged(exc)
                 logger.warning("channel %s failed: %s", channel, exc)
                 failures[channel] = str(exc)
                 continue
+            except BaseException as exc:
+                if type(exc).__name__ != "PanicException":  # pyo3's: a BaseException
+                    raise
+                self._raise_if_damaged(exc)
+                raise damaged(self.index_dir, f"Tantivy panicked reading it: {exc}") from exc
             rankings[channel] = [c.key for c in ranked]
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
         return rankings, found, failures
+
+    def _raise_if_damaged(self, exc: BaseException) -> None:
+        """Tantivy failed reading: when the index's files were damaged since they were
+        checked, say so instead of answering without them.
+
+        Raises:
+            IndexDamaged: A file fails its checksum now.
+        """
+        try:
+            verify_index(self.index_dir, self._verified)
+        except IndexDamaged as damage:
+            raise damage from exc
 
     def _explain_empty(self, plan: Plan, filters: list[tantivy.Query]) -> tuple[str, list[str]]:
         if self._searcher.num_docs == 0:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import shutil
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,10 +22,10 @@ import msgspec
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.errors import IndexLocked, StorageError
+from symfind.storage.errors import IndexDamaged, IndexLocked, StorageError
 from symfind.storage.index import (
-    TANTIVY_DIR,
     IndexState,
+    drop_index_files,
     index_state,
     open_tantivy,
     read_manifest,
@@ -59,8 +58,9 @@ class IndexWriter:
         """Open the index for writing, creating it when absent.
 
         An index of another schema version, or a damaged one, is dropped and rebuilt;
-        `fresh=True` empties the index (what `reindex` does). `heap_bytes` is Tantivy's
-        indexing budget: it writes a segment each time the budget fills.
+        `fresh=True` removes the index files whatever state they are in (what `reindex`
+        does). `heap_bytes` is Tantivy's indexing budget: it writes a segment each time
+        the budget fills.
 
         Raises:
             IndexLocked: Another process (or writer) holds the lock.
@@ -68,23 +68,21 @@ class IndexWriter:
         """
         self.index_dir = index_dir
         state = index_state(index_dir, options_hash)
-        if state in {IndexState.VERSION_MISMATCH, IndexState.CORRUPT}:
-            logger.warning("index at %s is %s; rebuilding it", index_dir, state)
-            shutil.rmtree(index_dir / TANTIVY_DIR, ignore_errors=True)
+        # Generations go on counting across rebuilds: readers pick up a commit by its
+        # generation changing.
+        generation = getattr(read_manifest(index_dir), "generation", 0)
         try:
-            index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._index = open_tantivy(index_dir, create=True)
-            self._writer = self._index.writer(heap_size=heap_bytes, num_threads=1)
-            # A writer killed mid-commit leaves files that no published commit uses; their
-            # names (`<segment>.<opstamp>.del`) come round again, and the next commit would
-            # fail on them. Tantivy drops such files only when asked.
-            self._writer.garbage_collect_files()
-        except ValueError as exc:
-            if "LockBusy" in str(exc):
-                raise IndexLocked(
-                    f"another symfind process is writing the index at {index_dir}"
-                ) from exc
-            raise StorageError(f"cannot open index at {index_dir}: {exc}") from exc
+            if fresh or state in {IndexState.VERSION_MISMATCH, IndexState.CORRUPT}:
+                if not fresh:
+                    logger.warning("index at %s is %s; rebuilding it", index_dir, state)
+                drop_index_files(index_dir)
+            try:
+                self._open(heap_bytes)
+            except IndexDamaged as exc:
+                logger.warning("rebuilding the index: %s", exc)
+                drop_index_files(index_dir)
+                state = IndexState.MISSING
+                self._open(heap_bytes)
         except OSError as exc:
             raise StorageError(f"cannot open index at {index_dir}: {exc}") from exc
         manifest = read_manifest(index_dir)
@@ -95,7 +93,7 @@ class IndexWriter:
                 schema_version=SCHEMA_VERSION,
                 options_hash=options_hash,
                 repo_root=str(repo_root),
-                generation=manifest.generation if manifest else 0,
+                generation=generation,
                 index_id=secrets.token_hex(16),
             )
         self.manifest = manifest
@@ -104,6 +102,30 @@ class IndexWriter:
         # Paths of a batch interrupted mid-commit: the caller must re-check them.
         self.suspect: frozenset[str] = frozenset(manifest.pending)
         self._staged: set[str] = set(manifest.pending)
+
+    def _open(self, heap_bytes: int) -> None:
+        """Open Tantivy and take its writer lock.
+
+        Raises:
+            IndexLocked: Another process (or writer) holds the lock.
+            IndexDamaged: The index's files are damaged.
+            StorageError: Tantivy cannot open the index.
+            OSError: The index directory cannot be created.
+        """
+        self.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._index = open_tantivy(self.index_dir, create=True)
+        try:
+            self._writer = self._index.writer(heap_size=heap_bytes, num_threads=1)
+            # A writer killed mid-commit leaves files that no published commit uses; their
+            # names (`<segment>.<opstamp>.del`) come round again, and the next commit would
+            # fail on them. Tantivy drops such files only when asked.
+            self._writer.garbage_collect_files()
+        except ValueError as exc:
+            if "LockBusy" in str(exc):
+                raise IndexLocked(
+                    f"another symfind process is writing the index at {self.index_dir}"
+                ) from exc
+            raise StorageError(f"cannot open index at {self.index_dir}: {exc}") from exc
 
     def __enter__(self) -> IndexWriter:
         return self

@@ -156,8 +156,9 @@ async def test_a_damaged_index_never_leaks_internals(tmp_path: Path) -> None:
     (index_dir / "tantivy" / "meta.json").write_text("garbage\n", encoding="utf-8")
     async with Client(build_server(repo, auto_index=False)) as client:
         text = error_text(await client.call_tool("codebase_search", {"query": "HttpClient"}))
-    # Today Tantivy's ValueError escapes storage, so the SDK answers its generic text (the
-    # traceback goes to stderr only); once storage reports a damaged index as
-    # SchemaMismatch, the answer names `symfind reindex` instead.
-    assert text == "Error executing tool codebase_search" or "symfind reindex" in text
+    assert text == (
+        f"Error executing tool codebase_search: index at {index_dir} is damaged (meta.json does "
+        "not decode (JSON is malformed: invalid character (byte 0))) — run `symfind reindex` "
+        "(index_status shows the index's state)"
+    )
     assert "corrupt" not in text.lower() and "Traceback" not in text
