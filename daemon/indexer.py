@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import logging
 import multiprocessing
 import os
@@ -29,6 +30,7 @@ import msgspec
 
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.errors import ExtractionWorkerDied
+from symfind.daemon.files import NotRegularFile, read_regular
 from symfind.daemon.walk import IgnoreRules, is_candidate, walk_repository
 from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
 from symfind.storage import FileState, IndexWriter, Manifest, file_digest
@@ -116,14 +118,15 @@ def process_file(
         return FileOutcome(path=path, skip_reason="not_regular")
     if info.st_size > options.max_file_bytes:
         return FileOutcome(path=path, skip_reason="too_large")
-    try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(options.max_file_bytes + 1)
+    try:  # it may have been replaced since the lstat: by a FIFO, a symlink
+        data, _opened = read_regular(full, options.max_file_bytes + 1)
     except FileNotFoundError:
         return FileOutcome(path=path, skip_reason="vanished")
-    except OSError:
-        return FileOutcome(path=path, skip_reason="unreadable")
+    except NotRegularFile:
+        return FileOutcome(path=path, skip_reason="not_regular")
+    except OSError as exc:
+        reason = "symlink" if exc.errno == errno.ELOOP else "unreadable"
+        return FileOutcome(path=path, skip_reason=reason)
     if len(data) > options.max_file_bytes:  # grew between stat and read
         return FileOutcome(path=path, skip_reason="too_large")
     digest = file_digest(data)

@@ -18,11 +18,14 @@ from pathlib import Path
 
 import pathspec
 
+from symfind.daemon.files import read_regular
 from symfind.extract import language_for_path
 
 logger = logging.getLogger(__name__)
 
 IGNORE_FILES = (".gitignore", ".ignore", ".symfindignore")
+#: Ignore files are read up to this size (a larger one is read in part).
+MAX_IGNORE_FILE_BYTES = 8 * 1024 * 1024
 
 #: Directories never descended into, at any depth.
 SKIP_DIRS = frozenset(
@@ -69,10 +72,11 @@ class IgnoreRules:
             if directory == "":
                 names.append(".git/info/exclude")
             for name in names:
-                try:
-                    lines += (base / name).read_text(encoding="utf-8", errors="replace").splitlines()
+                try:  # never blocks on a FIFO, never follows a symlink (as git 2.32+)
+                    data, _info = read_regular(base / name, MAX_IGNORE_FILE_BYTES)
                 except OSError:
                     continue
+                lines += data.decode("utf-8", errors="replace").splitlines()
             self._specs[directory] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
         return self._specs[directory]
 

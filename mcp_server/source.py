@@ -9,8 +9,9 @@ Every read goes through `open_indexed()`:
 2. the index lists it (`Manifest.files`): secret files, ignored files and anything the
    indexer skipped are never indexed, so they are never readable here either;
 3. it is opened one segment at a time from the repository root with `O_NOFOLLOW`, so no
-   symlink — file or directory, planted before or during the read — is followed, then
-   the opened file must be a regular file whose real path lies inside the root;
+   symlink — file or directory, planted before or during the read — is followed, and
+   with `O_NONBLOCK`, so a FIFO put in its place never blocks; then the opened file must
+   be a regular file whose real path lies inside the root;
 4. its size and content digest must still be those the index recorded, else the file
    changed
    since it was indexed and line numbers from the index may no longer match.
@@ -126,7 +127,9 @@ def _real_path(fd: int, root: Path, segments: list[str]) -> Path:
 
 def _open_nofollow(root: Path, segments: list[str], path: str) -> int:
     """Walk from `root` with O_NOFOLLOW on every segment (no symlink is ever followed)."""
-    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    # O_NONBLOCK: a FIFO swapped in for the file opens at once (then fails the S_ISREG
+    # check on the descriptor) instead of blocking this thread until a writer comes.
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     directory = getattr(os, "O_DIRECTORY", 0)
     if os.open not in os.supports_dir_fd or not nofollow:  # pragma: no cover (not Linux/macOS)
