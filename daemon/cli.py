@@ -3,13 +3,15 @@
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
 missing or unusable, 4 index locked by another process (or daemon already running),
-5 `daemon status` found no daemon. `search` with several `--repo` fuses their answers
+5 `daemon status` found no daemon, 6 the index or the repository cannot be read or written
+(permission denied, disk full), 130 interrupted (Ctrl-C). `search` with several `--repo` fuses their answers
 (`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import sys
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 import msgspec
 
 from symfind.daemon.client import request
-from symfind.daemon.config import Config, load_config
+from symfind.daemon.config import Config, load_config, require_readable
 from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
 from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
 from symfind.daemon.render import ProgressBar, format_federated, format_response
@@ -51,7 +53,8 @@ if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor 
 
 logger = logging.getLogger(__name__)
 
-EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING = 0, 2, 3, 4, 5
+EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING, EXIT_IO = 0, 2, 3, 4, 5, 6
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 _JSON = msgspec.json.Encoder()
 
 
@@ -152,6 +155,7 @@ def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
     from symfind.daemon.indexer import update_index  # extraction: only the commands that index
 
     config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
+    require_readable(config.repo)
     report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
     out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
     return EXIT_OK
@@ -404,6 +408,8 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
     from symfind.daemon.process import running_status, start_daemon, stop_daemon
 
     config = load_config(args.path)
+    if args.action in ("run", "start"):
+        require_readable(config.repo)
     if args.action == "run":
         from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 
@@ -463,3 +469,23 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     except StorageError as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return EXIT_INDEX
+    except OSError as exc:  # the index or the repository: permissions, a full disk
+        print(f"symfind: {os_error_line(exc)}", file=sys.stderr)
+        return EXIT_IO
+    except KeyboardInterrupt:
+        # Staged changes are rolled back and extraction workers killed on the way out;
+        # commits made so far stay, and the next `index` goes on from the last one.
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # off the progress bar's line
+        print("symfind: interrupted; the index keeps its last commit — run `symfind index` "
+              "to go on", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an OSError: what failed, on which path, and for a full disk the fix."""
+    reason = (exc.strerror or str(exc)).lower()
+    line = f"{reason}: {exc.filename}" if exc.filename else reason
+    if exc.errno == errno.ENOSPC:
+        line += " — free some space, then run the command again"
+    return line

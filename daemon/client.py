@@ -43,6 +43,7 @@ def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Re
 
     Raises:
         ProtocolError: A daemon answered, then broke the exchange.
+        PermissionError: The socket (or the index directory) is not the user's to use.
     """
     path = socket_path(index_dir)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -50,6 +51,8 @@ def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Re
     try:
         try:
             sock.connect(str(path))
+        except PermissionError as exc:  # a daemon may run: we may not ask it (or read its index)
+            raise PermissionError(exc.errno, exc.strerror, str(path)) from None
         except (FileNotFoundError, ConnectionRefusedError, OSError):
             return None
         try:

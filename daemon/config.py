@@ -81,6 +81,18 @@ def resolve_repo(path: str | os.PathLike[str] | None) -> Path:
     return resolved
 
 
+def require_readable(repo: Path) -> None:
+    """Check that the repository's root can be listed: indexing a root that cannot would
+    find nothing and claim an empty repository.
+
+    Raises:
+        PermissionError: The root cannot be listed (another user's, mode 0700).
+        OSError: The root cannot be listed for another reason.
+    """
+    with os.scandir(repo):
+        pass
+
+
 def load_config(
     repo: str | os.PathLike[str] | None,
     *,

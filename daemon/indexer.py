@@ -173,6 +173,10 @@ def process_files(
 
 def _work(connection: Connection, parent: int) -> None:
     """An extraction worker's life: run the tasks its pipe brings until the pipe closes."""
+    # Ctrl-C reaches the whole process group; the indexing process alone handles it (and
+    # kills us). Started with SIGINT blocked (`_Worker`), so none arrives before this.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with_parent(parent)
     while True:
         try:
@@ -267,8 +271,15 @@ def _pool_outcomes(
     context = multiprocessing.get_context("spawn")
     workers: list[_Worker] = []
     try:
-        for _ in range(min(config.workers, len(tasks))):
-            workers.append(_Worker(context))
+        # SIGINT blocked while workers start: each inherits the mask, so a Ctrl-C cannot
+        # interrupt it before it ignores SIGINT (`_work`); and the Ctrl-C surfaces here
+        # only once every started worker is in `workers`, killed on the way out.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(min(config.workers, len(tasks))):
+                workers.append(_Worker(context))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         # A bounded window of tasks in flight, consumed in order: outcomes the writer has
         # not taken yet never pile up, whatever the repository's size. Tasks go round the
         # workers, so each worker's pipe returns its results in the window's order.

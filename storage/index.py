@@ -64,7 +64,11 @@ def write_manifest(index_dir: Path, manifest: Manifest) -> None:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so readers see either the old or the new content."""
+    """Write `data` to `path` so readers see either the old or the new content.
+
+    Raises:
+        OSError: It cannot be written (naming `path`): permissions, a full disk.
+    """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -72,6 +76,11 @@ def write_atomically(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename is None:  # a failed write (a full disk) names no file: name it
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

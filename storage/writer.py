@@ -11,7 +11,10 @@ never duplicates symbols.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
+import re
 import secrets
 import time
 from collections.abc import Iterable
@@ -24,6 +27,7 @@ import tantivy
 from symfind.extract.records import Symbol
 from symfind.storage.errors import IndexDamaged, IndexLocked, StorageError
 from symfind.storage.index import (
+    TANTIVY_DIR,
     IndexState,
     drop_index_files,
     index_state,
@@ -37,6 +41,17 @@ from symfind.storage.schema import SCHEMA_VERSION, to_document
 logger = logging.getLogger(__name__)
 
 WRITER_HEAP_BYTES = 128_000_000
+# How Tantivy's errors quote the system error under them ("... (os error 28)").
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+def _os_error(exc: BaseException, where: Path) -> OSError | None:
+    """The OSError (a full disk, permissions) a Tantivy error reports, if any."""
+    found = _OS_ERROR.search(str(exc))
+    if found is None:
+        return None
+    code = int(found.group(1))
+    return OSError(code, os.strerror(code) if code in errno.errorcode else str(exc), str(where))
 
 
 class IndexWriter:
@@ -125,6 +140,8 @@ class IndexWriter:
                 raise IndexLocked(
                     f"another symfind process is writing the index at {self.index_dir}"
                 ) from exc
+            if (os_error := _os_error(exc, self.index_dir / TANTIVY_DIR)) is not None:
+                raise os_error from exc
             raise StorageError(f"cannot open index at {self.index_dir}: {exc}") from exc
 
     def __enter__(self) -> IndexWriter:
@@ -188,10 +205,20 @@ class IndexWriter:
         self._staged.add(path)
 
     def commit(self) -> Manifest:
-        """Make staged changes visible and durable; returns the new manifest."""
+        """Make staged changes visible and durable; returns the new manifest.
+
+        Raises:
+            OSError: The index cannot be written (a full disk, permissions).
+            ValueError: Tantivy failed otherwise.
+        """
         pending = sorted(self._staged)
         write_manifest(self.index_dir, msgspec.structs.replace(self.manifest, pending=pending))
-        self._writer.commit()
+        try:
+            self._writer.commit()
+        except ValueError as exc:
+            if (os_error := _os_error(exc, self.index_dir / TANTIVY_DIR)) is not None:
+                raise os_error from exc  # a full disk: the CLI says so in one line
+            raise
         self.manifest = msgspec.structs.replace(
             self.manifest,
             generation=self.manifest.generation + 1,
