@@ -7,6 +7,13 @@ opens the socket at once, starts watching, then catches up with what changed whi
 daemon ran. Batches of changes are applied and committed one at a time; searches read
 the latest commit. SIGTERM finishes the current batch, commits and exits.
 
+The repository's root is watched too: deleted, moved away or replaced by another
+directory (`rm -rf R && git clone … R`, `mv R R2 && mkdir R`) — seen by its inode and
+device changing, checked every `ROOT_CHECK_S` and at once when the watcher reports the
+root itself deleted or moved — the daemon watches the new directory and re-checks every
+file; while no directory is there, its status is `error` saying so and searches are
+refused, until one appears again.
+
 Staying up: indexing that fails (a Tantivy error or panic, an extraction worker that
 died) is logged with its traceback, the writer is reopened from the last commit and the
 whole tree re-checked, once more without worker processes if need be; searches are
@@ -25,6 +32,7 @@ import os
 import signal
 import socket
 import socketserver
+import stat
 import sys
 import threading
 import time
@@ -79,6 +87,18 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: 10,000 files), little next to extracting thousands of files, and extracts them in
 #: worker processes where a batch's paths are extracted one by one in the daemon.
 RESYNC_FROM_EVENTS = 4_096
+#: Seconds between two looks at whether the repository's root is still the directory
+#: the daemon watches (one `stat`).
+ROOT_CHECK_S = 1.0
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a directory; None when there is none at `path`."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
 
 
 class _Stopping(Exception):
@@ -113,6 +133,10 @@ class Daemon:
         self.config = config
         self.rules = IgnoreRules(config.repo)
         self._stop = threading.Event()
+        # Set to look at the root now (the watcher saw it deleted or moved, or stopping).
+        self._look_at_root = threading.Event()
+        self._root_identity = _identity(config.repo)
+        self._root_gone = ""  # why searches are refused while the root is missing
         self._write_lock = threading.Lock()
         self._search_lock = threading.Lock()
         self._writer: IndexWriter | None = None
@@ -154,6 +178,7 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+        self._look_at_root.set()
 
     def _serve(self) -> int:
         index_dir = self.config.index_dir
@@ -169,15 +194,16 @@ class Daemon:
         self._install_signal_handlers()
         try:
             self._serve_socket()
-            self._watcher = RepositoryWatcher(
-                self.config.repo, self._on_batch, polling=self.config.watch == POLLING
-            )
-            self._watcher.start()
+            self._watcher = self._start_watcher()
             self._catch_up_with_disk()
             self._watcher.check_coverage()
             self._write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
-            self._stop.wait()
+            while not self._stop.is_set():
+                self._look_at_root.wait(ROOT_CHECK_S)
+                self._look_at_root.clear()
+                if not self._stop.is_set():
+                    self._check_root()
         finally:
             saved = self._shutdown()
         return 0 if saved and not self._broken else 1
@@ -186,7 +212,7 @@ class Daemon:
         if threading.current_thread() is not threading.main_thread():
             return
         for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: self._stop.set())
+            signal.signal(signum, lambda *_: self.stop())
 
     def _shutdown(self) -> bool:
         """Stop watching, serving and writing, each step whatever the others raised;
@@ -230,6 +256,58 @@ class Daemon:
         finally:
             socket_path(self.config.index_dir).unlink(missing_ok=True)
 
+    # ---- the repository's root ----------------------------------------------------------
+
+    def _start_watcher(self) -> RepositoryWatcher:
+        watcher = RepositoryWatcher(
+            self.config.repo, self._on_batch, polling=self.config.watch == POLLING,
+            on_root_event=self._look_at_root.set,
+        )
+        watcher.start()
+        return watcher
+
+    def _check_root(self) -> None:
+        """Notice a root deleted, moved away or replaced by another directory."""
+        identity = _identity(self.config.repo)
+        if identity == self._root_identity and not self._root_gone:
+            return
+        if identity is None:
+            if not self._root_gone:
+                self._root_gone = (
+                    f"the repository {self.config.repo} was deleted or moved away; the daemon "
+                    "waits for it to come back (or stop it: `symfind daemon stop`)"
+                )
+                logger.warning("%s", self._root_gone)
+                self._errors += 1
+                self._last_error = self._root_gone
+                self._set_state("error")
+                self._write_status()
+            return
+        logger.warning("the repository %s is another directory now (deleted, moved or "
+                       "re-created): watching it and re-checking every file", self.config.repo)
+        self._root_identity = identity
+        self._rewatch()
+
+    def _rewatch(self) -> None:
+        """Watch the directory now at the root and make the index match it."""
+        old, self._watcher = self._watcher, None
+        if old is not None:
+            old.stop()  # its watches follow the old directory's inodes, wherever it went
+        self.rules = IgnoreRules(self.config.repo)  # cached ignore files were the old tree's
+        try:
+            self._watcher = self._start_watcher()
+        except OSError as exc:  # gone again already: the next look says so
+            logger.warning("cannot watch %s: %s", self.config.repo, exc)
+            self._root_identity = None
+            return
+        self._root_gone = ""
+        with self._write_lock:
+            self._set_state("indexing")
+            self._sync_all()
+        self._set_state("error" if self._broken or self._root_gone else "idle")
+        self._write_status()
+        self._watcher.check_coverage()
+
     # ---- indexing ---------------------------------------------------------------------
 
     def _open_writer(self, *, fresh: bool = False) -> IndexWriter:
@@ -257,7 +335,7 @@ class Daemon:
                 if self._writer is not None and self._writer.staged:
                     self._guarded("committing the catch-up", self._writer.commit)
             self._pending = 0
-        self._set_state("error" if self._broken else "idle")
+        self._set_state("error" if self._broken or self._root_gone else "idle")
         self._write_status()
 
     def _sync_all(
@@ -341,7 +419,7 @@ class Daemon:
                 self._drop_writer()
                 self._sync_all()  # the batch's files are re-checked with all the others
             self._pending = 0
-            self._set_state("error" if self._broken else "idle")
+            self._set_state("error" if self._broken or self._root_gone else "idle")
         self._write_status()
         logger.info(
             "batch of %d paths%s in %.1f ms", len(paths),
@@ -469,7 +547,7 @@ class Daemon:
             if isinstance(message, StatusRequest):
                 return StatusReply(self.status())
             if isinstance(message, StopRequest):
-                self._stop.set()
+                self.stop()
                 return OkReply("stopping")
         except QueryError as exc:
             return ErrorReply(kind="query", message=str(exc))
@@ -483,6 +561,8 @@ class Daemon:
         return ErrorReply(kind="query", message="unknown request")
 
     def _search(self, request: SearchRequest) -> SearchResponse:
+        if self._root_gone:  # what is indexed is of a tree that is not there any more
+            raise StorageError(self._root_gone)
         try:
             with self._search_lock:
                 if self._searcher is None:

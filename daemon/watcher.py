@@ -119,13 +119,21 @@ _Item = Change | _Resync | None
 
 
 class _Enqueue(FileSystemEventHandler):
-    def __init__(self, root: Path, changes: queue.SimpleQueue[_Item]) -> None:
+    def __init__(
+        self, root: Path, changes: queue.SimpleQueue[_Item], on_root_event: Callable[[], None]
+    ) -> None:
         self._root = str(root)
         self._changes = changes
+        self._on_root_event = on_root_event
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.is_directory and event.event_type == "modified":
             return  # a file created or deleted inside reports its own event
+        if os.fsdecode(event.src_path) == self._root:
+            # IN_DELETE_SELF / IN_MOVE_SELF of the root (or its attributes changed): the
+            # daemon checks whether the root is still the directory it watches.
+            self._on_root_event()
+            return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(raw) if raw else ""
             if path and not _in_skipped_dir(self._root, path):
@@ -203,7 +211,9 @@ def unwatched_directories(root: Path, candidates: list[str] | None = None) -> li
 
 
 class RepositoryWatcher:
-    """Observes `root` recursively and calls `on_batch(batch)` from one thread.
+    """Observes `root` recursively and calls `on_batch(batch)` from one thread, and
+    `on_root_event()` (from the observer's thread) when `root` itself is reported deleted,
+    moved or changed.
 
     `mode` is the observer in use: the native one's name (`inotify`, ...) or `polling`.
     """
@@ -217,6 +227,7 @@ class RepositoryWatcher:
         max_wait_s: float = MAX_WAIT_S,
         polling: bool = False,
         poll_interval_s: float = POLL_INTERVAL_S,
+        on_root_event: Callable[[], None] = lambda: None,
     ) -> None:
         self._root = root
         self._on_batch = on_batch
@@ -225,7 +236,7 @@ class RepositoryWatcher:
         self._poll_interval_s = poll_interval_s
         self._force_polling = polling
         self._changes: queue.SimpleQueue[_Item] = queue.SimpleQueue()
-        self._handler = _Enqueue(root, self._changes)
+        self._handler = _Enqueue(root, self._changes, on_root_event)
         self._observer: BaseObserver | None = None
         self._overflow = _OverflowSignal(lambda: self.request_resync("inotify queue overflowed"))
         self._thread = threading.Thread(target=self._debounce, name="symfind-debounce", daemon=True)
