@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import tantivy
-from rapidfuzz.distance import OSA, DamerauLevenshtein
+from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, max_edits_for
@@ -93,10 +93,14 @@ def kind_rank(symbol: Symbol) -> int:
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     """The shared tie-break: the name as typed (ignoring case), then exactly as typed,
-    then definition kind, path and line."""
+    then the fewest edits from it counting case (`closeStrem` prefers `closeStream` to
+    `CloseStream`), then its words in the order typed (`client max server` prefers
+    `clientMaxServer` to `serverMaxClient`), then definition kind, path and line."""
     return (
         symbol.name.lower() != plan.name.lower(),
         symbol.name != plan.name,
+        OSA.distance(plan.name, symbol.name) if plan.name else 0,
+        Levenshtein.distance(plan.words, split_identifier(symbol.name)) if plan.words else 0,
         kind_rank(symbol),
         symbol.path,
         symbol.line,
@@ -254,7 +258,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             OSA.distance(plan.name, name),  # the same case pattern as typed ranks first
             name[:1].lower() != plan.name[:1].lower(),
             abs(len(name) - len(plan.name)),
-            *closeness(plan, c.symbol)[2:],
+            *closeness(plan, c.symbol)[3:],
         )
 
     return _ranked(ctx, closest, order)
