@@ -19,7 +19,7 @@ import tantivy
 from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
 from symfind.extract.records import Symbol, SymbolKind
-from symfind.storage.router import Channel, Plan, max_edits_for
+from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
 
@@ -93,18 +93,44 @@ def kind_rank(symbol: Symbol) -> int:
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     """The shared tie-break: the name as typed (ignoring case), then exactly as typed,
-    then the fewest edits from it counting case (`closeStrem` prefers `closeStream` to
-    `CloseStream`), then its words in the order typed (`client max server` prefers
-    `clientMaxServer` to `serverMaxClient`), then definition kind, path and line."""
+    then definition kind, path and line."""
     return (
         symbol.name.lower() != plan.name.lower(),
         symbol.name != plan.name,
-        OSA.distance(plan.name, symbol.name) if plan.name else 0,
-        Levenshtein.distance(plan.words, split_identifier(symbol.name)) if plan.words else 0,
         kind_rank(symbol),
         symbol.path,
         symbol.line,
     )
+
+
+def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
+    """Positions of `symbols` (fused, best first) once the names made of the same words
+    are put in order among themselves, in the slots they hold, by how they were typed:
+    the words' order first (`client max server` → `clientMaxServer` before
+    `serverMaxClient`), then, for a name typed as an identifier, the edits counting case
+    (`closeStrem` → `closeStream` before `CloseStream`). Other channels rank such names
+    by what differs around them (qualname length, path), which says nothing about which
+    one was meant. Qualified queries keep their order: the scope decides there."""
+    order = list(range(len(symbols)))
+    if plan.scope:
+        return order
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for position, symbol in enumerate(symbols):
+        words = tuple(sorted(split_identifier(symbol.name)))
+        if words:
+            groups.setdefault(words, []).append(position)
+    typed_as_name = plan.route in (Route.IDENTIFIER, Route.QUALIFIED)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        ranked = sorted(members, key=lambda p: (
+            Levenshtein.distance(plan.words, split_identifier(symbols[p].name)),
+            OSA.distance(plan.name, symbols[p].name) if typed_as_name else 0,
+            p,
+        ))
+        for slot, position in zip(members, ranked):
+            order[slot] = position
+    return order
 
 
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
@@ -258,7 +284,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             OSA.distance(plan.name, name),  # the same case pattern as typed ranks first
             name[:1].lower() != plan.name[:1].lower(),
             abs(len(name) - len(plan.name)),
-            *closeness(plan, c.symbol)[3:],
+            *closeness(plan, c.symbol)[2:],
         )
 
     return _ranked(ctx, closest, order)
