@@ -51,6 +51,20 @@ def running(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Running]
     daemon.stop()
 
 
+def gone_message(repo: Path) -> str:
+    return (f"the repository {repo} was deleted or moved away; the daemon waits for it to "
+            "come back (or stop it: `symfind daemon stop`)")
+
+
+def wait_until_noticed_gone(running: Running) -> None:
+    """Wait until the daemon says its root is gone: only then is the new tree created, as
+    a `git clone` of any size would be, after the daemon has seen the old one go."""
+    message = gone_message(running.config.repo)
+    assert running.daemon.wait_until(
+        lambda s: s.state == "error" and s.last_error == message, TIMEOUT_S
+    ), running.daemon.status()
+
+
 def wait_for_symbols(running: Running, expected: list[tuple[object, ...]]) -> None:
     """Wait until the daemon is idle with exactly `expected` committed."""
     index_dir = running.config.index_dir
@@ -67,6 +81,7 @@ def test_a_repository_deleted_and_recreated_is_indexed_anew(
 ) -> None:
     repo = running.config.repo
     shutil.rmtree(repo)
+    wait_until_noticed_gone(running)
     repo.mkdir()
     new_tree(repo)
     expected = fresh_symbols(repo, tmp_path)
@@ -74,7 +89,7 @@ def test_a_repository_deleted_and_recreated_is_indexed_anew(
     # And it watches the new tree: a file added now is indexed.
     write(repo, "added.py", klass("AddedAfter"))
     wait_for_symbols(running, fresh_symbols(repo, tmp_path / "again"))
-    assert running.daemon.status().errors == 0
+    assert running.daemon.status().state == "idle"
 
 
 def test_a_repository_moved_away_and_replaced_is_indexed_anew(
@@ -82,6 +97,7 @@ def test_a_repository_moved_away_and_replaced_is_indexed_anew(
 ) -> None:
     repo = running.config.repo
     repo.rename(tmp_path / "moved")
+    wait_until_noticed_gone(running)
     repo.mkdir()
     new_tree(repo)
     wait_for_symbols(running, fresh_symbols(repo, tmp_path))
@@ -91,18 +107,14 @@ def test_a_repository_moved_away_and_replaced_is_indexed_anew(
     wait_for_symbols(running, fresh_symbols(repo, tmp_path / "again"))
 
 
-def test_a_repository_deleted_for_good_is_reported_by_status_and_searches(
+def test_while_the_repository_is_gone_searches_are_refused_until_it_is_back(
     running: Running, tmp_path: Path
 ) -> None:
     repo = running.config.repo
     shutil.rmtree(repo)
-    message = (f"the repository {repo} was deleted or moved away; the daemon waits for it to "
-               "come back (or stop it: `symfind daemon stop`)")
-    assert running.daemon.wait_until(
-        lambda s: s.state == "error" and s.last_error == message, TIMEOUT_S
-    ), running.daemon.status()
+    wait_until_noticed_gone(running)
     reply = request(running.config.index_dir, SearchRequest(query="OldOnly"), timeout_s=TIMEOUT_S)
-    assert reply == ErrorReply(kind="index", message=message)
+    assert reply == ErrorReply(kind="index", message=gone_message(repo))
     # It comes back: indexed anew, searches answer again.
     repo.mkdir()
     new_tree(repo)
