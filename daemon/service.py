@@ -10,7 +10,8 @@ the latest commit. SIGTERM finishes the current batch, commits and exits.
 The repository's root is watched too: deleted, moved away or replaced by another
 directory (`rm -rf R && git clone … R`, `mv R R2 && mkdir R`) — seen by its inode and
 device changing, checked every `ROOT_CHECK_S` and at once when the watcher reports the
-root itself deleted or moved — the daemon watches the new directory and re-checks every
+root itself deleted or moved (a new directory may get the old one's inode number: the
+watcher's report is enough) — the daemon watches the new directory and re-checks every
 file; while no directory is there, its status is `error` saying so and searches are
 refused, until one appears again.
 
@@ -135,6 +136,9 @@ class Daemon:
         self._stop = threading.Event()
         # Set to look at the root now (the watcher saw it deleted or moved, or stopping).
         self._look_at_root = threading.Event()
+        # The watcher saw the root itself deleted or moved: its watch is over even when a
+        # new directory got the old one's inode number (file systems reuse them at once).
+        self._root_event = threading.Event()
         self._root_identity = _identity(config.repo)
         self._root_gone = ""  # why searches are refused while the root is missing
         self._write_lock = threading.Lock()
@@ -261,15 +265,21 @@ class Daemon:
     def _start_watcher(self) -> RepositoryWatcher:
         watcher = RepositoryWatcher(
             self.config.repo, self._on_batch, polling=self.config.watch == POLLING,
-            on_root_event=self._look_at_root.set,
+            on_root_event=self._on_root_event,
         )
         watcher.start()
         return watcher
 
+    def _on_root_event(self) -> None:
+        self._root_event.set()
+        self._look_at_root.set()
+
     def _check_root(self) -> None:
         """Notice a root deleted, moved away or replaced by another directory."""
+        reported = self._root_event.is_set()
+        self._root_event.clear()
         identity = _identity(self.config.repo)
-        if identity == self._root_identity and not self._root_gone:
+        if identity == self._root_identity and not self._root_gone and not reported:
             return
         if identity is None:
             if not self._root_gone:

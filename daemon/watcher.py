@@ -130,9 +130,10 @@ class _Enqueue(FileSystemEventHandler):
         if event.is_directory and event.event_type == "modified":
             return  # a file created or deleted inside reports its own event
         if os.fsdecode(event.src_path) == self._root:
-            # IN_DELETE_SELF / IN_MOVE_SELF of the root (or its attributes changed): the
-            # daemon checks whether the root is still the directory it watches.
-            self._on_root_event()
+            # IN_DELETE_SELF / IN_MOVE_SELF of the root (or the polling snapshot failing):
+            # whatever is at the root now, this watch is over.
+            if event.event_type in ("deleted", "moved"):
+                self._on_root_event()
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(raw) if raw else ""
@@ -212,8 +213,8 @@ def unwatched_directories(root: Path, candidates: list[str] | None = None) -> li
 
 class RepositoryWatcher:
     """Observes `root` recursively and calls `on_batch(batch)` from one thread, and
-    `on_root_event()` (from the observer's thread) when `root` itself is reported deleted,
-    moved or changed.
+    `on_root_event()` (from the observer's thread) when `root` itself is reported deleted
+    or moved.
 
     `mode` is the observer in use: the native one's name (`inotify`, ...) or `polling`.
     """

@@ -92,6 +92,18 @@ def test_a_repository_deleted_and_recreated_is_indexed_anew(
     assert running.daemon.status().state == "idle"
 
 
+def test_a_repository_recreated_at_once_is_indexed_anew(running: Running, tmp_path: Path) -> None:
+    """Recreated before the daemon looks (the new directory often gets the old inode
+    number back): the watcher's report that the root was deleted is enough."""
+    repo = running.config.repo
+    shutil.rmtree(repo)
+    repo.mkdir()
+    new_tree(repo)
+    wait_for_symbols(running, fresh_symbols(repo, tmp_path))
+    write(repo, "added.py", klass("AddedAfter"))
+    wait_for_symbols(running, fresh_symbols(repo, tmp_path / "again"))
+
+
 def test_a_repository_moved_away_and_replaced_is_indexed_anew(
     running: Running, tmp_path: Path
 ) -> None:
