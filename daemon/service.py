@@ -75,8 +75,8 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: part of inotify's kernel queue (16,384 events by default; a written file costs about
 #: 3): events beyond the queue are dropped, and the overflow is only signalled when the
 #: queue is read again. Re-checking costs a walk and one `lstat` per file (~0.3 s on
-#: 10,000 files), little next to extracting thousands of files, and extracts them in
-#: worker processes where a batch's paths are extracted one by one in the daemon.
+#: 10,000 files), little next to extracting thousands of files (in worker processes, as
+#: a batch's paths are when there are many).
 RESYNC_FROM_EVENTS = 4_096
 
 
