@@ -362,13 +362,13 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     status = {
         "repo": str(config.repo),
         "index_dir": str(config.index_dir),
-        "schema_version": searcher.manifest.schema_version,
-        "generation": searcher.manifest.generation,
-        "files": len(searcher.manifest.files),
+        "schema_version": searcher.header.schema_version,
+        "generation": searcher.header.generation,
+        "files": searcher.header.file_count,
         "symbols": searcher.num_symbols,
         "skipped": skipped,
-        "pending": len(searcher.manifest.pending),
-        "updated_at": searcher.manifest.updated_at,
+        "pending": len(searcher.header.pending),
+        "updated_at": searcher.header.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
         "daemon": msgspec.to_builtins(running_status(config)),
     }

@@ -23,7 +23,7 @@ from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome
 from symfind.daemon.walk import IgnoreRules, is_candidate, walk_repository
 from symfind.daemon.workers import outcomes
-from symfind.storage import FileState, IndexWriter, Manifest
+from symfind.storage import FileState, IndexWriter, ManifestHeader
 
 COMMIT_EVERY_FILES = 5_000
 # `symfind index`: Tantivy writes a segment whenever a commit comes or its heap fills, and
@@ -126,7 +126,7 @@ def sync_repository(
     """
     started = time.monotonic()
     root = str(config.repo)
-    if writer.manifest.generation == 0:
+    if writer.header.generation == 0:
         writer.commit()  # an empty but readable index at once: searches work while we build
     on_disk = list(walk_repository(config.repo, rules))
     present = set(on_disk)
@@ -152,8 +152,8 @@ def sync_repository(
                 writer.commit()
             if progress is not None:
                 progress(done, len(todo))
-    manifest = writer.commit() if writer.staged else writer.manifest
-    return _report(manifest, indexed, unchanged, len(gone), time.monotonic() - started)
+    header = writer.commit() if writer.staged else writer.header
+    return _report(writer, header, indexed, unchanged, len(gone), time.monotonic() - started)
 
 
 def apply_changes(
@@ -186,15 +186,16 @@ def apply_changes(
 
 
 def _report(
-    manifest: Manifest, indexed: int, unchanged: int, deleted: int, seconds: float
+    writer: IndexWriter, header: ManifestHeader, indexed: int, unchanged: int, deleted: int,
+    seconds: float,
 ) -> IndexReport:
     return IndexReport(
-        files=len(manifest.files),
+        files=header.file_count,
         indexed=indexed,
         unchanged=unchanged,
         deleted=deleted,
-        symbols=sum(state.symbols for state in manifest.files.values()),
-        skipped=dict(Counter(manifest.skipped.values())),
+        symbols=header.symbol_count,
+        skipped=dict(Counter(writer.skipped.values())),
         seconds=round(seconds, 3),
-        generation=manifest.generation,
+        generation=header.generation,
     )
