@@ -21,7 +21,15 @@ import msgspec
 from symfind.daemon.config import Config
 from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome
-from symfind.daemon.walk import IgnoreRules, is_candidate, walk_repository
+from symfind.daemon.walk import (
+    Exclusion,
+    IgnoreRules,
+    directory_excluded,
+    file_exclusion,
+    is_candidate,
+    printable_path,
+    walk_repository,
+)
 from symfind.daemon.workers import outcomes
 from symfind.storage import FileState, IndexWriter, ManifestHeader
 
@@ -32,6 +40,9 @@ COMMIT_EVERY_FILES = 5_000
 # documents arrive, so a small repository never uses it.
 BULK_HEAP_BYTES = 512_000_000
 BULK_COMMIT_EVERY_FILES = 20_000
+# Files the walk passes over that are listed one by one with the skipped files (the
+# others, ignored files and directories, are the manifest's `excluded` record).
+FILE_SKIPS = frozenset({Exclusion.SECRET, Exclusion.BAD_NAME})
 
 Progress = Callable[[int, int], None]
 
@@ -128,12 +139,18 @@ def sync_repository(
     root = str(config.repo)
     if writer.header.generation == 0:
         writer.commit()  # an empty but readable index at once: searches work while we build
-    on_disk = list(walk_repository(config.repo, rules))
-    present = set(on_disk)
+    passed_over: dict[str, Exclusion] = {}
+    on_disk = list(walk_repository(config.repo, rules, excluded=passed_over))
+    recorded = {path: reason for path, reason in passed_over.items() if reason in FILE_SKIPS}
+    present = set(on_disk) | recorded.keys()
     previous = dict(writer.files)
     gone = [p for p in [*previous, *writer.skipped] if p not in present]
     for path in gone:
         writer.delete_file(path)
+    for path, reason in recorded.items():
+        if writer.skipped.get(path) != reason:
+            writer.skip_file(path, reason)
+    writer.set_excluded({p: r for p, r in passed_over.items() if p not in recorded})
     suspect = writer.suspect
     todo = [path for path in on_disk if path in suspect or _needs_processing(root, path, previous)]
     if suspect:  # a crash mid-commit: re-extract instead of trusting digests
@@ -152,7 +169,7 @@ def sync_repository(
                 writer.commit()
             if progress is not None:
                 progress(done, len(todo))
-    header = writer.commit() if writer.staged else writer.header
+    header = writer.commit() if writer.staged or writer.excluded_staged else writer.header
     return _report(writer, header, indexed, unchanged, len(gone), time.monotonic() - started)
 
 
@@ -167,13 +184,19 @@ def apply_changes(
     Raises:
         ExtractionWorkerDied: An extraction worker died; what is staged is left staged.
     """
+    root = str(config.repo)
     staged = 0
     candidates = []
     for path in sorted(set(paths)):
+        key = printable_path(path)
         if is_candidate(path, rules):
             candidates.append(path)
-        elif path in writer.files or path in writer.skipped:
-            writer.delete_file(path)
+        elif (reason := _recorded_skip(path, rules)) and os.path.lexists(os.path.join(root, path)):
+            if writer.skipped.get(key) != reason:
+                writer.skip_file(key, reason)
+                staged += 1
+        elif key in writer.files or key in writer.skipped:
+            writer.delete_file(key)
             staged += 1
     with contextlib.closing(outcomes(config, candidates, writer.files)) as flow:
         for outcome in flow:
@@ -183,6 +206,16 @@ def apply_changes(
             apply_outcome(writer, outcome)
             staged += 1
     return staged
+
+
+def _recorded_skip(path: str, rules: IgnoreRules) -> Exclusion | None:
+    """The reason a file the walk would pass over is listed with the skipped files, if
+    it is (a credential file, a name that is not UTF-8)."""
+    directory = path.rpartition("/")[0]
+    if directory and directory_excluded(directory, rules):
+        return None
+    reason = file_exclusion(path, rules)
+    return reason if reason in FILE_SKIPS else None
 
 
 def _report(

@@ -49,11 +49,14 @@ class FileChanges(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
         files: Paths indexed now, with their new state.
         skipped: Paths seen but not indexed now, with the reason.
         removed: Paths now neither indexed nor skipped.
+        excluded: What the walk passes over by rule, replacing the previous record
+            (`Manifest.excluded`); None when unchanged.
     """
 
     files: dict[str, FileState] = {}
     skipped: dict[str, str] = {}
     removed: list[str] = []
+    excluded: dict[str, str] | None = None
 
 
 class ManifestHeader(msgspec.Struct, frozen=True, kw_only=True):
@@ -155,47 +158,53 @@ def read_changes(path: Path, start: int, end: int) -> Iterator[FileChanges]:
         raise DamagedLog(f"{path.name} does not decode: {exc}") from exc
 
 
-def apply_changes(
-    changes: FileChanges, files: dict[str, FileState], skipped: dict[str, str]
-) -> None:
-    """Apply one frame to a file table, in place."""
-    for path, state in changes.files.items():
-        files[path] = state
-        skipped.pop(path, None)
-    for path, reason in changes.skipped.items():
-        skipped[path] = reason
-        files.pop(path, None)
-    for path in changes.removed:
-        files.pop(path, None)
-        skipped.pop(path, None)
+class FileTable(msgspec.Struct, kw_only=True):
+    """The file states a log's frames add up to (the mutable half of a `Manifest`)."""
+
+    files: dict[str, FileState] = {}
+    skipped: dict[str, str] = {}
+    excluded: dict[str, str] = {}
+
+    def copy(self) -> FileTable:
+        return FileTable(files=dict(self.files), skipped=dict(self.skipped),
+                         excluded=self.excluded)
+
+    def apply(self, changes: FileChanges) -> None:
+        """Apply one frame, in place."""
+        files, skipped = self.files, self.skipped
+        for path, state in changes.files.items():
+            files[path] = state
+            skipped.pop(path, None)
+        for path, reason in changes.skipped.items():
+            skipped[path] = reason
+            files.pop(path, None)
+        for path in changes.removed:
+            files.pop(path, None)
+            skipped.pop(path, None)
+        if changes.excluded is not None:
+            self.excluded = changes.excluded
 
 
-def as_manifest(
-    header: ManifestHeader, files: dict[str, FileState], skipped: dict[str, str]
-) -> Manifest:
+def as_manifest(header: ManifestHeader, table: FileTable) -> Manifest:
     return Manifest(
         schema_version=header.schema_version, options_hash=header.options_hash,
-        repo_root=header.repo_root, generation=header.generation, files=files,
-        skipped=skipped, pending=header.pending, updated_at=header.updated_at,
-        index_id=header.index_id,
+        repo_root=header.repo_root, generation=header.generation, files=table.files,
+        skipped=table.skipped, excluded=table.excluded, pending=header.pending,
+        updated_at=header.updated_at, index_id=header.index_id,
     )
 
 
-def read_table(
-    index_dir: Path, header: ManifestHeader
-) -> tuple[dict[str, FileState], dict[str, str]]:
-    """The file table `header` describes: indexed files and skipped ones.
+def read_table(index_dir: Path, header: ManifestHeader) -> FileTable:
+    """The file table `header` describes.
 
     Raises:
         FileNotFoundError: The log is gone (a newer commit replaced it).
         DamagedLog: The log is shorter than counted or does not decode.
     """
-    files: dict[str, FileState] = {}
-    skipped: dict[str, str] = {}
-    if header.log_name:
-        for changes in read_changes(index_dir / header.log_name, 0, header.log_bytes):
-            apply_changes(changes, files, skipped)
-    return files, skipped
+    table = FileTable()
+    for changes in read_changes(index_dir / header.log_name, 0, header.log_bytes):
+        table.apply(changes)
+    return table
 
 
 def read_manifest(index_dir: Path) -> Manifest | None:
@@ -209,12 +218,12 @@ def read_manifest(index_dir: Path) -> Manifest | None:
         if header is None:
             return None
         try:
-            files, skipped = read_table(index_dir, header)
+            table = read_table(index_dir, header)
         except FileNotFoundError:
             continue  # a commit replaced the log after we read the header: read again
         except DamagedLog:
             return None
-        return as_manifest(header, files, skipped)
+        return as_manifest(header, table)
     return None
 
 
@@ -230,8 +239,7 @@ class ManifestReader:
         self.index_dir = index_dir
         self._log_name = ""
         self._log_bytes = 0
-        self._files: dict[str, FileState] = {}
-        self._skipped: dict[str, str] = {}
+        self._table = FileTable()
         self._header: ManifestHeader | None = None
         self._manifest: Manifest | None = None
         self._lock = threading.Lock()
@@ -247,17 +255,15 @@ class ManifestReader:
             return self._manifest
         follows = header.log_name == self._log_name and header.log_bytes >= self._log_bytes
         start = self._log_bytes if follows else 0
-        files = dict(self._files) if follows else {}
-        skipped = dict(self._skipped) if follows else {}
+        table = self._table.copy() if follows else FileTable()
         try:
             for changes in read_changes(self.index_dir / header.log_name, start,
                                         header.log_bytes):
-                apply_changes(changes, files, skipped)
+                table.apply(changes)
         except (FileNotFoundError, DamagedLog):
             return None
-        self._log_name, self._log_bytes = header.log_name, header.log_bytes
-        self._files, self._skipped = files, skipped
-        self._header, self._manifest = header, as_manifest(header, files, skipped)
+        self._log_name, self._log_bytes, self._table = header.log_name, header.log_bytes, table
+        self._header, self._manifest = header, as_manifest(header, table)
         return self._manifest
 
 
@@ -276,12 +282,13 @@ class ChangeLog:
 
     @classmethod
     def start(
-        cls, index_dir: Path, files: dict[str, FileState], skipped: dict[str, str]
+        cls, index_dir: Path, files: dict[str, FileState], skipped: dict[str, str],
+        excluded: dict[str, str],
     ) -> ChangeLog:
         """A new log whose one frame is a snapshot of the table (nothing points at it
         yet: a header written after this does)."""
         name = f"{_LOG_PREFIX}{secrets.token_hex(8)}{_LOG_SUFFIX}"
-        frame = _frame(FileChanges(files=files, skipped=skipped))
+        frame = _frame(FileChanges(files=files, skipped=skipped, excluded=excluded))
         with open(index_dir / name, "xb") as handle:
             handle.write(frame)
             handle.flush()

@@ -104,7 +104,8 @@ class IndexWriter:
             self._writer.delete_all_documents()
             self._files: dict[str, FileState] = {}
             self._skipped: dict[str, str] = {}
-            self._log = ChangeLog.start(index_dir, self._files, self._skipped)
+            self._excluded: dict[str, str] = {}
+            self._log = ChangeLog.start(index_dir, self._files, self._skipped, self._excluded)
             self._fresh_log = True  # the old log is dropped once the header points here
             self.header = ManifestHeader(
                 schema_version=SCHEMA_VERSION,
@@ -117,13 +118,14 @@ class IndexWriter:
             )
             pending: list[str] = []
         else:
-            self._files, self._skipped = table
+            self._files, self._skipped, self._excluded = table.files, table.skipped, table.excluded
             pending = header.pending
             self.header = msgspec.structs.replace(header, pending=[])
             self._log = ChangeLog(index_dir, header.log_name, header.log_bytes)
             self._log.remove_others()  # abandoned by a writer killed while starting one
             self._fresh_log = False
         self._symbols = sum(state.symbols for state in self._files.values())
+        self._excluded_staged = False
         # Paths of a batch interrupted mid-commit: the caller must re-check them.
         self.suspect: frozenset[str] = frozenset(pending)
         self._staged: set[str] = set(pending)
@@ -194,13 +196,29 @@ class IndexWriter:
             self._symbols -= old.symbols
         self._skipped.pop(path, None)
 
+    @property
+    def excluded(self) -> dict[str, str]:
+        """What the walk passed over by rule, including a staged new record."""
+        return self._excluded
+
+    @property
+    def excluded_staged(self) -> bool:
+        """Whether a new `excluded` record waits for the next commit."""
+        return self._excluded_staged
+
+    def set_excluded(self, excluded: dict[str, str]) -> None:
+        """Stage: what the walk passed over by rule, replacing the previous record."""
+        if excluded != self._excluded:
+            self._excluded = dict(excluded)
+            self._excluded_staged = True
+
     def commit(self) -> ManifestHeader:
         """Make staged changes visible and durable; returns the new manifest header."""
         pending = sorted(self._staged)
         write_header(self.index_dir, msgspec.structs.replace(self.header, pending=pending))
         self._writer.commit()
         if self._log.outgrown():
-            log = ChangeLog.start(self.index_dir, self._files, self._skipped)
+            log = ChangeLog.start(self.index_dir, self._files, self._skipped, self._excluded)
         else:
             log = self._log
             log.append(self._changes(pending))
@@ -219,6 +237,7 @@ class IndexWriter:
             self._log, self._fresh_log = log, False
             log.remove_others()  # readers of the old one read the header again
         self._staged.clear()
+        self._excluded_staged = False
         logger.debug("committed generation %d", self.header.generation)
         return self.header
 
@@ -233,7 +252,8 @@ class IndexWriter:
                 skipped[path] = self._skipped[path]
             else:
                 removed.append(path)
-        return FileChanges(files=files, skipped=skipped, removed=removed)
+        excluded = self._excluded if self._excluded_staged else None
+        return FileChanges(files=files, skipped=skipped, removed=removed, excluded=excluded)
 
     def close(self) -> None:
         """Release the writer lock (uncommitted changes are dropped)."""
