@@ -139,3 +139,21 @@ def test_a_damaged_log_is_reported_not_read_as_empty(tmp_path: Path) -> None:
         assert writer.files == {}
         writer.commit()
     assert index_state(index_dir) is IndexState.OK
+
+
+def test_the_excluded_record_is_logged_only_when_it_changes(tmp_path: Path) -> None:
+    index_dir = tmp_path / "index"
+    with open_writer(index_dir) as writer:
+        writer.replace_file("a.py", state("a.py"), [symbol("a.py", "a")])
+        writer.set_excluded({"node_modules/": "default_dir"})
+        writer.commit()
+        assert last_frame(index_dir).excluded == {"node_modules/": "default_dir"}
+        writer.set_excluded({"node_modules/": "default_dir"})
+        assert not writer.excluded_staged
+        writer.replace_file("b.py", state("b.py"), [symbol("b.py", "b")])
+        writer.commit()
+        assert last_frame(index_dir).excluded is None
+    with open_writer(index_dir) as writer:
+        assert writer.excluded == {"node_modules/": "default_dir"}
+    manifest = read_manifest(index_dir)
+    assert manifest is not None and manifest.excluded == {"node_modules/": "default_dir"}
