@@ -158,6 +158,25 @@ def _in_skipped_dir(root: str, path: str) -> bool:
     return any(part in SKIP_DIRS for part in relative.split(os.sep)[:-1])
 
 
+class _PathStat:
+    """What the polling snapshot compares (watchdog's DirectorySnapshot), with the inode
+    made unique per path. Watchdog reports a path whose inode turns up at another path as
+    moved; file systems reuse a deleted file's inode at once, so after `rm -rf R` and a
+    new tree at R, unrelated files came out as moves between old and new paths and some
+    new files were never reported. Per path, every change is a create, delete or modify
+    of that path: all the daemon needs, as it re-checks each path it is given."""
+
+    __slots__ = ("st_dev", "st_ino", "st_mode", "st_mtime", "st_size")
+
+    def __init__(self, path: str | bytes) -> None:
+        info = os.lstat(path)  # never follow symlinks (a loop, or a link to `/`)
+        self.st_dev = info.st_dev
+        self.st_ino = hash((os.fsencode(path), info.st_ino))
+        self.st_mode = info.st_mode
+        self.st_mtime = info.st_mtime
+        self.st_size = info.st_size
+
+
 def _list_directory(path: str | None) -> Iterator[os.DirEntry[str]]:
     """`os.scandir` without the directories the index never looks into (polling only)."""
     with os.scandir(path) as entries:
@@ -329,8 +348,7 @@ class RepositoryWatcher:
         return observer
 
     def _start_polling(self) -> BaseObserver:
-        # lstat: never follow symlinks (a loop, or a link to `/`, would be walked forever).
-        observer = PollingObserverVFS(os.lstat, _list_directory,
+        observer = PollingObserverVFS(_PathStat, _list_directory,
                                       polling_interval=self._poll_interval_s)
         observer.schedule(self._handler, str(self._root), recursive=True)
         observer.start()

@@ -1,11 +1,12 @@
-"""Where an index lives, its manifest, and opening it safely.
+"""What an index directory holds, whether it is usable, and opening it safely.
 
 Imports: tantivy, msgspec, `storage` modules.
 
-An index directory holds `tantivy/` (the Tantivy index) and `manifest.json`. The manifest
-is replaced atomically (write, fsync, rename), so a reader sees the old or the new one.
-Opening checks every segment file's checksum (`storage.integrity`): a damaged index is an
-`IndexDamaged` error naming the fix, never an empty or wrong answer.
+An index directory holds `tantivy/` (the Tantivy index), `manifest.json` and the log of
+file states it names (`storage.manifest`). Telling whether an index is usable reads the
+header only: it costs the same for ten files or a hundred thousand. Opening Tantivy checks
+every segment file's checksum (`storage.integrity`): a damaged index is an `IndexDamaged`
+error naming the fix, never an empty or wrong answer.
 """
 
 from __future__ import annotations
@@ -15,22 +16,18 @@ import fcntl
 import os
 import secrets
 import shutil
-import tempfile
 from pathlib import Path
 
-import msgspec
 import tantivy
 
 from symfind.storage.errors import IndexDamaged, IndexLocked, IndexMissing, SchemaMismatch
 from symfind.storage.integrity import IntegrityError, Stamp, verify_files
-from symfind.storage.records import Manifest
+from symfind.storage.manifest import ManifestHeader, log_intact, manifest_path, read_header
 from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
 
-MANIFEST_NAME = "manifest.json"
 TANTIVY_DIR = "tantivy"
 #: Tantivy's writer lock (an flock held while an IndexWriter lives).
 WRITER_LOCK_NAME = ".tantivy-writer.lock"
-_MANIFEST_DECODER = msgspec.json.Decoder(Manifest)
 # A reader may read meta.json just before a commit deletes the files of segments merged
 # away: a file missing once is looked for again with the newer meta.json.
 _VERIFY_ATTEMPTS = 3
@@ -46,81 +43,52 @@ class IndexState(enum.StrEnum):
     OK = "ok"
 
 
-def manifest_path(index_dir: Path) -> Path:
-    return index_dir / MANIFEST_NAME
-
-
-def read_manifest(index_dir: Path) -> Manifest | None:
-    """Read the manifest, or None when there is none or it does not decode."""
-    try:
-        return _MANIFEST_DECODER.decode(manifest_path(index_dir).read_bytes())
-    except (FileNotFoundError, IsADirectoryError, msgspec.DecodeError, msgspec.ValidationError):
-        return None
-
-
-def write_manifest(index_dir: Path, manifest: Manifest) -> None:
-    """Atomically replace the manifest."""
-    write_atomically(manifest_path(index_dir), msgspec.json.encode(manifest))
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so readers see either the old or the new content.
-
-    Raises:
-        OSError: It cannot be written (naming `path`): permissions, a full disk.
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if exc.filename is None:  # a failed write (a full disk) names no file: name it
-            raise OSError(exc.errno, exc.strerror, str(path)) from exc
-        raise
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def index_state(index_dir: Path, options_hash: str | None = None) -> IndexState:
     """Classify the index at `index_dir` (does not open Tantivy)."""
     if not manifest_path(index_dir).exists():
         return IndexState.MISSING
-    manifest = read_manifest(index_dir)
-    if manifest is None or not (index_dir / TANTIVY_DIR / "meta.json").exists():
+    header = read_header(index_dir)
+    if header is None or not (index_dir / TANTIVY_DIR / "meta.json").exists():
         return IndexState.CORRUPT
-    if manifest.schema_version != SCHEMA_VERSION:
+    if header.schema_version != SCHEMA_VERSION:
         return IndexState.VERSION_MISMATCH
-    if options_hash is not None and manifest.options_hash != options_hash:
+    if not log_intact(index_dir, header):
+        return IndexState.CORRUPT
+    if options_hash is not None and header.options_hash != options_hash:
         return IndexState.OPTIONS_MISMATCH
     return IndexState.OK
 
 
-def check_index(index_dir: Path, options_hash: str | None = None) -> Manifest:
-    """Return the manifest of a usable index, or raise why it is not usable.
+def check_index(index_dir: Path, options_hash: str | None = None) -> ManifestHeader:
+    """Return the manifest header of a usable index, or raise why it is not usable.
 
     Raises:
         IndexMissing: Nothing indexed at `index_dir`.
-        SchemaMismatch: Built by another schema version or other options, or damaged.
+        SchemaMismatch: Built by another schema version or other options.
+        IndexDamaged: The manifest or its log is damaged, or Tantivy's meta.json missing.
     """
     state = index_state(index_dir, options_hash)
     if state is IndexState.MISSING:
         raise IndexMissing(f"no index at {index_dir} — run `symfind index` first")
-    manifest = read_manifest(index_dir)
-    if state is IndexState.VERSION_MISMATCH and manifest is not None:
+    header = read_header(index_dir)
+    if state is IndexState.VERSION_MISMATCH and header is not None:
         raise SchemaMismatch(
-            f"index schema v{manifest.schema_version}, symfind needs v{SCHEMA_VERSION}"
+            f"index schema v{header.schema_version}, symfind needs v{SCHEMA_VERSION}"
             " — run `symfind reindex`"
         )
     if state is IndexState.OPTIONS_MISMATCH:
         raise SchemaMismatch("index was built with other indexing options — run `symfind reindex`")
-    if state is IndexState.CORRUPT or manifest is None:
-        raise SchemaMismatch(f"index at {index_dir} is damaged — run `symfind reindex`")
-    return manifest
+    if state is IndexState.CORRUPT or header is None:
+        raise damaged(index_dir, _why_corrupt(index_dir, header))
+    return header
+
+
+def _why_corrupt(index_dir: Path, header: ManifestHeader | None) -> str:
+    if header is None:
+        return "manifest.json does not decode"
+    if not (index_dir / TANTIVY_DIR / "meta.json").exists():
+        return "tantivy/meta.json is missing"
+    return "the manifest's log of file states is missing or cut short"
 
 
 def damaged(index_dir: Path, why: str) -> IndexDamaged:

@@ -18,15 +18,9 @@ from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.errors import IndexDamaged, QueryError
 from symfind.storage.fusion import contribution, fuse
-from symfind.storage.index import (
-    check_index,
-    damaged,
-    manifest_path,
-    open_tantivy,
-    read_manifest,
-    verify_index,
-)
+from symfind.storage.index import check_index, damaged, open_tantivy, verify_index
 from symfind.storage.integrity import Stamp
+from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -104,7 +98,8 @@ class Searcher:
         """
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
-        self.manifest: Manifest = check_index(index_dir)
+        self.header: ManifestHeader = check_index(index_dir)
+        self._manifests = ManifestReader(index_dir)
         # Segment files found intact (their checksums), so a refresh checks only new ones.
         self._verified: dict[str, Stamp] = {}
         self._index = open_tantivy(index_dir, verified=self._verified)
@@ -115,9 +110,9 @@ class Searcher:
     def refresh(self) -> bool:
         """Reload if a newer commit exists; True when it did.
 
-        The manifest is rewritten by rename after every commit, so an unchanged (inode,
-        size, mtime) means no commit: decoding it costs ~7 µs per KB, per call. A rebuilt
-        index (`symfind reindex`: a new Tantivy directory) is opened anew.
+        The manifest header is rewritten by rename at every commit, so an unchanged (inode,
+        size, mtime) means no commit; a changed one costs decoding a few hundred bytes. A
+        rebuilt index (`symfind reindex`: a new Tantivy directory) is opened anew.
 
         Raises:
             SchemaMismatch: The index is now of another schema version; reindex.
@@ -130,11 +125,11 @@ class Searcher:
         if stamp == self._manifest_stamp:
             return False
         self._manifest_stamp = stamp
-        manifest = read_manifest(self.index_dir)
-        if manifest is None or manifest.generation == self.manifest.generation:
+        header = read_header(self.index_dir)
+        if header is None or header.generation == self.header.generation:
             return False
-        rebuilt = manifest.index_id != self.manifest.index_id
-        self.manifest = check_index(self.index_dir)
+        rebuilt = header.index_id != self.header.index_id
+        self.header = check_index(self.index_dir)
         if rebuilt:
             self._verified.clear()
             self._index = open_tantivy(self.index_dir, verified=self._verified)
@@ -146,14 +141,29 @@ class Searcher:
         return True
 
     @property
+    def manifest(self) -> Manifest:
+        """The whole manifest (file states) of the commit searched; read from the log only
+        when asked, and then only the changes since the last time.
+
+        Raises:
+            IndexDamaged: The file table is damaged; reindex.
+        """
+        for _attempt in range(3):
+            manifest = self._manifests.manifest(self.header)
+            if manifest is not None:
+                return manifest
+            self.refresh()  # a newer commit replaced the log: follow it
+        raise damaged(self.index_dir, "the manifest's log of file states does not decode")
+
+    @property
     def num_symbols(self) -> int:
         return self._searcher.num_docs
 
     def freshness(self, pending: int = 0) -> Freshness:
         return Freshness(
-            generation=self.manifest.generation,
-            updated_at=self.manifest.updated_at,
-            files=len(self.manifest.files),
+            generation=self.header.generation,
+            updated_at=self.header.updated_at,
+            files=self.header.file_count,
             pending=pending,
         )
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import pytest
 
 from symfind.daemon.config import IndexOptions
-from symfind.daemon.indexer import process_file
+from symfind.daemon.extraction import process_file
 from symfind.daemon.walk import IgnoreRules
 from symfind.mcp_server.source import SourceError, open_indexed
 from symfind.storage import FileState, file_digest
