@@ -15,7 +15,7 @@ from pathlib import Path
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness
+from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.fusion import contribution, fuse
 from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
 from symfind.storage.query import SearchQuery
@@ -34,6 +34,9 @@ from symfind.storage.words import squash
 logger = logging.getLogger(__name__)
 
 SUGGESTIONS = 5
+# Names made of the same words are put in the order typed among the best this many
+# (`typed_order`): the same first results whatever the limit asked for, up to it.
+TYPED_ORDER_WINDOW = 50
 
 
 def glob_to_regex(glob: str) -> str:
@@ -136,7 +139,9 @@ class Searcher:
         filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=query.limit)
+                     top=max(query.limit, TYPED_ORDER_WINDOW))
+        order = typed_order(plan, [found.symbols[item.key] for item in fused])
+        fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
         if not results and query.explain:
