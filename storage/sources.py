@@ -62,7 +62,7 @@ class IndexSource:
         if self._searcher is None:
             self._searcher = Searcher(self.index_dir)
             logger.info("opened index %s (generation %d)", self.index_dir,
-                        self._searcher.manifest.generation)
+                        self._searcher.header.generation)
             return self._searcher
         try:
             self._searcher.refresh()
