@@ -298,19 +298,13 @@ class ChangeLog:
         yet: a header written after this does)."""
         name = f"{_LOG_PREFIX}{secrets.token_hex(8)}{_LOG_SUFFIX}"
         frame = _frame(FileChanges(files=files, skipped=skipped, excluded=excluded))
-        with open(index_dir / name, "xb") as handle:
-            handle.write(frame)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _write_durably(index_dir / name, "xb", frame)
         return cls(index_dir, name, len(frame))
 
     def append(self, changes: FileChanges) -> None:
         """Append one commit's changes, durably."""
         frame = _frame(changes)
-        with open(self.index_dir / self.name, "ab") as handle:
-            handle.write(frame)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _write_durably(self.index_dir / self.name, "ab", frame)
         self.size += len(frame)
 
     def outgrown(self) -> bool:
@@ -322,6 +316,23 @@ class ChangeLog:
         for path in self.index_dir.glob(f"{_LOG_PREFIX}*{_LOG_SUFFIX}"):
             if path.name != self.name:
                 path.unlink(missing_ok=True)
+
+
+def _write_durably(path: Path, mode: str, data: bytes) -> None:
+    """Write (create or append) and fsync.
+
+    Raises:
+        OSError: It cannot be written, naming `path` (a full disk's error names no file).
+    """
+    try:
+        with open(path, mode) as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
 
 
 def _frame(changes: FileChanges) -> bytes:

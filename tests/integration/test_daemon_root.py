@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.client import request
-from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.config import Config, IndexOptions, WatchMode
 from symfind.daemon.protocol import ErrorReply, SearchRequest
-from symfind.daemon.watcher import POLLING
+from symfind.storage import SearchQuery
 from tests.integration.test_daemon import (
     TIMEOUT_S,
     Running,
@@ -39,7 +39,7 @@ def new_tree(repo: Path) -> None:
     write(repo, "pkg/shared.py", klass("SharedNew"))
 
 
-@pytest.fixture(params=["auto", POLLING])
+@pytest.fixture(params=list(WatchMode))
 def running(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Running]:
     repo = tmp_path / "repo"
     old_tree(repo)
@@ -125,7 +125,7 @@ def test_while_the_repository_is_gone_searches_are_refused_until_it_is_back(
     repo = running.config.repo
     shutil.rmtree(repo)
     wait_until_noticed_gone(running)
-    reply = request(running.config.index_dir, SearchRequest(query="OldOnly"), timeout_s=TIMEOUT_S)
+    reply = request(running.config.index_dir, SearchRequest(query=SearchQuery(text="OldOnly")), timeout_s=TIMEOUT_S)
     assert reply == ErrorReply(kind="index", message=gone_message(repo))
     # It comes back: indexed anew, searches answer again.
     repo.mkdir()

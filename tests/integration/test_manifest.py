@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from symfind.extract.records import Symbol, SymbolKind
-from symfind.storage import IndexWriter, Searcher, SchemaMismatch, read_manifest
+from symfind.storage import IndexDamaged, IndexWriter, Searcher, read_manifest
 from symfind.storage import manifest as manifest_module
 from symfind.storage.index import IndexState, index_state
 from symfind.storage.manifest import FileChanges, ManifestReader, read_changes, read_header
@@ -132,8 +132,12 @@ def test_a_damaged_log_is_reported_not_read_as_empty(tmp_path: Path) -> None:
     with open(index_dir / header.log_name, "r+b") as handle:
         handle.truncate(header.log_bytes - 1)
     assert index_state(index_dir) is IndexState.CORRUPT
-    with pytest.raises(SchemaMismatch, match="damaged"):
+    with pytest.raises(IndexDamaged) as raised:
         Searcher(index_dir)
+    assert str(raised.value) == (
+        f"index at {index_dir} is damaged (the manifest's log of file states is missing or cut "
+        "short) — run `symfind reindex`"
+    )
     assert read_manifest(index_dir) is None
     with open_writer(index_dir) as writer:  # a writer starts again from nothing
         assert writer.files == {}
