@@ -145,3 +145,8 @@
 ; Aliases: `using Ptr = ...;` (typedefs and macros, as in C: c-typedefs-tags.scm).
 (alias_declaration
   name: (type_identifier) @name) @definition.type
+
+; Reference typedefs, `typedef const T& const_reference;` (C has none: not in c-typedefs).
+(type_definition
+  declarator: (reference_declarator
+    (type_identifier) @name)) @definition.type
