@@ -21,10 +21,26 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.daemon_bench import load, percentile
+from bench.speed import percentile
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import IndexWriter, Searcher
+
+try:
+    from symfind.storage import SearchQuery
+except ImportError:  # symfind before SearchQuery: measuring an older commit for comparison
+    SearchQuery = None
+
+
+def search_one(searcher: Searcher, name: str) -> None:
+    if SearchQuery is None:
+        searcher.search(name, limit=1)
+    else:
+        searcher.search(SearchQuery(text=name, limit=1))
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def measure(corpus: Path, commits: int) -> dict:
@@ -47,7 +63,7 @@ def measure(corpus: Path, commits: int) -> dict:
                 writer.commit()
                 committed = time.perf_counter()
                 searcher.refresh()
-                searcher.search(by_path[path][0].name, limit=1)
+                search_one(searcher, by_path[path][0].name)
                 commit_ms.append((committed - started) * 1000)
                 pickup_ms.append((time.perf_counter() - committed) * 1000)
     return {"corpus": corpus.name, "files": report.files, "commits": len(paths),
