@@ -33,17 +33,18 @@ from symfind.storage import (
     IndexSource,
     QueryError,
     Repo,
-    RepoQuery,
     RepoSearch,
     RepoState,
     SchemaMismatch,
     Searcher,
+    SearchQuery,
     SearchResponse,
     SearchResult,
     Manifest,
     StorageError,
     read_manifest,
     repo_labels,
+    search_repo,
     search_repos,
 )
 
@@ -177,15 +178,16 @@ def _invalid_line(query: str, exc: QueryError) -> bytes:
                          "error": str(exc)})
 
 
-def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
+def _batch_line(repo: Repo, query: SearchQuery) -> bytes:
     """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
     try:
-        response = searcher.search(query, limit=limit)
+        response = search_repo(repo, query)
     except QueryError as exc:
-        return _invalid_line(query, exc)
+        return _invalid_line(query.text, exc)
     results = [_result_fields(r) for r in response.results]
     return _JSON.encode(
-        {"query": query, "route": response.route, "took_ms": response.took_ms, "results": results}
+        {"query": query.text, "route": response.route, "took_ms": response.took_ms,
+         "results": results}
     )
 
 
@@ -214,30 +216,27 @@ def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchRespons
     return reply.response
 
 
+def _search_query(args: argparse.Namespace, text: str) -> SearchQuery:
+    return SearchQuery(text=text, limit=args.limit, kind=args.kind, language=args.lang,
+                       path=args.path)
+
+
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
+    """`search`: one repository, or several (`--repo` repeated) fused into one ranking.
+    Each is searched through its daemon when one runs, else its index directly."""
     if args.repo is not None and len(args.repo) > 1:
         return run_federated_search(args, out)
-    config = load_config(args.repo[0] if args.repo else ".")
-    if args.queries_from is None and args.query is not None:
-        message = SearchRequest(
-            query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
-        )
-        response = _search_via_daemon(config.index_dir, message)
-        if response is not None:
-            out.write(_format(response, args.json) + "\n")
-            return EXIT_OK
-    searcher = Searcher(config.index_dir)
+    config = load_config(args.repo[0] if args.repo else ".")  # a bad path: exit 2
+    repo = Repo(str(config.repo), str(config.repo), _daemon_or_index(config.index_dir))
     if args.queries_from is not None:
         if args.query is not None:
             raise QueryError("give either a QUERY or --queries-from FILE, not both")
-        out.writelines(_batch_line(searcher, line, args.limit).decode() + "\n"
+        out.writelines(_batch_line(repo, _search_query(args, line)).decode() + "\n"
                        for line in _query_lines(args.queries_from))
         return EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
-    response = searcher.search(
-        args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
-    )
+    response = search_repo(repo, _search_query(args, args.query))
     out.write(_format(response, args.json) + "\n")
     return EXIT_OK
 
@@ -246,12 +245,9 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
     """Search one repository through its daemon when one runs, else its index directly."""
     direct = IndexSource(index_dir)
 
-    def search(query: RepoQuery) -> SearchResponse:
-        message = SearchRequest(query=query.query, limit=query.limit, kind=query.kind,
-                                language=query.language, path=query.path,
-                                explain=query.explain)
+    def search(query: SearchQuery) -> SearchResponse:
         try:
-            response = _search_via_daemon(index_dir, message)
+            response = _search_via_daemon(index_dir, SearchRequest(query))
         except QueryError:
             raise
         except (StorageError, ProtocolError) as exc:
@@ -259,7 +255,7 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
             # directly says precisely why it cannot be searched (missing, schema mismatch).
             logger.info("daemon of %s: %s; reading the index directly", index_dir, exc)
             response = None
-        return response if response is not None else direct(query)
+        return response if response is not None else direct.search(query)
 
     return search
 
@@ -267,7 +263,7 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
 def _unsearchable(error: Exception) -> RepoSearch:
     """A repository path that does not resolve: it reports its error in its status."""
 
-    def search(_query: RepoQuery) -> SearchResponse:
+    def search(_query: SearchQuery) -> SearchResponse:
         raise StorageError(str(error))
 
     return search
@@ -296,8 +292,7 @@ def _federated_line(
     """One JSONL answer of `search --queries-from` over several repositories, and how
     many repositories answered."""
     try:
-        response = search_repos(repos, query, limit=args.limit, kind=args.kind,
-                                language=args.lang, path=args.path, executor=pool)
+        response = search_repos(repos, _search_query(args, query), executor=pool)
     except QueryError as exc:
         return _invalid_line(query, exc), -1
     line = {
@@ -332,8 +327,7 @@ def _federated_search(
         return EXIT_INDEX if searched and not answered else EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
-    response = search_repos(repos, args.query, limit=args.limit, kind=args.kind,
-                            language=args.lang, path=args.path, executor=pool)
+    response = search_repos(repos, _search_query(args, args.query), executor=pool)
     if args.json:
         out.write(_JSON.encode(response).decode() + "\n")
     else:
@@ -393,14 +387,14 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     status = {
         "repo": str(config.repo),
         "index_dir": str(config.index_dir),
-        "schema_version": searcher.manifest.schema_version,
-        "generation": searcher.manifest.generation,
-        "files": len(searcher.manifest.files),
+        "schema_version": searcher.header.schema_version,
+        "generation": searcher.header.generation,
+        "files": searcher.header.file_count,
         "symbols": searcher.num_symbols,
         "skipped": skipped,
         "skipped_dirs": skipped_dirs,
-        "pending": len(searcher.manifest.pending),
-        "updated_at": searcher.manifest.updated_at,
+        "pending": len(searcher.header.pending),
+        "updated_at": searcher.header.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
         "daemon": msgspec.to_builtins(running_status(config)),
     }

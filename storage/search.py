@@ -14,11 +14,13 @@ from pathlib import Path
 
 import tantivy
 
-from symfind.extract.records import Symbol, SymbolKind
+from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.errors import QueryError
+from symfind.storage.errors import SchemaMismatch
 from symfind.storage.fusion import contribution, fuse
-from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
+from symfind.storage.index import check_index, open_tantivy
+from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
+from symfind.storage.query import SearchQuery
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -27,13 +29,12 @@ from symfind.storage.records import (
     SearchResult,
     Why,
 )
-from symfind.storage.router import Channel, Plan, Route, route
+from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
 from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
 
-MAX_LIMIT = 1000
 SUGGESTIONS = 5
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
@@ -90,7 +91,8 @@ class Searcher:
         """
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
-        self.manifest: Manifest = check_index(index_dir)
+        self.header: ManifestHeader = check_index(index_dir)
+        self._manifests = ManifestReader(index_dir)
         self._index = open_tantivy(index_dir)
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
@@ -98,20 +100,35 @@ class Searcher:
     def refresh(self) -> bool:
         """Reload if a newer commit exists; True when it did.
 
-        The manifest is rewritten by rename after every commit, so an unchanged (inode,
-        size, mtime) means no commit: decoding it costs ~7 µs per KB, per call.
+        The manifest header is rewritten by rename at every commit, so an unchanged (inode,
+        size, mtime) means no commit; a changed one costs decoding a few hundred bytes.
         """
         stamp = _stamp(manifest_path(self.index_dir))
         if stamp == self._manifest_stamp:
             return False
         self._manifest_stamp = stamp
-        manifest = read_manifest(self.index_dir)
-        if manifest is None or manifest.generation == self.manifest.generation:
+        header = read_header(self.index_dir)
+        if header is None or header.generation == self.header.generation:
             return False
-        self.manifest = check_index(self.index_dir)
+        self.header = check_index(self.index_dir)
         self._index.reload()
         self._searcher = self._index.searcher()
         return True
+
+    @property
+    def manifest(self) -> Manifest:
+        """The whole manifest (file states) of the commit searched; read from the log only
+        when asked, and then only the changes since the last time.
+
+        Raises:
+            SchemaMismatch: The file table is damaged; reindex.
+        """
+        for _attempt in range(3):
+            manifest = self._manifests.manifest(self.header)
+            if manifest is not None:
+                return manifest
+            self.refresh()  # a newer commit replaced the log: follow it
+        raise SchemaMismatch(f"index at {self.index_dir} is damaged — run `symfind reindex`")
 
     @property
     def num_symbols(self) -> int:
@@ -119,54 +136,36 @@ class Searcher:
 
     def freshness(self, pending: int = 0) -> Freshness:
         return Freshness(
-            generation=self.manifest.generation,
-            updated_at=self.manifest.updated_at,
-            files=len(self.manifest.files),
+            generation=self.header.generation,
+            updated_at=self.header.updated_at,
+            files=self.header.file_count,
             pending=pending,
         )
 
-    def search(
-        self,
-        query: str,
-        *,
-        limit: int = 10,
-        kind: str | None = None,
-        language: str | None = None,
-        path: str | None = None,
-        pending: int = 0,
-        explain: bool = True,
-    ) -> SearchResponse:
+    def search(self, query: SearchQuery, *, pending: int = 0) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
         Args:
-            query: A name (typos allowed), a qualified name, or a few words.
-            limit: Results wanted, 1..1000.
-            kind: Only this SymbolKind (`class`, `function`, ...).
-            language: Only this language id.
-            path: Only paths matching this glob (`src/**/*.py`, `tests/`).
+            query: What to look for, how many results, and the filters.
             pending: Changes the caller knows are not indexed yet (reported as is).
-            explain: Say why nothing was found and suggest near names (a second search);
-                False leaves `empty_reason` and `suggestions` empty.
 
         Raises:
-            QueryError: Empty or over-long query, a limit out of range or an unknown kind.
+            QueryError: The query does not pass `SearchQuery.check`.
         """
         started = time.perf_counter()
-        if not 1 <= limit <= MAX_LIMIT:
-            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-        plan = route(query)
-        filters = self._filters(kind, language, path)
+        plan = query.check()
+        filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=max(limit, TYPED_ORDER_WINDOW))
+                     top=max(query.limit, TYPED_ORDER_WINDOW))
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
-        fused = [fused[position] for position in order][:limit]
+        fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
-        if not results and explain:
+        if not results and query.explain:
             empty_reason, suggestions = self._explain_empty(plan, filters)
         return SearchResponse(
-            query=query,
+            query=query.text,
             route=str(plan.route),
             channels=dict(plan.weights),
             took_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -186,23 +185,14 @@ class Searcher:
         symbols = [decode_record(self._searcher.doc(address)["record"][0]) for _, address in hits]
         return sorted(symbols, key=lambda s: (s.path, s.line, s.name, s.kind))
 
-    def plan(self, query: str) -> Plan:
-        """The plan a query would run (for explanations)."""
-        return route(query)
-
-    def _filters(
-        self, kind: str | None, language: str | None, path: str | None
-    ) -> list[tantivy.Query]:
+    def _filters(self, query: SearchQuery) -> list[tantivy.Query]:
         filters = []
-        if kind:
-            if kind not in SymbolKind.__members__.values():
-                valid = ", ".join(k.value for k in SymbolKind)
-                raise QueryError(f"unknown kind {kind!r}; use one of: {valid}")
-            filters.append(tantivy.Query.term_query(self._schema, "kind", kind))
-        if language:
-            filters.append(tantivy.Query.term_query(self._schema, "language", language))
-        if path:
-            regex = glob_to_regex(path)
+        if query.kind:
+            filters.append(tantivy.Query.term_query(self._schema, "kind", query.kind))
+        if query.language:
+            filters.append(tantivy.Query.term_query(self._schema, "language", query.language))
+        if query.path:
+            regex = glob_to_regex(query.path)
             filters.append(tantivy.Query.regex_query(self._schema, "path", regex))
         return filters
 
