@@ -15,8 +15,9 @@ import os
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 
@@ -31,6 +32,7 @@ from symfind.storage import (
     IndexLocked,
     IndexMissing,
     IndexSource,
+    NotARepository,
     QueryError,
     Repo,
     RepoQuery,
@@ -41,6 +43,7 @@ from symfind.storage import (
     SearchResponse,
     SearchResult,
     StorageError,
+    check_root,
     read_manifest,
     repo_labels,
     search_repos,
@@ -70,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symfind",
         description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
     )
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
+    parser.add_argument("-V", "--version", action="version", version=f"symfind {symfind_version()}")
+    _add_verbose(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     for name, text in (
@@ -78,10 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
         ("reindex", "drop the index and rebuild it from scratch"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+        sub.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
         sub.add_argument("--max-file-bytes", type=_limit_bytes, help="skip larger files (1 MB)")
         sub.add_argument("--workers", type=_limit_bytes, help="extraction processes (all cores)")
         sub.add_argument("--json", action="store_true", help="print the report as JSON")
+        _add_force(sub)
+        _add_verbose(sub)
 
     search = commands.add_parser(
         "search",
@@ -91,8 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     search.add_argument("query", nargs="?", help="what to look for")
     search.add_argument(
+        "paths", nargs="*", metavar="PATH",
+        help="repository (default: the one holding .); several are searched together",
+    )
+    search.add_argument(
         "--repo", action="append", metavar="PATH",
-        help="repository root (default: .); repeat to search several and fuse their results",
+        help="repository root, as PATH; repeat to search several and fuse their results",
     )
     search.add_argument("--limit", type=_limit, default=10, help=f"results, 1..{MAX_LIMIT}")
     search.add_argument("--kind", choices=[k.value for k in SymbolKind], help="only this kind")
@@ -102,10 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--queries-from", type=Path, metavar="FILE", help="one query per line; JSON lines out"
     )
+    _add_verbose(search)
 
     status = commands.add_parser("status", help="what the index holds and how fresh it is")
-    status.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+    status.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
     status.add_argument("--json", action="store_true", help="JSON output")
+    _add_verbose(status)
 
     daemon = commands.add_parser(
         "daemon",
@@ -114,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
         "status: ask it; run: serve in the foreground with logs on stderr.",
     )
     daemon.add_argument("action", choices=["start", "stop", "status", "run"])
-    daemon.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
-    daemon.add_argument("--json", action="store_true", help="JSON output (status)")
+    daemon.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
+    daemon.add_argument("--json", action="store_true", help="JSON output")
+    _add_force(daemon)
+    _add_verbose(daemon)
 
     mcp = commands.add_parser(
         "mcp", help="serve the MCP tools on stdio",
@@ -125,7 +139,54 @@ def build_parser() -> argparse.ArgumentParser:
         "--repo", action="append", metavar="PATH",
         help="repository root (default: .); repeat to serve several, searched together",
     )
+    _add_force(mcp)
+    _add_verbose(mcp)
     return parser
+
+
+def _add_verbose(parser: argparse.ArgumentParser) -> None:
+    """`-v` before or after the subcommand (`symfind -v search …`, `symfind search … -vv`):
+    each level counts under its own name, `verbosity()` adds them up."""
+    dest = "verbose" if parser.prog == "symfind" else "sub_verbose"
+    parser.add_argument("-v", "--verbose", dest=dest, action="count", default=0,
+                        help="more logs (-vv: debug)")
+
+
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--force", action="store_true",
+        help="index it even if it is /, the home directory, or a huge tree with no .git",
+    )
+
+
+def verbosity(args: argparse.Namespace) -> int:
+    """How many `-v` were given, before and after the subcommand."""
+    return args.verbose + getattr(args, "sub_verbose", 0)
+
+
+def symfind_version() -> str:
+    try:
+        return version("symfind")
+    except PackageNotFoundError:  # pragma: no cover (running from a bare checkout)
+        return "0+unknown"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, with PATHs taken wherever they stand (argparse stops filling
+    positionals once an option follows one: `search Foo --limit 3 src/`,
+    `daemon start --json src/`)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    stray = [arg for arg in extra if not arg.startswith("-")]
+    if args.command == "search":
+        args.paths += stray
+        extra = [arg for arg in extra if arg.startswith("-")]
+    elif len(stray) == 1 and getattr(args, "path", "") is None:
+        args.path = stray[0]
+        extra.remove(stray[0])
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def _limit_bytes(text: str) -> int:
@@ -148,12 +209,36 @@ def _report_text(report: IndexReport, config: Config) -> str:
     )
 
 
+def _json(value: Any) -> str:
+    """One `--json` answer: `value` (a Struct or a dict) with the symfind version that made it."""
+    fields = value if isinstance(value, dict) else msgspec.to_builtins(value)
+    return _JSON.encode({**fields, "symfind_version": symfind_version()}).decode()
+
+
+def _config_to_index(args: argparse.Namespace, path: str, **options: int | None) -> Config:
+    """The Config of a repository about to be indexed or watched: refused when it is not
+    repository-like, unless `--force`.
+
+    Raises:
+        RepositoryError: Bad path or settings.
+        NotARepository: `/`, the home directory or a huge unmarked tree, without `--force`.
+    """
+    config = load_config(path, **options)
+    if not args.force:
+        check_root(config.repo)
+    return config
+
+
 def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
     from symfind.daemon.indexer import update_index  # extraction: only the commands that index
 
-    config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
+    config = _config_to_index(
+        args, args.path, max_file_bytes=args.max_file_bytes, workers=args.workers
+    )
+    logger.info("%s %s into %s with %d workers", "rebuilding" if fresh else "indexing",
+                config.repo, config.index_dir, config.workers)
     report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
-    out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
+    out.write((_json(report) if args.json else _report_text(report, config)) + "\n")
     return EXIT_OK
 
 
@@ -209,10 +294,26 @@ def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchRespons
     return reply.response
 
 
+def _named_index_missing(config: Config) -> IndexMissing:
+    """"No index" naming the repository symfind looked for (found from the cwd upwards)."""
+    return IndexMissing(
+        f"no index of {config.repo} (looked in {config.index_dir}) — "
+        f"run `symfind index {config.repo}` first"
+    )
+
+
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
-    if args.repo is not None and len(args.repo) > 1:
-        return run_federated_search(args, out)
-    config = load_config(args.repo[0] if args.repo else ".")
+    paths = [*(args.repo or []), *args.paths]
+    if len(paths) > 1:
+        return run_federated_search(args, paths, out)
+    config = load_config(paths[0] if paths else ".")
+    try:
+        return _search_one(args, config, out)
+    except IndexMissing:
+        raise _named_index_missing(config) from None
+
+
+def _search_one(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     if args.queries_from is None and args.query is not None:
         message = SearchRequest(
             query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
@@ -303,11 +404,11 @@ def _federated_line(
     return _JSON.encode(line), response.answered
 
 
-def run_federated_search(args: argparse.Namespace, out: TextIO) -> int:
-    """`search` with several `--repo`: one fused ranking; per-repository failures are
+def run_federated_search(args: argparse.Namespace, paths: list[str], out: TextIO) -> int:
+    """`search` over several repositories: one fused ranking; per-repository failures are
     reported (stderr for the table, `repos` in JSON) and fail the search only when no
     repository answered."""
-    repos = federated_repos(args.repo)
+    repos = federated_repos(paths)
     with ThreadPoolExecutor(max_workers=min(len(repos), os.cpu_count() or 1)) as pool:
         return _federated_search(args, repos, pool, out)
 
@@ -330,7 +431,7 @@ def _federated_search(
     response = search_repos(repos, args.query, limit=args.limit, kind=args.kind,
                             language=args.lang, path=args.path, executor=pool)
     if args.json:
-        out.write(_JSON.encode(response).decode() + "\n")
+        out.write(_json(response) + "\n")
     else:
         for status in response.repos:
             if status.status is not RepoState.OK:
@@ -343,7 +444,7 @@ def _federated_search(
 
 
 def _format(response: SearchResponse, as_json: bool) -> str:
-    return _JSON.encode(response).decode() if as_json else format_response(response)
+    return _json(response) if as_json else format_response(response)
 
 
 def _directory_bytes(path: Path) -> int:
@@ -355,7 +456,10 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
 
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
-    searcher = Searcher(config.index_dir)  # validates schema version and readability
+    try:
+        searcher = Searcher(config.index_dir)  # validates schema version and readability
+    except IndexMissing:
+        raise _named_index_missing(config) from None
     skipped: dict[str, int] = {}
     for reason in manifest.skipped.values() if manifest else ():
         skipped[reason] = skipped.get(reason, 0) + 1
@@ -373,7 +477,7 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "daemon": msgspec.to_builtins(running_status(config)),
     }
     if args.json:
-        out.write(_JSON.encode(status).decode() + "\n")
+        out.write(_json(status) + "\n")
         return EXIT_OK
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
@@ -403,22 +507,33 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
     from symfind.daemon.process import running_status, start_daemon, stop_daemon
 
-    config = load_config(args.path)
+    if args.action in ("start", "run"):
+        config = _config_to_index(args, args.path)
+    else:
+        config = load_config(args.path)
     if args.action == "run":
         from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 
         return Daemon(config).run()
     if args.action == "start":
         status = start_daemon(config)
-        out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
+        if args.json:
+            out.write(_json(status) + "\n")
+        else:
+            out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
         pid = stop_daemon(config)
-        out.write("no daemon was running\n" if pid is None else f"daemon (pid {pid}) stopped\n")
+        if args.json:
+            out.write(_json({"repo": str(config.repo), "stopped": pid is not None, "pid": pid})
+                      + "\n")
+        else:
+            out.write("no daemon was running\n" if pid is None
+                      else f"daemon (pid {pid}) stopped\n")
         return EXIT_OK
     status = running_status(config)
     if args.json:
-        out.write(_JSON.encode(status).decode() + "\n")
+        out.write((_json(status) if status is not None else "null") + "\n")
     else:
         out.write((_daemon_line(msgspec.to_builtins(status)) if status else "not running") + "\n")
     return EXIT_OK if status is not None else EXIT_NOT_RUNNING
@@ -426,18 +541,22 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Replace this process with the MCP server (by process: `daemon` never imports it)."""
-    repos = [str(load_config(path).repo) for path in args.repo or ["."]]
+    repos = [str(_config_to_index(args, path).repo) for path in args.repo or ["."]]
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
+    flags += ["--force"] * args.force + ["-v"] * min(verbosity(args), 2)
     # -P: a directory named like our packages in the cwd must not shadow them.
-    verbosity = ["-v"] * min(args.verbose, 2)
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags, *verbosity])
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
     return EXIT_OK  # not reached
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run one `symfind` command; returns the process exit code."""
+    return run(parse_args(argv), out)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run the parsed command; returns the process exit code (errors: one line on stderr)."""
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
     try:
         if args.command in ("index", "reindex"):
             return run_index(args, out, fresh=args.command == "reindex")
@@ -451,7 +570,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     except DaemonRunning as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return EXIT_LOCKED
-    except (QueryError, DaemonError) as exc:
+    except (QueryError, DaemonError, NotARepository) as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except (IndexMissing, SchemaMismatch) as exc:

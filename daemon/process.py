@@ -41,7 +41,8 @@ def start_daemon(config: Config) -> DaemonStatus:
     with open(log_path, "ab") as log:
         child = subprocess.Popen(
             # -P: never let the current directory shadow our packages (`daemon` is generic).
-            [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", str(config.repo)],
+            [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", "--force",
+             str(config.repo)],  # --force: `start` has checked it is a repository
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
             start_new_session=True, close_fds=True,
         )

@@ -164,7 +164,9 @@ class Repository:
         with open(log_path, "ab") as log:
             process = subprocess.Popen(
                 # -P: a directory named like our packages in the cwd must not shadow them.
-                [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "start", str(self.root)],
+                # --force: the server has checked its roots (or was told to serve them anyway).
+                [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "start", "--force",
+                 str(self.root)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

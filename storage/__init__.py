@@ -4,7 +4,14 @@ Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
 from symfind.extract.records import SymbolKind
-from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
+from symfind.storage.errors import (
+    IndexLocked,
+    IndexMissing,
+    NotARepository,
+    QueryError,
+    SchemaMismatch,
+    StorageError,
+)
 from symfind.storage.federation import (
     FederatedResponse,
     IndexSource,
@@ -32,12 +39,14 @@ from symfind.storage.records import (
     Why,
     file_digest,
 )
+from symfind.storage.roots import DEFAULT_MAX_FILES, VCS_MARKERS, check_root, find_root
 from symfind.storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
 from symfind.storage.schema import SCHEMA_VERSION
 from symfind.storage.search import MAX_LIMIT, Searcher
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "DEFAULT_MAX_FILES",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "RRF_K",
@@ -54,6 +63,7 @@ __all__ = [
     "IndexState",
     "IndexWriter",
     "Manifest",
+    "NotARepository",
     "Plan",
     "QueryError",
     "Repo",
@@ -69,9 +79,12 @@ __all__ = [
     "Searcher",
     "StorageError",
     "SymbolKind",
+    "VCS_MARKERS",
     "Why",
     "check_index",
+    "check_root",
     "file_digest",
+    "find_root",
     "fuse",
     "fuse_answers",
     "index_base_dir",

@@ -22,3 +22,8 @@ class IndexLocked(StorageError):
 
 class QueryError(StorageError):
     """The query cannot be searched (empty, too long, or limits out of range)."""
+
+
+class NotARepository(StorageError):
+    """The directory is not taken for a repository (`/`, the home directory, a huge tree
+    with no version-control marker) unless the caller insists."""

@@ -119,8 +119,8 @@ def test_repository_paths_that_do_not_work(tmp_path: Path) -> None:
 def test_search_without_an_index_says_how_to_make_one(tmp_path: Path, repo: Path) -> None:
     result = symfind("search", "x", "--repo", str(repo), env={"SYMFIND_INDEX_DIR": str(tmp_path)})
     assert result.returncode == 3
-    assert result.stderr.startswith("symfind: no index at ")
-    assert result.stderr.endswith("run `symfind index` first\n")
+    assert result.stderr.startswith(f"symfind: no index of {repo} (looked in {tmp_path}/")
+    assert result.stderr.endswith(f"run `symfind index {repo}` first\n")
 
 
 def test_status_reports_what_the_index_holds(repo: Path, index_env: dict[str, str]) -> None:
