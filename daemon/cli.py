@@ -24,7 +24,15 @@ import msgspec
 from symfind.daemon.client import request
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
-from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from symfind.daemon.protocol import (
+    ErrorReply,
+    ProtocolError,
+    SearchReply,
+    SearchRequest,
+    StatusReply,
+    StatusRequest,
+)
+from symfind.daemon.registry import daemon_of, resident_bytes, running_daemons
 from symfind.daemon.render import ProgressBar, format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind
 from symfind.storage import (
@@ -128,11 +136,17 @@ def build_parser() -> argparse.ArgumentParser:
         "daemon",
         help="the per-repository daemon that keeps the index fresh",
         description="start: detach a daemon (log in the index dir); stop: stop it; "
-        "status: ask it; run: serve in the foreground with logs on stderr.",
+        "status: ask it; run: serve in the foreground with logs on stderr; list: every "
+        "running daemon of this user.",
     )
-    daemon.add_argument("action", choices=["start", "stop", "status", "run"])
+    daemon.add_argument("action", choices=["start", "stop", "status", "run", "list"])
     daemon.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
     daemon.add_argument("--json", action="store_true", help="JSON output")
+    daemon.add_argument(
+        "--lease", type=_seconds, metavar="SECONDS",
+        help="exit once no MCP server has used it for SECONDS (what `symfind mcp` asks for); "
+        "default: stay until stopped",
+    )
     _add_force(daemon)
     _add_verbose(daemon)
 
@@ -192,6 +206,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
 
 
 def _limit_bytes(text: str) -> int:
@@ -540,13 +564,44 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
     return line
 
 
+def _registered_config(config: Config) -> Config:
+    """`config` pointing at the index directory of the daemon registered for its
+    repository, when one runs (started with another `SYMFIND_INDEX_DIR`)."""
+    entry = daemon_of(config.repo)
+    if entry is None or Path(entry.index_dir) == config.index_dir:
+        return config
+    return msgspec.structs.replace(config, index_dir=Path(entry.index_dir))
+
+
+def run_daemon_list(args: argparse.Namespace, out: TextIO) -> int:
+    """`daemon list`: every running daemon of this user, with its state and memory."""
+    rows = []
+    for entry in running_daemons():
+        reply = request(Path(entry.index_dir), StatusRequest(), timeout_s=5.0)
+        state = reply.status.state if isinstance(reply, StatusReply) else "not answering"
+        rows.append({**msgspec.to_builtins(entry), "state": state,
+                     "rss_bytes": resident_bytes(entry.pid)})
+    if args.json:
+        out.write(_json({"daemons": rows}) + "\n")
+        return EXIT_OK
+    out.write(f"{'PID':>8}  {'BY':<4}  {'LEASE':>6}  {'STATE':<13}  {'RSS':>8}  REPOSITORY\n")
+    for row in rows:
+        rss = f"{row['rss_bytes'] / 2**20:.0f}MiB" if row["rss_bytes"] else "?"
+        lease = f"{row['lease_s']:g}s" if row["lease_s"] else "-"
+        out.write(f"{row['pid']:>8}  {row['started_by']:<4}  {lease:>6}  {row['state']:<13}  "
+                  f"{rss:>8}  {row['repo']}\n")
+    return EXIT_OK
+
+
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
     from symfind.daemon.process import running_status, start_daemon, stop_daemon
 
+    if args.action == "list":
+        return run_daemon_list(args, out)
     if args.action in ("start", "run"):
-        config = _config_to_index(args, args.path)
+        config = msgspec.structs.replace(_config_to_index(args, args.path), lease_s=args.lease)
     else:
-        config = load_config(args.path)
+        config = _registered_config(load_config(args.path))
     if args.action == "run":
         from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 

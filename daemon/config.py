@@ -50,6 +50,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 1
     #: `auto` (native notifications, polling when they cannot start) or `polling`.
     watch: str = "auto"
+    #: A daemon started for MCP servers exits once none has used it for this many
+    #: seconds (`storage.leases`); None: it stays until stopped (started by hand).
+    lease_s: float | None = None
 
 
 def _env_int(name: str, default: int) -> int:

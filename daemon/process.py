@@ -42,6 +42,7 @@ def start_daemon(config: Config) -> DaemonStatus:
         child = subprocess.Popen(
             # -P: never let the current directory shadow our packages (`daemon` is generic).
             [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", "--force",
+             *(["--lease", repr(config.lease_s)] if config.lease_s else []),
              str(config.repo)],  # --force: `start` has checked it is a repository
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
             start_new_session=True, close_fds=True,

@@ -33,11 +33,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+import setproctitle
 
 from symfind.daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonError, DaemonRunning
 from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
+from symfind.daemon.lease import wait_for_stop
+from symfind.daemon import registry
 from symfind.daemon.protocol import (
     DaemonStatus,
     ErrorReply,
@@ -122,6 +125,7 @@ class Daemon:
         self._catch_up = (0, 0)
         self._started_at = time.time()
         self._server: socketserver.ThreadingUnixStreamServer | None = None
+        self._registered: Path | None = None  # this daemon's registry entry
         # Indexing failures survived, the last one, and whether the last repair failed too.
         self._errors = 0
         self._last_error = ""
@@ -163,9 +167,12 @@ class Daemon:
                 f"a symfind daemon ({holder}) already serves {self.config.repo}"
             ) from exc
         (index_dir / PID_NAME).write_text(f"{os.getpid()}\n", encoding="utf-8")
+        # What `ps` and `top` show: not `python3 -P -m symfind.daemon …`.
+        setproctitle.setproctitle(f"symfind daemon {self.config.repo}")
         self._install_signal_handlers()
         try:
             self._serve_socket()
+            self._register()  # listed once it answers, as `daemon start` returns then
             self._watcher = RepositoryWatcher(
                 self.config.repo, self._on_batch, polling=self.config.watch == POLLING
             )
@@ -174,7 +181,7 @@ class Daemon:
             self._watcher.check_coverage()
             self._write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
-            self._stop.wait()
+            wait_for_stop(self._stop, index_dir, self.config.lease_s)
         finally:
             saved = self._shutdown()
         return 0 if saved and not self._broken else 1
@@ -204,8 +211,21 @@ class Daemon:
         self._write_status()
         pid_file = self.config.index_dir / PID_NAME
         self._step("remove the pid file", lambda: pid_file.unlink(missing_ok=True))
+        if self._registered is not None:
+            entry = self._registered
+            self._step("leave the registry", lambda: entry.unlink(missing_ok=True))
         logger.info("daemon stopped")
         return saved
+
+    def _register(self) -> None:
+        """List this daemon in the user's registry (`symfind daemon list`); without it the
+        daemon still serves, it is only harder to find."""
+        entry = registry.this_process(self.config.repo, self.config.index_dir,
+                                      self.config.lease_s)
+        try:
+            self._registered = registry.register(entry)
+        except (OSError, DaemonError) as exc:
+            logger.warning("not listed in the daemon registry: %s", exc)
 
     @staticmethod
     def _step(what: str, action: Callable[[], object]) -> bool:

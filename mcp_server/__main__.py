@@ -64,6 +64,7 @@ def serve(args: argparse.Namespace) -> int:
     # Imported here, once Ctrl-C is handled: they take a while to load.
     from symfind.mcp_server.server import build_roots_server, build_server
     from symfind.storage import NotARepository, check_root, find_root
+    from symfind.storage.leases import lease_from_env
 
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
@@ -79,10 +80,15 @@ def serve(args: argparse.Namespace) -> int:
     except NotARepository as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return 2
+    try:
+        lease_s = lease_from_env()
+    except ValueError as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return 2
     if len(roots) == 1:
-        server = build_server(roots[0], auto_index=not args.no_index)
+        server = build_server(roots[0], auto_index=not args.no_index, daemon_lease_s=lease_s)
     else:
-        server = build_roots_server(roots, auto_index=not args.no_index)
+        server = build_roots_server(roots, auto_index=not args.no_index, daemon_lease_s=lease_s)
     logger.info("serving %s on stdio", ", ".join(map(str, roots)))
     server.run("stdio")
     return 0

@@ -29,6 +29,7 @@ from mcp.types import INVALID_PARAMS
 from symfind.mcp_server import tools
 from symfind.mcp_server.state import Repository, Roots
 from symfind.storage import index_dir_for
+from symfind.storage.leases import DEFAULT_LEASE_S
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,8 @@ def server_version() -> str:
 
 
 def build_server(
-    repo: Path, *, index_dir: Path | None = None, auto_index: bool = True
+    repo: Path, *, index_dir: Path | None = None, auto_index: bool = True,
+    daemon_lease_s: float = DEFAULT_LEASE_S,
 ) -> MCPServer[Any]:
     """The MCP server for the repository at `repo`.
 
@@ -71,17 +73,20 @@ def build_server(
         repo: Repository root (resolved here).
         index_dir: Where its index lives; default `storage.index_dir_for(root)`.
         auto_index: Start the indexer in the background when there is no index yet.
+        daemon_lease_s: The daemon it starts exits once no MCP server used it this long.
     """
     root = repo.resolve()
     where = index_dir or index_dir_for(root)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Repository]:
-        repository = Repository(root, where, auto_index=auto_index)
+        repository = Repository(root, where, auto_index=auto_index,
+                                daemon_lease_s=daemon_lease_s)
         repository.start()
         try:
             yield repository
         finally:
+            repository.stop()
             _leave_indexer(repository)
 
     server = _server(lifespan, INSTRUCTIONS)
@@ -89,7 +94,9 @@ def build_server(
     return server
 
 
-def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCPServer[Any]:
+def build_roots_server(
+    roots: Sequence[Path], *, auto_index: bool = True, daemon_lease_s: float = DEFAULT_LEASE_S
+) -> MCPServer[Any]:
     """The MCP server for several repositories: `codebase_search` searches them all and
     fuses their answers; each result, and each handle, names its repository.
 
@@ -97,12 +104,13 @@ def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCP
         roots: Repository roots (resolved here; one given twice is served once), in
             priority order: the first wins ties.
         auto_index: Start the indexer of a root that has no index yet, in the background.
+        daemon_lease_s: The daemons it starts exit once no MCP server used them this long.
     """
     resolved = list(dict.fromkeys(root.resolve() for root in roots))
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Roots]:
-        served = Roots(resolved, auto_index=auto_index)
+        served = Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s)
         served.start()
         try:
             yield served

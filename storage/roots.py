@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 
 from symfind.storage.errors import NotARepository
-from symfind.storage.location import index_dir_for
+from symfind.storage.index import manifest_path
+from symfind.storage.location import index_dir_for, positive_setting
 
 #: Entries that mark a repository root (a file too: `.git` is one in a worktree).
 VCS_MARKERS = (".git", ".hg", ".jj", ".svn")
@@ -30,12 +31,17 @@ def has_marker(directory: Path) -> bool:
     return any(os.path.lexists(directory / marker) for marker in VCS_MARKERS)
 
 
+def has_index(directory: Path) -> bool:
+    """Whether `directory` has been indexed (its index directory holds a manifest)."""
+    return manifest_path(index_dir_for(directory)).exists()
+
+
 def find_root(start: Path) -> Path:
     """The repository that `start` (resolved, a directory) belongs to: the nearest
     directory from `start` upwards holding a VCS marker or an existing index, else `start`.
     """
     for directory in (start, *start.parents):
-        if has_marker(directory) or index_dir_for(directory).is_dir():
+        if has_marker(directory) or has_index(directory):
             return directory
     return start
 
@@ -57,16 +63,10 @@ def max_files_allowed() -> int:
     Raises:
         NotARepository: The variable is not a positive integer.
     """
-    raw = os.environ.get(MAX_FILES_VARIABLE, "").strip()
-    if not raw:
-        return DEFAULT_MAX_FILES
     try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise NotARepository(f"{MAX_FILES_VARIABLE} must be a positive integer, got {raw!r}")
-    return value
+        return int(positive_setting(MAX_FILES_VARIABLE, DEFAULT_MAX_FILES, int))
+    except ValueError as exc:
+        raise NotARepository(str(exc)) from None
 
 
 def check_root(root: Path, *, max_files: int | None = None) -> None:
@@ -86,7 +86,7 @@ def check_root(root: Path, *, max_files: int | None = None) -> None:
         raise NotARepository(f"refusing to index the filesystem root {root}; {hint}")
     if root == Path.home().resolve():
         raise NotARepository(f"refusing to index the home directory {root}; {hint}")
-    if has_marker(root) or index_dir_for(root).is_dir():
+    if has_marker(root) or has_index(root):
         return
     if max_files is None:
         max_files = max_files_allowed()
