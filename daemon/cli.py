@@ -158,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--repo", action="append", metavar="PATH",
         help="repository root (default: .); repeat to serve several, searched together",
     )
+    mcp.add_argument(
+        "--tool-prefix", metavar="PREFIX",
+        help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
+        "own tools have the same names",
+    )
     _add_force(mcp)
     _add_verbose(mcp)
     return parser
@@ -635,6 +640,8 @@ def run_mcp(args: argparse.Namespace) -> int:
     repos = [str(_config_to_index(args, path).repo) for path in args.repo or ["."]]
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
     flags += ["--force"] * args.force + ["-v"] * min(verbosity(args), 2)
+    if args.tool_prefix is not None:
+        flags += ["--tool-prefix", args.tool_prefix]  # checked by the server
     # -P: a directory named like our packages in the cwd must not shadow them.
     os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
     return EXIT_OK  # not reached

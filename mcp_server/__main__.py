@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -37,11 +38,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not start the indexer when a repository has no index yet",
     )
     parser.add_argument(
+        "--tool-prefix", metavar="PREFIX", type=_tool_prefix,
+        help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
+        "own tools have the same names",
+    )
+    parser.add_argument(
         "--force", action="store_true",
         help="serve a repository even if it is /, the home directory or a huge tree with no .git",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
     return parser
+
+
+def _tool_prefix(text: str) -> str:
+    # Tool names are 1-128 of [A-Za-z0-9_-.] (MCP); hosts join server and tool names with
+    # `__` or `_`, so keep to what every host accepts.
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,31}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a letter then up to 31 letters, digits, _ or -; got {text!r}")
+    return text
 
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -86,9 +101,11 @@ def serve(args: argparse.Namespace) -> int:
         print(f"symfind: {exc}", file=sys.stderr)
         return 2
     if len(roots) == 1:
-        server = build_server(roots[0], auto_index=not args.no_index, daemon_lease_s=lease_s)
+        server = build_server(roots[0], auto_index=not args.no_index, daemon_lease_s=lease_s,
+                              tool_prefix=args.tool_prefix or "")
     else:
-        server = build_roots_server(roots, auto_index=not args.no_index, daemon_lease_s=lease_s)
+        server = build_roots_server(roots, auto_index=not args.no_index, daemon_lease_s=lease_s,
+                                    tool_prefix=args.tool_prefix or "")
     logger.info("serving %s on stdio", ", ".join(map(str, roots)))
     server.run("stdio")
     return 0

@@ -23,6 +23,7 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
@@ -65,7 +66,7 @@ def server_version() -> str:
 
 def build_server(
     repo: Path, *, index_dir: Path | None = None, auto_index: bool = True,
-    daemon_lease_s: float = DEFAULT_LEASE_S,
+    daemon_lease_s: float = DEFAULT_LEASE_S, tool_prefix: str = "",
 ) -> MCPServer[Any]:
     """The MCP server for the repository at `repo`.
 
@@ -74,6 +75,7 @@ def build_server(
         index_dir: Where its index lives; default `storage.index_dir_for(root)`.
         auto_index: Start the indexer in the background when there is no index yet.
         daemon_lease_s: The daemon it starts exits once no MCP server used it this long.
+        tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
     root = repo.resolve()
     where = index_dir or index_dir_for(root)
@@ -89,13 +91,12 @@ def build_server(
             repository.stop()
             _leave_indexer(repository)
 
-    server = _server(lifespan, INSTRUCTIONS)
-    tools.register(server)
-    return server
+    return _server(lifespan, INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix)
 
 
 def build_roots_server(
-    roots: Sequence[Path], *, auto_index: bool = True, daemon_lease_s: float = DEFAULT_LEASE_S
+    roots: Sequence[Path], *, auto_index: bool = True, daemon_lease_s: float = DEFAULT_LEASE_S,
+    tool_prefix: str = "",
 ) -> MCPServer[Any]:
     """The MCP server for several repositories: `codebase_search` searches them all and
     fuses their answers; each result, and each handle, names its repository.
@@ -105,6 +106,7 @@ def build_roots_server(
             priority order: the first wins ties.
         auto_index: Start the indexer of a root that has no index yet, in the background.
         daemon_lease_s: The daemons it starts exit once no MCP server used them this long.
+        tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
     resolved = list(dict.fromkeys(root.resolve() for root in roots))
 
@@ -119,9 +121,8 @@ def build_roots_server(
             for repository in served.repos.values():
                 _leave_indexer(repository)
 
-    server = _server(lifespan, ROOTS_INSTRUCTIONS)
-    tools.register(server, several=True)
-    return server
+    return _server(lifespan, ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
+                   tool_prefix)
 
 
 def _leave_indexer(repository: Repository) -> None:
@@ -131,15 +132,17 @@ def _leave_indexer(repository: Repository) -> None:
 
 
 def _server(
-    lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]], instructions: str
+    lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]], instructions: str,
+    served_tools: list[Tool], tool_prefix: str,
 ) -> MCPServer[Any]:
-    """An MCPServer without tools yet, refusing calls of tools it does not have."""
+    """An MCPServer with `served_tools`, refusing calls of tools it does not have."""
     server: MCPServer[Any] = MCPServer(
         name="symfind",
         title="symfind — code definition search",
         version=server_version(),
-        instructions=instructions,
+        instructions=tools.rename_tools(instructions, tool_prefix),
         lifespan=lifespan,
+        tools=served_tools,
         # Our own logging set-up (stderr, -v) is done by __main__; the SDK's is a no-op then.
         log_level="WARNING",
     )

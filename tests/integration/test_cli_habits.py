@@ -155,6 +155,10 @@ def _wait(predicate: object, what: str) -> None:
         time.sleep(0.05)  # another process: nothing to wait on but its /proc entry
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs Linux /proc wchan")
 def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str]) -> None:
     # `--queries-from /dev/stdin` on a pipe nobody writes: the search waits in read().
@@ -163,6 +167,9 @@ def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str
          "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env}, cwd=ROOT,
+        # As from a terminal: a test run in the background may have SIGINT ignored, and
+        # that would be inherited (Python then leaves it ignored, as it should).
+        preexec_fn=_default_sigint,
     ) as process:
         _wait(lambda: _blocked_in_read(process.pid), "the search to read its input")
         process.send_signal(signal.SIGINT)
