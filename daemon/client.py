@@ -1,6 +1,6 @@
 """Talk to a repository's daemon: find its socket, send one request, read the reply.
 
-Imports: `daemon` modules. The socket lives in the index directory; when that path is
+The socket lives in the index directory; when that path is
 too long for a Unix socket (108 bytes), in a per-user directory under the temp dir.
 """
 
@@ -17,7 +17,6 @@ from symfind.daemon.protocol import ProtocolError, Reply, Request, receive_reply
 SOCKET_NAME = "daemon.sock"
 PID_NAME = "daemon.pid"
 LOG_NAME = "daemon.log"
-STATUS_NAME = "status.json"
 _MAX_SOCKET_PATH = 100
 
 

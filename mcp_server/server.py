@@ -3,7 +3,7 @@
 Imports: mcp, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
-opened index reader, and the background indexer when there is no index yet).
+opened index reader, and the daemon it starts when there is no index yet).
 `build_roots_server(roots)` does the same for each of several roots (`Roots`, which also
 owns the thread pool their searches share); their answers are fused into one ranking
 (`storage.search_repos`), and its tools answer with the forms of the models that name
@@ -73,7 +73,7 @@ def build_server(
     Args:
         repo: Repository root (resolved here).
         index_dir: Where its index lives; default `storage.index_dir_for(root)`.
-        auto_index: Start the indexer in the background when there is no index yet.
+        auto_index: Start the repository's daemon when there is no index yet.
         daemon_lease_s: The daemon it starts exits once no MCP server used it this long.
         tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
@@ -89,7 +89,7 @@ def build_server(
             yield repository
         finally:
             repository.stop()
-            _leave_indexer(repository)
+            _leave_launch(repository)
 
     return _server(lifespan, INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix)
 
@@ -104,7 +104,7 @@ def build_roots_server(
     Args:
         roots: Repository roots (resolved here; one given twice is served once), in
             priority order: the first wins ties.
-        auto_index: Start the indexer of a root that has no index yet, in the background.
+        auto_index: Start the daemon of a root that has no index yet.
         daemon_lease_s: The daemons it starts exit once no MCP server used them this long.
         tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
@@ -119,16 +119,16 @@ def build_roots_server(
         finally:
             served.close()
             for repository in served.repos.values():
-                _leave_indexer(repository)
+                _leave_launch(repository)
 
     return _server(lifespan, ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
                    tool_prefix)
 
 
-def _leave_indexer(repository: Repository) -> None:
-    indexer = repository.indexer
-    if indexer is not None and indexer.running:
-        logger.info("indexer (pid %d) keeps running to finish the index", indexer.process.pid)
+def _leave_launch(repository: Repository) -> None:
+    launch = repository.launch
+    if launch is not None and launch.running:
+        logger.info("daemon start (pid %d) keeps running to finish the index", launch.process.pid)
 
 
 def _server(

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import tantivy
 
-from symfind.extract.records import Symbol, SymbolKind
+from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.errors import QueryError, SchemaMismatch
+from symfind.storage.errors import SchemaMismatch
 from symfind.storage.fusion import contribution, fuse
 from symfind.storage.index import check_index, open_tantivy
 from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
+from symfind.storage.query import SearchQuery
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -28,13 +29,12 @@ from symfind.storage.records import (
     SearchResult,
     Why,
 )
-from symfind.storage.router import Channel, Plan, Route, route
+from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
 from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
 
-MAX_LIMIT = 1000
 SUGGESTIONS = 5
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
@@ -142,48 +142,30 @@ class Searcher:
             pending=pending,
         )
 
-    def search(
-        self,
-        query: str,
-        *,
-        limit: int = 10,
-        kind: str | None = None,
-        language: str | None = None,
-        path: str | None = None,
-        pending: int = 0,
-        explain: bool = True,
-    ) -> SearchResponse:
+    def search(self, query: SearchQuery, *, pending: int = 0) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
         Args:
-            query: A name (typos allowed), a qualified name, or a few words.
-            limit: Results wanted, 1..1000.
-            kind: Only this SymbolKind (`class`, `function`, ...).
-            language: Only this language id.
-            path: Only paths matching this glob (`src/**/*.py`, `tests/`).
+            query: What to look for, how many results, and the filters.
             pending: Changes the caller knows are not indexed yet (reported as is).
-            explain: Say why nothing was found and suggest near names (a second search);
-                False leaves `empty_reason` and `suggestions` empty.
 
         Raises:
-            QueryError: Empty or over-long query, a limit out of range or an unknown kind.
+            QueryError: The query does not pass `SearchQuery.check`.
         """
         started = time.perf_counter()
-        if not 1 <= limit <= MAX_LIMIT:
-            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-        plan = route(query)
-        filters = self._filters(kind, language, path)
+        plan = query.check()
+        filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=max(limit, TYPED_ORDER_WINDOW))
+                     top=max(query.limit, TYPED_ORDER_WINDOW))
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
-        fused = [fused[position] for position in order][:limit]
+        fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
-        if not results and explain:
+        if not results and query.explain:
             empty_reason, suggestions = self._explain_empty(plan, filters)
         return SearchResponse(
-            query=query,
+            query=query.text,
             route=str(plan.route),
             channels=dict(plan.weights),
             took_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -203,23 +185,14 @@ class Searcher:
         symbols = [decode_record(self._searcher.doc(address)["record"][0]) for _, address in hits]
         return sorted(symbols, key=lambda s: (s.path, s.line, s.name, s.kind))
 
-    def plan(self, query: str) -> Plan:
-        """The plan a query would run (for explanations)."""
-        return route(query)
-
-    def _filters(
-        self, kind: str | None, language: str | None, path: str | None
-    ) -> list[tantivy.Query]:
+    def _filters(self, query: SearchQuery) -> list[tantivy.Query]:
         filters = []
-        if kind:
-            if kind not in SymbolKind.__members__.values():
-                valid = ", ".join(k.value for k in SymbolKind)
-                raise QueryError(f"unknown kind {kind!r}; use one of: {valid}")
-            filters.append(tantivy.Query.term_query(self._schema, "kind", kind))
-        if language:
-            filters.append(tantivy.Query.term_query(self._schema, "language", language))
-        if path:
-            regex = glob_to_regex(path)
+        if query.kind:
+            filters.append(tantivy.Query.term_query(self._schema, "kind", query.kind))
+        if query.language:
+            filters.append(tantivy.Query.term_query(self._schema, "language", query.language))
+        if query.path:
+            regex = glob_to_regex(query.path)
             filters.append(tantivy.Query.regex_query(self._schema, "path", regex))
         return filters
 
