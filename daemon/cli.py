@@ -68,14 +68,22 @@ EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING = 0, 2, 3, 4, 5
 _JSON = msgspec.json.Encoder()
 
 
-def _limit(text: str) -> int:
+def _positive_int(text: str, most: int | None = None) -> int:
+    """An argument that must be an integer of at least 1 (and at most `most`)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 1 <= value <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LIMIT}, got {value}")
+    if most is not None and not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {most}, got {value}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _limit(text: str) -> int:
+    # The search's own limit (SearchQuery.check), said in argparse's words at parse time.
+    return _positive_int(text, MAX_LIMIT)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,8 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
-        sub.add_argument("--max-file-bytes", type=_limit_bytes, help="skip larger files (1 MB)")
-        sub.add_argument("--workers", type=_limit_bytes, help="extraction processes (all cores)")
+        sub.add_argument("--max-file-bytes", type=_positive_int, help="skip larger files (1 MB)")
+        sub.add_argument("--workers", type=_positive_int, help="extraction processes (all cores)")
         sub.add_argument("--json", action="store_true", help="print the report as JSON")
         _add_force(sub)
         _add_verbose(sub)
@@ -221,16 +229,6 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-    return value
-
-
-def _limit_bytes(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 

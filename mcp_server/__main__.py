@@ -1,7 +1,7 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
-Imports: `mcp_server.server` and the standard library. `symfind mcp --repo PATH ...` execs
-exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
+Imports: `mcp_server.server`, `storage` and the standard library. `symfind mcp --repo
+PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
 Each `--repo` is taken from the repository holding it (`storage.find_root`), and refused
 (`/`, the home directory, a huge tree with no VCS marker) unless `--force`.
