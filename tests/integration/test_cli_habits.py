@@ -23,6 +23,9 @@ from symfind.storage import index_dir_for
 from tests.integration.test_cli import FIXTURE_REPO, ROOT, symfind
 
 DEADLINE_S = 60.0
+ROOT_REFUSED = (
+    "symfind: refusing to index the filesystem root /; pass --force to index it anyway\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +180,9 @@ def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str
     assert (process.returncode, out, err) == (130, "", "symfind: interrupted\n")
 
 
-def test_ctrl_c_stops_the_mcp_server_without_a_traceback(git_repo: Path, env: dict[str, str]) -> None:
+def test_ctrl_c_stops_the_mcp_server_without_a_traceback(
+    git_repo: Path, env: dict[str, str]
+) -> None:
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}}
@@ -199,11 +204,13 @@ def test_ctrl_c_stops_the_mcp_server_without_a_traceback(git_repo: Path, env: di
 # ---- trees that are not repositories ------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["index"], ["reindex"], ["daemon", "start"], ["mcp", "--repo"]])
+@pytest.mark.parametrize(
+    "command", [["index"], ["reindex"], ["daemon", "start"], ["mcp", "--repo"]]
+)
 def test_the_filesystem_root_is_refused(tmp_path: Path, command: list[str]) -> None:
     result = symfind(*command, "/", env={"SYMFIND_INDEX_DIR": str(tmp_path)})
     assert (result.returncode, result.stdout, result.stderr) == (
-        2, "", "symfind: refusing to index the filesystem root /; pass --force to index it anyway\n",
+        2, "", ROOT_REFUSED,
     )
 
 
@@ -215,7 +222,8 @@ def test_the_home_directory_is_refused_even_with_a_git_marker(tmp_path: Path) ->
     # From a directory below it with no marker of its own, home's .git makes home the root.
     result = symfind("index", cwd=home / "project", env=env)
     assert (result.returncode, result.stderr) == (
-        2, f"symfind: refusing to index the home directory {home}; pass --force to index it anyway\n",
+        2, f"symfind: refusing to index the home directory {home}; "
+        "pass --force to index it anyway\n",
     )
 
 
@@ -258,5 +266,5 @@ def test_the_mcp_server_refuses_the_filesystem_root(tmp_path: Path) -> None:
         env={**os.environ, "SYMFIND_INDEX_DIR": str(tmp_path)},
     )
     assert (result.returncode, result.stdout, result.stderr) == (
-        2, "", "symfind: refusing to index the filesystem root /; pass --force to index it anyway\n",
+        2, "", ROOT_REFUSED,
     )

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.anyio
 NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
 #: Bytes of tools/list (compact JSON) for one repository: 13,337 before titles were dropped.
 MAX_TOOLS_LIST_BYTES = 11_500
+MCP = [sys.executable, "-m", "symfind.daemon", "mcp", "--repo"]
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,9 @@ async def test_schemas_carry_no_titles_and_the_list_stays_small(plain: Client) -
     assert query["description"].startswith("A name (`HttpClient`")
 
 
-async def test_a_prefix_renames_every_tool_and_every_mention(prefixed: Client, plain: Client) -> None:
+async def test_a_prefix_renames_every_tool_and_every_mention(
+    prefixed: Client, plain: Client
+) -> None:
     tools = (await prefixed.list_tools()).tools
     unprefixed = (await plain.list_tools()).tools
     assert [t.name for t in tools] == [f"sf_{name}" for name in NAMES]
@@ -128,14 +131,14 @@ def test_symfind_mcp_passes_the_prefix_and_refuses_a_bad_one(indexed: tuple[Path
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
     ]
     served = subprocess.run(
-        [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(repo), "--tool-prefix", "sf_"],
+        [*MCP, str(repo), "--tool-prefix", "sf_"],
         input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True,
         env=env, check=False, timeout=120,
     )
     answers = {a["id"]: a for a in map(json.loads, served.stdout.splitlines()) if "id" in a}
     assert [t["name"] for t in answers[2]["result"]["tools"]] == [f"sf_{n}" for n in NAMES]
     refused = subprocess.run(
-        [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(repo), "--tool-prefix", "a b"],
+        [*MCP, str(repo), "--tool-prefix", "a b"],
         capture_output=True, text=True, env=env, check=False, stdin=subprocess.DEVNULL,
     )
     assert (refused.returncode, refused.stdout) == (2, "")

@@ -105,7 +105,8 @@ def test_python_daemon_and_symfind_share_an_environment(
         wheel, "python-daemon")
     for requirement in (first, second):
         run(UV, "pip", "install", "-q", "--python", python, requirement)
-    both = "import daemon, daemon.daemon, symfind.daemon; daemon.DaemonContext; print(daemon.__file__)"
+    both = ("import daemon, daemon.daemon, symfind.daemon; daemon.DaemonContext; "
+            "print(daemon.__file__)")
     where = run(python, "-c", both, cwd=tmp_path).stdout.strip()
     site = f"lib/python{sys.version_info.major}.{sys.version_info.minor}/site-packages"
     assert Path(where) == venv / site / "daemon" / "__init__.py"  # python-daemon's own

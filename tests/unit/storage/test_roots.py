@@ -62,5 +62,6 @@ def test_a_lease_that_is_not_a_positive_number_is_refused(
     monkeypatch: pytest.MonkeyPatch, raw: str
 ) -> None:
     monkeypatch.setenv("SYMFIND_DAEMON_LEASE", raw)
-    with pytest.raises(ValueError, match=f"SYMFIND_DAEMON_LEASE must be a positive number, got '{raw}'"):
+    message = f"SYMFIND_DAEMON_LEASE must be a positive number, got '{raw}'"
+    with pytest.raises(ValueError, match=message):
         lease_from_env()
