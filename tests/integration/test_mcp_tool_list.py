@@ -130,13 +130,18 @@ def test_symfind_mcp_passes_the_prefix_and_refuses_a_bad_one(indexed: tuple[Path
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
     ]
-    served = subprocess.run(
-        [*MCP, str(repo), "--tool-prefix", "sf_"],
-        input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True,
-        env=env, check=False, timeout=120,
-    )
-    answers = {a["id"]: a for a in map(json.loads, served.stdout.splitlines()) if "id" in a}
-    assert [t["name"] for t in answers[2]["result"]["tools"]] == [f"sf_{n}" for n in NAMES]
+    # stdin stays open until the answer arrives: at EOF the server stops without answering.
+    with subprocess.Popen([*MCP, str(repo), "--tool-prefix", "sf_"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env=env) as served:
+        assert served.stdin is not None and served.stdout is not None
+        served.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        served.stdin.flush()
+        answers = [json.loads(served.stdout.readline()) for _ in range(2)]
+        served.stdin.close()
+        served.wait(timeout=120)
+    assert [a["id"] for a in answers] == [1, 2]
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == [f"sf_{n}" for n in NAMES]
     refused = subprocess.run(
         [*MCP, str(repo), "--tool-prefix", "a b"],
         capture_output=True, text=True, env=env, check=False, stdin=subprocess.DEVNULL,
