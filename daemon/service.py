@@ -34,9 +34,15 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.client import PID_NAME, STATUS_NAME, read_pid, socket_path
+from symfind.daemon.client import (
+    PID_NAME,
+    STATUS_NAME,
+    private_socket_dir,
+    read_pid,
+    socket_path,
+)
 from symfind.daemon.config import Config
-from symfind.daemon.errors import DaemonError, DaemonRunning
+from symfind.daemon.errors import DaemonError, DaemonRunning, UnsafeSocketDirectory
 from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
 from symfind.daemon.protocol import (
     DaemonStatus,
@@ -143,8 +149,8 @@ class Daemon:
             _enable_faulthandler()
         try:
             return self._serve()
-        except DaemonRunning:
-            raise  # not a failure of this daemon: the CLI says which one runs
+        except (DaemonRunning, UnsafeSocketDirectory):
+            raise  # not a failure of this daemon: the CLI says why in one line
         except BaseException:
             logger.critical("daemon for %s failed", self.config.repo, exc_info=True)
             raise
@@ -431,7 +437,8 @@ class Daemon:
 
     def _serve_socket(self) -> None:
         path = socket_path(self.config.index_dir)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.parent != self.config.index_dir:
+            private_socket_dir(path, create=True)
         path.unlink(missing_ok=True)  # we hold the writer lock: any old socket is stale
         daemon = self
 
