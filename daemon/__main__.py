@@ -6,6 +6,16 @@ import logging
 import sys
 
 from symfind.daemon.cli import main as cli_main
+from symfind.storage import escape_line
+
+
+class EscapingFormatter(logging.Formatter):
+    """Log lines with control characters escaped: messages quote file names, and the
+    log may be a terminal (`daemon run`, `index -v`). Tracebacks keep their lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        record.message = escape_line(record.message)
+        return super().formatMessage(record)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     verbosity = sum(a.count("v") for a in argv if a.startswith("-v") and set(a[1:]) == {"v"})
     verbosity += argv.count("--verbose")
     level = logging.WARNING - 10 * min(verbosity, 2)
-    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     return cli_main(argv)
 
 

@@ -41,6 +41,7 @@ from symfind.storage import (
     SearchResponse,
     SearchResult,
     StorageError,
+    escape_line,
     read_manifest,
     repo_labels,
     search_repos,
@@ -140,7 +141,7 @@ def _limit_bytes(text: str) -> int:
 
 def _report_text(report: IndexReport, config: Config) -> str:
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()))
-    return (
+    return escape_line(
         f"indexed {config.repo}: {report.files} files, {report.symbols} symbols "
         f"({report.indexed} extracted, {report.unchanged} unchanged, {report.deleted} removed"
         + (f"; skipped: {skipped}" if skipped else "")
@@ -334,11 +335,11 @@ def _federated_search(
     else:
         for status in response.repos:
             if status.status is not RepoState.OK:
-                print(f"symfind: {status.repo}: {status.message}", file=sys.stderr)
+                _error(f"{status.repo}: {status.message}")
         if response.answered:
             out.write(format_federated(response) + "\n")
         else:
-            print(f"symfind: {response.empty_reason}", file=sys.stderr)
+            _error(response.empty_reason)
     return EXIT_OK if response.answered else EXIT_INDEX
 
 
@@ -378,8 +379,8 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
     out.write(
-        f"repository    {status['repo']}\n"
-        f"index         {status['index_dir']} ({status['index_bytes'] / 1e6:.1f} MB)\n"
+        f"repository    {escape_line(status['repo'])}\n"
+        f"index         {escape_line(status['index_dir'])} ({status['index_bytes'] / 1e6:.1f} MB)\n"
         f"schema        v{status['schema_version']}, generation {status['generation']}\n"
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
         f"symbols       {status['symbols']}\n"
@@ -397,7 +398,7 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
         line += f", watching by {daemon['watch']}"
     if daemon.get("errors"):
         line += f"; {daemon['errors']} indexing errors, last: {daemon.get('last_error')}"
-    return line
+    return escape_line(line)
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
@@ -410,7 +411,7 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
         return Daemon(config).run()
     if args.action == "start":
         status = start_daemon(config)
-        out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
+        out.write(f"daemon running for {escape_line(status.repo)} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
         pid = stop_daemon(config)
@@ -434,6 +435,11 @@ def run_mcp(args: argparse.Namespace) -> int:
     return EXIT_OK  # not reached
 
 
+def _error(message: object) -> None:
+    """One line on stderr, control characters escaped (messages quote paths and queries)."""
+    print(f"symfind: {escape_line(str(message))}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run one `symfind` command; returns the process exit code."""
     out = out or sys.stdout
@@ -449,17 +455,17 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
             return run_mcp(args)
         return run_status(args, out)
     except DaemonRunning as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
     except (QueryError, DaemonError) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_USAGE
     except (IndexMissing, SchemaMismatch) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX
     except IndexLocked as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
     except StorageError as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX

@@ -4,6 +4,7 @@ Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
 from symfind.extract.records import SymbolKind
+from symfind.storage.escaping import escape, escape_counted, escape_line
 from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
 from symfind.storage.federation import (
     FederatedResponse,
@@ -38,6 +39,9 @@ from symfind.storage.search import MAX_LIMIT, Searcher
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "escape",
+    "escape_counted",
+    "escape_line",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "RRF_K",
