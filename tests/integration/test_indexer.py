@@ -14,6 +14,7 @@ import pytest
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import IndexLocked, IndexWriter, Searcher, read_manifest
+from tests.integration.second_user import as_nobody, nobody_cwd
 
 PY_CLASS = "class {name}:\n    def run(self):\n        pass\n"
 
