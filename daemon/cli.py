@@ -185,17 +185,41 @@ def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
     )
 
 
+#: A line of `--queries-from` longer than this is no query (the longest is 512
+#: characters): the file is the wrong one (binary, `/dev/zero`), not read any further.
+MAX_QUERY_LINE_BYTES = 64 * 1024
+#: All of `--queries-from` is read before searching, at most this much.
+MAX_QUERIES_BYTES = 16 * 1024 * 1024
+
+
 def _query_lines(path: Path) -> list[str]:
-    """The non-blank lines of a `--queries-from` file, stripped.
+    """The lines of a `--queries-from` file, stripped — blank ones too: one answer per
+    line. Lines end at `\\n` only (a `\\r` before it is dropped).
 
     Raises:
-        QueryError: The file cannot be read.
+        QueryError: The file cannot be read, has a line over MAX_QUERY_LINE_BYTES or is
+            over MAX_QUERIES_BYTES.
     """
+    lines: list[str] = []
+    total = 0
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(path, "rb") as source:
+            while line := source.readline(MAX_QUERY_LINE_BYTES + 1):
+                total += len(line)
+                if len(line) > MAX_QUERY_LINE_BYTES:
+                    raise QueryError(
+                        f"line {len(lines) + 1} of {path} is over {MAX_QUERY_LINE_BYTES:,} "
+                        "bytes: --queries-from takes one query per line"
+                    )
+                if total > MAX_QUERIES_BYTES:
+                    raise QueryError(
+                        f"{path} is over {MAX_QUERIES_BYTES // 2**20} MiB; "
+                        "--queries-from reads at most that much (split the file)"
+                    )
+                lines.append(line.decode("utf-8", errors="replace").strip())
     except OSError as exc:
         raise QueryError(f"cannot read {path}: {exc.strerror}") from exc
-    return [line.strip() for line in lines if line.strip()]
+    return lines
 
 
 def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchResponse | None:

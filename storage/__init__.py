@@ -3,7 +3,7 @@
 Imports: `extract.records` only of ours. tantivy is confined to this package.
 """
 
-from symfind.extract.records import SymbolKind
+from symfind.extract.records import Language, SymbolKind
 from symfind.storage.escaping import escape, escape_counted, escape_line
 from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
 from symfind.storage.federation import (
@@ -73,6 +73,7 @@ __all__ = [
     "Searcher",
     "StorageError",
     "SymbolKind",
+    "Language",
     "Why",
     "check_index",
     "file_digest",

@@ -46,7 +46,7 @@ from symfind.storage.errors import IndexMissing, QueryError, SchemaMismatch, Sto
 from symfind.storage.location import index_dir_for
 from symfind.storage.records import Freshness, SearchResponse, SearchResult
 from symfind.storage.router import Plan, route
-from symfind.storage.search import MAX_LIMIT, SUGGESTIONS, Searcher
+from symfind.storage.search import MAX_LIMIT, SUGGESTIONS, Searcher, check_path_filter
 from symfind.storage.words import qualifier_parts, split_text, squash
 
 logger = logging.getLogger(__name__)
@@ -254,6 +254,8 @@ def search_repos(
         raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
     plan = route(query)
     _check_kind(kind)
+    if path:
+        check_path_filter(path)
     request = RepoQuery(query=query, limit=limit, kind=kind, language=language, path=path,
                         explain=False)
 
