@@ -40,6 +40,7 @@ from symfind.storage import (
     Searcher,
     SearchResponse,
     SearchResult,
+    Manifest,
     StorageError,
     escape_line,
     read_manifest,
@@ -107,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="what the index holds and how fresh it is")
     status.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
     status.add_argument("--json", action="store_true", help="JSON output")
+    status.add_argument(
+        "--skipped", action="store_true",
+        help="list every file and directory not indexed, with the reason",
+    )
 
     daemon = commands.add_parser(
         "daemon",
@@ -375,15 +380,41 @@ def _directory_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def _not_indexed(manifest: Manifest | None) -> list[dict[str, str]]:
+    """Every file and directory not indexed, with why: files by path, then directories
+    (a trailing `/`) passed over with everything in them; sorted by reason then path."""
+    if manifest is None:
+        return []
+    entries = {**manifest.excluded, **manifest.skipped}
+    return [
+        {"path": path, "reason": reason}
+        for path, reason in sorted(entries.items(), key=lambda item: (item[1], item[0]))
+    ]
+
+
+def _counts(entries: list[dict[str, str]], *, directories: bool) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        if entry["path"].endswith("/") == directories:
+            counts[entry["reason"]] = counts.get(entry["reason"], 0) + 1
+    return counts
+
+
 def run_status(args: argparse.Namespace, out: TextIO) -> int:
     from symfind.daemon.process import running_status
 
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
     searcher = Searcher(config.index_dir)  # validates schema version and readability
-    skipped: dict[str, int] = {}
-    for reason in manifest.skipped.values() if manifest else ():
-        skipped[reason] = skipped.get(reason, 0) + 1
+    not_indexed = _not_indexed(manifest)
+    if args.skipped:
+        if args.json:
+            out.write(_JSON.encode({"not_indexed": not_indexed}).decode() + "\n")
+        else:
+            out.writelines(f"{entry['reason']:<13} {entry['path']}\n" for entry in not_indexed)
+        return EXIT_OK
+    skipped = _counts(not_indexed, directories=False)
+    skipped_dirs = _counts(not_indexed, directories=True)
     status = {
         "repo": str(config.repo),
         "index_dir": str(config.index_dir),
@@ -392,6 +423,7 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "files": len(searcher.manifest.files),
         "symbols": searcher.num_symbols,
         "skipped": skipped,
+        "skipped_dirs": skipped_dirs,
         "pending": len(searcher.manifest.pending),
         "updated_at": searcher.manifest.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
@@ -402,15 +434,19 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
+    dirs_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped_dirs.items())) or "none"
     out.write(
         f"repository    {escape_line(status['repo'])}\n"
         f"index         {escape_line(status['index_dir'])} ({status['index_bytes'] / 1e6:.1f} MB)\n"
         f"schema        v{status['schema_version']}, generation {status['generation']}\n"
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
+        f"directories   skipped: {dirs_text}\n"
         f"symbols       {status['symbols']}\n"
         f"last commit   {when}\n"
         f"daemon        {_daemon_line(status['daemon'])}\n"
     )
+    if not_indexed:
+        out.write("(`symfind status --skipped` lists what was skipped and why)\n")
     return EXIT_OK
 
 

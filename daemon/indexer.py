@@ -29,7 +29,15 @@ import msgspec
 
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.errors import ExtractionWorkerDied
-from symfind.daemon.walk import IgnoreRules, is_candidate, walk_repository
+from symfind.daemon.walk import (
+    Exclusion,
+    IgnoreRules,
+    directory_excluded,
+    file_exclusion,
+    is_candidate,
+    printable_path,
+    walk_repository,
+)
 from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
 from symfind.storage import FileState, IndexWriter, Manifest, file_digest
 
@@ -54,6 +62,9 @@ COMMIT_EVERY_FILES = 5_000
 BULK_HEAP_BYTES = 512_000_000
 BULK_COMMIT_EVERY_FILES = 20_000
 _BINARY_SNIFF_BYTES = 8192
+# Files the walk passes over that are listed one by one with the skipped files (the
+# others, ignored files and directories, are the manifest's `excluded` record).
+FILE_SKIPS = frozenset({Exclusion.SECRET, Exclusion.BAD_NAME})
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 Progress = Callable[[int, int], None]
@@ -362,12 +373,18 @@ def sync_repository(
     root = str(config.repo)
     if writer.manifest.generation == 0:
         writer.commit()  # an empty but readable index at once: searches work while we build
-    on_disk = list(walk_repository(config.repo, rules))
-    present = set(on_disk)
+    passed_over: dict[str, Exclusion] = {}
+    on_disk = list(walk_repository(config.repo, rules, excluded=passed_over))
+    recorded = {path: reason for path, reason in passed_over.items() if reason in FILE_SKIPS}
+    present = set(on_disk) | recorded.keys()
     previous = dict(writer.files)
     gone = [p for p in [*previous, *writer.skipped] if p not in present]
     for path in gone:
         writer.delete_file(path)
+    for path, reason in recorded.items():
+        if writer.skipped.get(path) != reason:
+            writer.skip_file(path, reason)
+    writer.set_excluded({p: r for p, r in passed_over.items() if p not in recorded})
     suspect = writer.suspect
     todo = [path for path in on_disk if path in suspect or _needs_processing(root, path, previous)]
     if suspect:  # a crash mid-commit: re-extract instead of trusting digests
@@ -386,7 +403,8 @@ def sync_repository(
                 writer.commit()
             if progress is not None:
                 progress(done, len(todo))
-    manifest = writer.commit() if writer.staged else writer.manifest
+    changed = writer.staged or writer.excluded != writer.manifest.excluded
+    manifest = writer.commit() if changed else writer.manifest
     return _report(manifest, indexed, unchanged, len(gone), time.monotonic() - started)
 
 
@@ -400,7 +418,8 @@ def apply_changes(
     root = str(config.repo)
     staged = 0
     for path in sorted(set(paths)):
-        known = path in writer.files or path in writer.skipped
+        key = printable_path(path)
+        known = key in writer.files or key in writer.skipped
         if is_candidate(path, rules):
             state = writer.files.get(path)
             outcome = process_file(root, path, config.options, state.digest if state else None)
@@ -408,10 +427,24 @@ def apply_changes(
                 continue
             apply_outcome(writer, outcome)
             staged += 1
+        elif (reason := _recorded_skip(path, rules)) and os.path.lexists(os.path.join(root, path)):
+            if writer.skipped.get(key) != reason:
+                writer.skip_file(key, reason)
+                staged += 1
         elif known:
-            writer.delete_file(path)
+            writer.delete_file(key)
             staged += 1
     return staged
+
+
+def _recorded_skip(path: str, rules: IgnoreRules) -> Exclusion | None:
+    """The reason a file the walk would pass over is listed with the skipped files, if
+    it is (a credential file, a name that is not UTF-8)."""
+    directory = path.rpartition("/")[0]
+    if directory and directory_excluded(directory, rules):
+        return None
+    reason = file_exclusion(path, rules)
+    return reason if reason in FILE_SKIPS else None
 
 
 def _report(

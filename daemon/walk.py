@@ -3,16 +3,19 @@
 Imports: pathspec, `extract`, `daemon` modules.
 
 Rules, in order: never follow symlinks; skip version-control, dependency, virtualenv and
-build directories; skip credential files whatever the ignore files say; honour
-`.gitignore`, `.ignore` and `.symfindignore` in every directory (nested files, `!`
-negations; a deeper file overrides a shallower one) plus `.git/info/exclude`; keep only
-files of a supported language.
+build directories; skip credential files whatever the ignore files say; keep only files
+of a supported language; skip names that are not UTF-8; honour `.gitignore`, `.ignore`
+and `.symfindignore` in every directory (nested files, `!` negations; a deeper file
+overrides a shallower one) plus `.git/info/exclude`. What is passed over is reported
+with its reason (`Exclusion`), directories once each, not every file in them.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,20 +41,53 @@ SKIP_DIRS = frozenset(
 SKIP_ROOT_DIRS = frozenset({"build", "dist", "target", "out", "vendor"})
 # A directory holding this file is a Python virtual environment, whatever its name.
 _VENV_MARKER = "pyvenv.cfg"
+# The extensions a `credentials` file of configuration (not code) carries.
+CONFIG_EXTENSIONS = ("json", "ini", "yaml", "yml", "toml", "xml", "csv", "cfg", "conf", "txt")
+# os.fsdecode turns bytes that are not UTF-8 into lone surrogates.
+_SURROGATE = re.compile("[\udc80-\udcff]")
 
-#: Credential files: never indexed, never readable through symfind, whatever else says.
-SECRET_PATTERNS = pathspec.GitIgnoreSpec.from_lines(
-    [
-        ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.kdbx", "*.keystore",
-        "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".npmrc", ".pypirc", ".netrc",
-        "credentials", "credentials.*", ".aws/", ".ssh/", ".gnupg/",
-    ]
+#: Credential files (case-insensitive), never indexed nor readable through symfind,
+#: whatever the ignore files say. Only files that are not source code of a supported
+#: language: `credentials.py` and a Go package `credentials/` are code, and indexed.
+SECRET_FILE_PATTERNS = (
+    ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.kdbx", "*.keystore",
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_rsa.*", "id_dsa.*", "id_ecdsa.*",
+    "id_ed25519.*", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".htpasswd",
+    "credentials", *(f"credentials.{ext}" for ext in CONFIG_EXTENSIONS),
 )
+#: Directories of credentials: every file in them is a secret, whatever its name.
+SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg"})
+_SECRET_FILES = pathspec.GitIgnoreSpec.from_lines(SECRET_FILE_PATTERNS)
+
+
+class Exclusion(enum.StrEnum):
+    """Why the walk passed over a file or directory (recorded in the manifest)."""
+
+    SECRET = "secret"  # a credential file, or a directory of them
+    BAD_NAME = "bad_name"  # a file name that is not valid UTF-8
+    IGNORED = "ignored"  # .gitignore, .ignore, .symfindignore or .git/info/exclude
+    DEFAULT_DIR = "default_dir"  # version control, dependencies, caches, build output
+    VIRTUALENV = "virtualenv"  # a directory holding pyvenv.cfg
 
 
 def is_secret(relative_path: str) -> bool:
-    """True for paths that look like credentials (`.env`, `id_rsa`, `*.pem`, ...)."""
-    return SECRET_PATTERNS.match_file(relative_path)
+    """True for credential files (`.env`, `id_rsa`, `server.pem`, `credentials.json`,
+    anything under `.aws/`...); never for source code of a supported language."""
+    parts = relative_path.lower().split("/")
+    if any(part in SECRET_DIRS for part in parts[:-1]):
+        return True
+    return language_for_path(parts[-1]) is None and _SECRET_FILES.match_file(parts[-1])
+
+
+def printable_path(relative_path: str) -> str:
+    """A path as stored and shown: bytes that are not UTF-8 (surrogate-escaped by
+    `os.fsdecode`) written as `\\xff`."""
+    return relative_path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def has_bad_name(relative_path: str) -> bool:
+    """Whether a path (as `os.fsdecode` gives it) holds bytes that are not UTF-8."""
+    return _SURROGATE.search(relative_path) is not None
 
 
 class IgnoreRules:
@@ -107,9 +143,21 @@ def directory_excluded(relative_dir: str, rules: IgnoreRules) -> bool:
     parts = relative_dir.split("/")
     for depth in range(1, len(parts) + 1):
         prefix = "/".join(parts[:depth])
-        if skips_directory(prefix) or is_secret(prefix + "/") or rules.is_ignored(prefix, is_dir=True):
+        if skips_directory(prefix) or rules.is_ignored(prefix, is_dir=True):
             return True
     return False
+
+
+def file_exclusion(relative_path: str, rules: IgnoreRules) -> Exclusion | None:
+    """Why a file the walk sees is passed over, or None when it is a candidate or not
+    code at all (its directory is assumed walked)."""
+    if is_secret(relative_path):
+        return Exclusion.SECRET
+    if language_for_path(relative_path) is None:
+        return None
+    if has_bad_name(relative_path):
+        return Exclusion.BAD_NAME
+    return Exclusion.IGNORED if rules.is_ignored(relative_path) else None
 
 
 def is_candidate(relative_path: str, rules: IgnoreRules) -> bool:
@@ -117,13 +165,25 @@ def is_candidate(relative_path: str, rules: IgnoreRules) -> bool:
     directory = relative_path.rpartition("/")[0]
     if directory and directory_excluded(directory, rules):
         return False
-    if language_for_path(relative_path) is None or is_secret(relative_path):
-        return False
-    return not rules.is_ignored(relative_path)
+    return language_for_path(relative_path) is not None and file_exclusion(relative_path, rules) is None
+
+
+def _directory_exclusion(relative_dir: str, full: str, rules: IgnoreRules) -> Exclusion | None:
+    if skips_directory(relative_dir):
+        return Exclusion.DEFAULT_DIR
+    if rules.is_ignored(relative_dir, is_dir=True):
+        return Exclusion.IGNORED
+    if os.path.exists(os.path.join(full, _VENV_MARKER)):
+        return Exclusion.VIRTUALENV
+    return None
 
 
 def walk_repository(
-    root: Path, rules: IgnoreRules | None = None, *, start: str = ""
+    root: Path,
+    rules: IgnoreRules | None = None,
+    *,
+    start: str = "",
+    excluded: dict[str, Exclusion] | None = None,
 ) -> Iterator[str]:
     """Yield repo-relative, `/`-separated paths of candidate files, sorted per directory.
 
@@ -133,10 +193,14 @@ def walk_repository(
         root: The repository root.
         rules: Ignore rules (loaded from `root` when None).
         start: Walk only below this repo-relative directory.
+        excluded: When given, filled with what was passed over and why: files of a
+            supported language and credential files by path (`printable_path`), and
+            directories by path with a trailing `/` (not the files in them).
     """
     rules = rules or IgnoreRules(root)
     if start and directory_excluded(start, rules):
         return
+    found = excluded if excluded is not None else {}
 
     def on_error(error: OSError) -> None:
         logger.warning("cannot list %s: %s", error.filename, error.strerror)
@@ -145,17 +209,18 @@ def walk_repository(
     for directory, dirnames, filenames in os.walk(top, onerror=on_error, followlinks=False):
         relative_dir = os.path.relpath(directory, root)
         prefix = "" if relative_dir == "." else relative_dir.replace(os.sep, "/") + "/"
-        dirnames[:] = sorted(
-            name
-            for name in dirnames
-            if not skips_directory(prefix + name)
-            and not is_secret(prefix + name + "/")
-            and not rules.is_ignored(prefix + name, is_dir=True)
-            and not os.path.exists(os.path.join(directory, name, _VENV_MARKER))
-        )
+        kept: list[str] = []
+        for name in sorted(dirnames):
+            reason = _directory_exclusion(prefix + name, os.path.join(directory, name), rules)
+            if reason is None:
+                kept.append(name)
+            else:
+                found[printable_path(prefix + name) + "/"] = reason
+        dirnames[:] = kept
         for name in sorted(filenames):
             relative = prefix + name
-            if language_for_path(relative) is None or is_secret(relative):
-                continue
-            if not rules.is_ignored(relative):
+            reason = file_exclusion(relative, rules)
+            if reason is not None:
+                found[printable_path(relative)] = reason
+            elif language_for_path(relative) is not None:
                 yield relative

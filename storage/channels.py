@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import tantivy
-from rapidfuzz.distance import OSA, DamerauLevenshtein
+from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
 from symfind.extract.records import Symbol, SymbolKind
-from symfind.storage.router import Channel, Plan, max_edits_for
+from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
 
@@ -101,6 +101,36 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
         symbol.path,
         symbol.line,
     )
+
+
+def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
+    """Positions of `symbols` (fused, best first) once the names made of the same words
+    are put in order among themselves, in the slots they hold, by how they were typed:
+    the words' order first (`client max server` → `clientMaxServer` before
+    `serverMaxClient`), then, for a name typed as an identifier, the edits counting case
+    (`closeStrem` → `closeStream` before `CloseStream`). Other channels rank such names
+    by what differs around them (qualname length, path), which says nothing about which
+    one was meant. Qualified queries keep their order: the scope decides there."""
+    order = list(range(len(symbols)))
+    if plan.scope:
+        return order
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for position, symbol in enumerate(symbols):
+        words = tuple(sorted(split_identifier(symbol.name)))
+        if words:
+            groups.setdefault(words, []).append(position)
+    typed_as_name = plan.route in (Route.IDENTIFIER, Route.QUALIFIED)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        ranked = sorted(members, key=lambda p: (
+            Levenshtein.distance(plan.words, split_identifier(symbols[p].name)),
+            OSA.distance(plan.name, symbols[p].name) if typed_as_name else 0,
+            p,
+        ))
+        for slot, position in zip(members, ranked):
+            order[slot] = position
+    return order
 
 
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:

@@ -38,6 +38,9 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
         generation: Incremented by every commit.
         files: Indexed files (repo-relative path → state).
         skipped: Files seen but not indexed (path → reason such as `too_large`).
+        excluded: What the last full walk passed over by rule (path → reason such as
+            `ignored`): files of a supported language, and directories (path ending in
+            `/`) once each, not every file in them.
         pending: Paths of a batch being committed; non-empty after a crash mid-commit,
             telling the next writer to re-check them.
         updated_at: Unix time of the last commit.
@@ -51,6 +54,7 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     generation: int = 0
     files: dict[str, FileState] = {}
     skipped: dict[str, str] = {}
+    excluded: dict[str, str] = {}
     pending: list[str] = []
     updated_at: float = 0.0
     index_id: str = ""

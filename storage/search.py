@@ -15,7 +15,7 @@ from pathlib import Path
 import tantivy
 
 from symfind.extract.records import Symbol, SymbolKind
-from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness
+from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.errors import QueryError
 from symfind.storage.fusion import contribution, fuse
 from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
@@ -35,6 +35,9 @@ logger = logging.getLogger(__name__)
 
 MAX_LIMIT = 1000
 SUGGESTIONS = 5
+# Names made of the same words are put in the order typed among the best this many
+# (`typed_order`): the same first results whatever the limit asked for, up to it.
+TYPED_ORDER_WINDOW = 50
 
 
 PATH_FILTER_HELP = (
@@ -215,7 +218,10 @@ class Searcher:
         plan = route(query)
         filters = self._filters(kind, language, path)
         rankings, found, failures = self._run(plan, filters)
-        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols), top=limit)
+        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
+                     top=max(limit, TYPED_ORDER_WINDOW))
+        order = typed_order(plan, [found.symbols[item.key] for item in fused])
+        fused = [fused[position] for position in order][:limit]
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
         if not results and explain:

@@ -101,6 +101,7 @@ class IndexWriter:
         self.manifest = manifest
         self._files = dict(manifest.files)
         self._skipped = dict(manifest.skipped)
+        self._excluded = dict(manifest.excluded)
         # Paths of a batch interrupted mid-commit: the caller must re-check them.
         self.suspect: frozenset[str] = frozenset(manifest.pending)
         self._staged: set[str] = set(manifest.pending)
@@ -165,6 +166,15 @@ class IndexWriter:
         self._skipped[path] = reason
         self._staged.add(path)
 
+    @property
+    def excluded(self) -> dict[str, str]:
+        """What the walk passed over by rule, including a staged new record."""
+        return self._excluded
+
+    def set_excluded(self, excluded: dict[str, str]) -> None:
+        """Stage: what the walk passed over by rule, replacing the previous record."""
+        self._excluded = dict(excluded)
+
     def commit(self) -> Manifest:
         """Make staged changes visible and durable; returns the new manifest."""
         pending = sorted(self._staged)
@@ -175,6 +185,7 @@ class IndexWriter:
             generation=self.manifest.generation + 1,
             files=dict(self._files),
             skipped=dict(self._skipped),
+            excluded=self._excluded,
             pending=[],
             updated_at=time.time(),
         )

@@ -131,9 +131,17 @@ def test_ignore_rules_default_skips_and_secrets(repo: Path, config: Config) -> N
 
     update_index(config)
 
-    assert sorted(read_manifest(config.index_dir).files) == [
-        "keep.gen.py", "main.py", "pkg/mod.py", "src/build/builder.py",
+    manifest = read_manifest(config.index_dir)
+    # `.env.py` and `id_rsa.py` are Python source: credential rules are about key files.
+    assert sorted(manifest.files) == [
+        ".env.py", "id_rsa.py", "keep.gen.py", "main.py", "pkg/mod.py", "src/build/builder.py",
     ]
+    assert manifest.skipped == {"certs/server.key": "secret"}
+    assert manifest.excluded == {
+        ".git/": "default_dir", ".venv/": "default_dir", "build/": "default_dir",
+        "deep/__pycache__/": "default_dir", "env/": "virtualenv", "generated/": "ignored",
+        "node_modules/": "default_dir", "pkg/local_only.py": "ignored", "x.gen.py": "ignored",
+    }
 
 
 def test_reindex_rebuilds_from_scratch(repo: Path, config: Config) -> None:
