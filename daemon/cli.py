@@ -2,7 +2,8 @@
 
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
-missing or unusable, 4 index locked by another process (or daemon already running),
+missing or unusable, 4 index locked by another process (`daemon run` while a daemon runs;
+`index`/`reindex` hand the work to a running daemon),
 5 `daemon status` found no daemon. `search` with several `--repo` fuses their answers
 (`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
@@ -16,14 +17,21 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import msgspec
 
-from symfind.daemon.client import request
+from symfind.daemon.client import index_via_daemon, request
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
-from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from symfind.daemon.protocol import (
+    ErrorReply,
+    IndexReport,
+    IndexRequest,
+    ProtocolError,
+    SearchReply,
+    SearchRequest,
+)
 from symfind.daemon.render import ProgressBar, format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind
 from symfind.storage import (
@@ -47,9 +55,6 @@ from symfind.storage import (
     repo_labels,
     search_repos,
 )
-
-if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor the watcher
-    from symfind.daemon.indexer import IndexReport
 
 logger = logging.getLogger(__name__)
 
@@ -155,12 +160,43 @@ def _report_text(report: IndexReport, config: Config) -> str:
 
 
 def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
-    from symfind.daemon.indexer import update_index  # extraction: only the commands that index
-
     config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
-    report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
+    report = _index_via_daemon(config, args, fresh=fresh)
+    if report is None:
+        from symfind.daemon.indexer import update_index  # extraction: only the commands that index
+
+        report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
     out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
     return EXIT_OK
+
+
+def _index_via_daemon(
+    config: Config, args: argparse.Namespace, *, fresh: bool
+) -> IndexReport | None:
+    """`index`/`reindex` while a daemon runs: the daemon (the index's only writer) does it
+    and we wait, showing its progress; None when no daemon runs.
+
+    Raises:
+        DaemonRunning: `--max-file-bytes` was given: the daemon indexes with its own.
+        DaemonError: The daemon failed to index, or broke the exchange.
+    """
+    from symfind.daemon.process import running_status
+
+    if args.max_file_bytes is not None:
+        status = running_status(config)
+        if status is not None:
+            raise DaemonRunning(
+                f"a symfind daemon (pid {status.pid}) serves {config.repo} with its own "
+                "--max-file-bytes; stop it (`symfind daemon stop`) to index with another"
+            )
+    bar = ProgressBar("reindexing (daemon)" if fresh else "indexing (daemon)")
+    try:
+        return index_via_daemon(config.index_dir, IndexRequest(fresh=fresh), bar)
+    except ProtocolError as exc:
+        raise DaemonError(
+            f"the running daemon did not index: {exc}; stop it (`symfind daemon stop`) "
+            "and run this again"
+        ) from exc
 
 
 def _result_fields(result: SearchResult) -> dict[str, object]:
@@ -470,6 +506,11 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
 
         return Daemon(config).run()
     if args.action == "start":
+        running = running_status(config)
+        if running is not None:  # idempotent: what the MCP server and scripts rely on
+            out.write(f"daemon already running for {escape_line(running.repo)} "
+                      f"(pid {running.pid}, {running.state})\n")
+            return EXIT_OK
         status = start_daemon(config)
         out.write(f"daemon running for {escape_line(status.repo)} (pid {status.pid}, {status.state})\n")
         return EXIT_OK

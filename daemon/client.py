@@ -16,10 +16,22 @@ import os
 import socket
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from symfind.daemon.errors import UnsafeSocketDirectory
-from symfind.daemon.protocol import ProtocolError, Reply, Request, receive_reply, send_request
+from symfind.daemon.errors import DaemonError, UnsafeSocketDirectory
+from symfind.daemon.protocol import (
+    ErrorReply,
+    IndexReply,
+    IndexReport,
+    IndexRequest,
+    ProgressReply,
+    ProtocolError,
+    Reply,
+    Request,
+    receive_reply,
+    send_request,
+)
 
 SOCKET_NAME = "daemon.sock"
 PID_NAME = "daemon.pid"
@@ -102,6 +114,58 @@ def read_pid(index_dir: Path) -> int | None:
         return None
 
 
+def _connect(index_dir: Path, timeout_s: float | None) -> socket.socket | None:
+    """A connection to the daemon's socket; None when no daemon listens.
+
+    Raises:
+        UnsafeSocketDirectory: See `request`.
+    """
+    path = socket_path(index_dir)
+    if path.parent != index_dir and not private_socket_dir(path, create=False):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout_s)
+    try:
+        sock.connect(str(path))
+    except OSError:  # FileNotFoundError, ConnectionRefusedError: no daemon
+        sock.close()
+        return None
+    return sock
+
+
+def index_via_daemon(
+    index_dir: Path, message: IndexRequest, progress: Callable[[int, int], None]
+) -> IndexReport | None:
+    """Have the running daemon index (or rebuild) and wait for it, passing its progress on;
+    its report, or None when no daemon runs. No time limit: Ctrl-C stops the wait.
+
+    Raises:
+        ProtocolError: The daemon broke the exchange (or is too old to index for us).
+        DaemonError: The daemon could not index (its message says why).
+    """
+    sock = _connect(index_dir, timeout_s=None)
+    if sock is None:
+        return None
+    with sock:
+        try:
+            send_request(sock, message)
+        except (BrokenPipeError, ConnectionResetError):
+            return None  # it was stopping: as good as no daemon
+        while True:
+            try:
+                reply = receive_reply(sock)
+            except OSError as exc:
+                raise ProtocolError(f"daemon did not answer: {exc}") from exc
+            if isinstance(reply, ProgressReply):
+                progress(reply.done, reply.total)
+            elif isinstance(reply, IndexReply):
+                return reply.report
+            elif isinstance(reply, ErrorReply):
+                raise DaemonError(f"the daemon could not index: {reply.message}")
+            else:
+                raise ProtocolError(f"unexpected reply {type(reply).__name__} to an index request")
+
+
 def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Reply | None:
     """Send one request to the daemon; None when no daemon answers on the socket.
 
@@ -110,16 +174,10 @@ def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Re
         UnsafeSocketDirectory: The socket's directory (outside the index directory) is
             not the user's private directory.
     """
-    path = socket_path(index_dir)
-    if path.parent != index_dir and not private_socket_dir(path, create=False):
+    sock = _connect(index_dir, timeout_s)
+    if sock is None:
         return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
     try:
-        try:
-            sock.connect(str(path))
-        except (FileNotFoundError, ConnectionRefusedError, OSError):
-            return None
         try:
             send_request(sock, message)
         except (BrokenPipeError, ConnectionResetError):

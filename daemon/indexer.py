@@ -29,6 +29,7 @@ import msgspec
 
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.errors import ExtractionWorkerDied
+from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import (
     Exclusion,
     IgnoreRules,
@@ -78,19 +79,6 @@ class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
     symbols: list[Symbol] = []
     skip_reason: str = ""
     unchanged: bool = False
-
-
-class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
-    """Counts of one indexing run."""
-
-    files: int
-    indexed: int
-    unchanged: int
-    deleted: int
-    symbols: int
-    skipped: dict[str, int]
-    seconds: float
-    generation: int
 
 
 _OUTCOMES_ENCODER = msgspec.msgpack.Encoder()

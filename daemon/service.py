@@ -43,11 +43,15 @@ from symfind.daemon.client import (
 )
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonError, DaemonRunning, UnsafeSocketDirectory
-from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
+from symfind.daemon.indexer import apply_changes, sync_repository
 from symfind.daemon.protocol import (
     DaemonStatus,
     ErrorReply,
+    IndexReply,
+    IndexReport,
+    IndexRequest,
     OkReply,
+    ProgressReply,
     ProtocolError,
     Reply,
     Request,
@@ -84,6 +88,8 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: 10,000 files), little next to extracting thousands of files, and extracts them in
 #: worker processes where a batch's paths are extracted one by one in the daemon.
 RESYNC_FROM_EVENTS = 4_096
+#: How often a client of `symfind index` hears how far the daemon got.
+PROGRESS_EVERY_S = 0.1
 
 
 class _Stopping(Exception):
@@ -109,6 +115,26 @@ def _enable_faulthandler() -> None:
         faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
     except (AttributeError, ValueError, OSError) as exc:  # stderr without a descriptor
         logger.warning("cannot enable faulthandler: %s", exc)
+
+
+class _ProgressSender:
+    """Sends a client's indexing progress, at most every PROGRESS_EVERY_S and at the
+    end; a client gone away stops the messages, not the indexing."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+        self._last = 0.0
+        self._gone = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._gone or (done < total and now - self._last < PROGRESS_EVERY_S):
+            return
+        self._last = now
+        try:
+            send_reply(self._conn, ProgressReply(done=done, total=total))
+        except OSError:
+            self._gone = True
 
 
 class Daemon:
@@ -448,7 +474,10 @@ class Daemon:
                 while True:
                     try:
                         message = receive_request(conn)
-                        send_reply(conn, daemon.answer(message))
+                        if isinstance(message, IndexRequest):
+                            send_reply(conn, daemon.index_for(conn, message))
+                        else:
+                            send_reply(conn, daemon.answer(message))
                     except (ProtocolError, OSError):  # the client went away
                         return
 
@@ -480,6 +509,49 @@ class Daemon:
             logger.exception("request failed")
             return ErrorReply(kind="internal", message="internal error; see the daemon log")
         return ErrorReply(kind="query", message="unknown request")
+
+    def index_for(self, conn: socket.socket, request: IndexRequest) -> Reply:
+        """Run `symfind index` (re-check every file) or `symfind reindex` (`fresh`: drop
+        the index and rebuild it) for a client, sending it progress on `conn` (called from
+        a socket thread; waits for the batch or catch-up under way)."""
+        client = _ProgressSender(conn)
+        with self._write_lock:
+            if self._stop.is_set():
+                return ErrorReply(kind="index", message="the daemon is stopping")
+            self._set_state("indexing")
+            started = time.monotonic()
+            try:
+                report = self._index_now(request.fresh, client)
+            finally:
+                self._pending = 0
+                self._set_state("error" if self._broken else "idle")
+        self._write_status()
+        logger.info("%s for a client in %.1f s", "reindex" if request.fresh else "index",
+                    time.monotonic() - started)
+        if report is None:
+            return ErrorReply(kind="index", message=f"indexing failed: {self._last_error}")
+        return IndexReply(report)
+
+    def _index_now(self, fresh: bool, progress: Callable[[int, int], None]) -> IndexReport | None:
+        """Re-check every file, after emptying the index when `fresh` (caller holds the
+        write lock); None when that failed even after the retry `_sync_all` makes."""
+
+        def count(done: int, total: int) -> None:
+            self._pending = total - done
+            progress(done, total)
+
+        if fresh:
+            self._drop_writer()
+            if not self._guarded("dropping the index", self._open_fresh_writer):
+                self._broken = True
+                return None
+        return self._sync_all(progress=count, commit_every=CATCH_UP_COMMIT_EVERY)
+
+    def _open_fresh_writer(self) -> None:
+        self._writer = IndexWriter(
+            self.config.index_dir, repo_root=self.config.repo,
+            options_hash=self.config.options.fingerprint(), fresh=True,
+        )
 
     def _search(self, request: SearchRequest) -> SearchResponse:
         with self._search_lock:

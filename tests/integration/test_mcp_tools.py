@@ -297,9 +297,12 @@ async def test_read_symbol_caps_bytes(client: Client) -> None:
     assert out["bytes"] <= 256 < out["total_bytes"] == full["total_bytes"]
     assert full["source"].startswith(out["source"])
     assert out["end_line"] < out["definition_end_line"] == 21
-    for bad, message in ((255, "greater than or equal to 256"), (800 * 1024 + 1, "less than or equal to 819200")):
+    for bad, message in ((255, "`max_bytes` must be at least 256 (got 255)"),
+                         (800 * 1024 + 1, "`max_bytes` must be at most 819200 (got 819201)")):
         result = await call(client, "read_symbol", {"handle": search["results"][0]["handle"], "max_bytes": bad})
-        assert message in error_text(result)
+        assert error_text(result) == (
+            f"Error executing tool read_symbol: bad arguments: {message}" + ARGUMENTS_HINT
+        )
 
 
 # ---- help and index_status ---------------------------------------------------------------
