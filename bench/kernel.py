@@ -184,15 +184,19 @@ def _manifest(index_base: Path, root: Path) -> dict:
     os.environ["SYMFIND_INDEX_DIR"] = str(index_base)
     from symfind.storage import index_dir_for
 
+    from symfind.storage import read_manifest
+
     index_dir = index_dir_for(root.resolve())
-    manifest = json.loads((index_dir / "manifest.json").read_text(encoding="utf-8"))
+    manifest = read_manifest(index_dir)
+    if manifest is None:
+        raise SystemExit(f"no readable index in {index_dir}")
     meta = json.loads((index_dir / "tantivy" / "meta.json").read_text(encoding="utf-8"))
     return {"index_dir": str(index_dir), "index_bytes": directory_bytes(index_dir),
             "segments": len(meta["segments"]),
-            "files": len(manifest["files"]),
-            "symbols": sum(f.get("symbols", 0) for f in manifest["files"].values()),
-            "source_bytes": sum(f["size"] for f in manifest["files"].values()),
-            "skipped": dict(collections.Counter(manifest["skipped"].values()))}
+            "files": len(manifest.files),
+            "symbols": sum(f.symbols for f in manifest.files.values()),
+            "source_bytes": sum(f.size for f in manifest.files.values()),
+            "skipped": dict(collections.Counter(manifest.skipped.values()))}
 
 
 def _save(part: str, data: dict) -> None:

@@ -85,8 +85,8 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: part of inotify's kernel queue (16,384 events by default; a written file costs about
 #: 3): events beyond the queue are dropped, and the overflow is only signalled when the
 #: queue is read again. Re-checking costs a walk and one `lstat` per file (~0.3 s on
-#: 10,000 files), little next to extracting thousands of files, and extracts them in
-#: worker processes where a batch's paths are extracted one by one in the daemon.
+#: 10,000 files), little next to extracting thousands of files (in worker processes, as
+#: a batch's paths are when there are many).
 RESYNC_FROM_EVENTS = 4_096
 #: How often a client of `symfind index` hears how far the daemon got.
 PROGRESS_EVERY_S = 0.1
@@ -429,19 +429,21 @@ class Daemon:
             return self.changed.wait_for(lambda: predicate(self.status()), timeout=timeout_s)
 
     def status(self) -> DaemonStatus:
+        """The daemon's state and the index's counts, from the last commit's header: its
+        cost does not grow with the repository."""
         writer = self._writer
-        manifest = writer.manifest if writer is not None else None
+        header = writer.header if writer is not None else None
         watcher = self._watcher
         return DaemonStatus(
             pid=os.getpid(),
             repo=str(self.config.repo),
             state=self._state,
             pending=self._pending,
-            files=len(manifest.files) if manifest else 0,
-            symbols=sum(s.symbols for s in manifest.files.values()) if manifest else 0,
-            skipped=dict(Counter(manifest.skipped.values())) if manifest else {},
-            generation=manifest.generation if manifest else 0,
-            updated_at=manifest.updated_at if manifest else 0.0,
+            files=header.file_count if header else 0,
+            symbols=header.symbol_count if header else 0,
+            skipped=dict(Counter(writer.skipped.values())) if writer is not None else {},
+            generation=header.generation if header else 0,
+            updated_at=header.updated_at if header else 0.0,
             started_at=self._started_at,
             schema_version=SCHEMA_VERSION,
             catch_up_done=self._catch_up[0],

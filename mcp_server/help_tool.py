@@ -31,7 +31,7 @@ from symfind.storage import MAX_QUERY_CHARS, RRF_K, WEIGHTS, Channel, route
 
 CHANNEL_TEXT = {
     Channel.EXACT: "the whole name, ignoring case, `_`, `-` and `$` (http_client = HttpClient)",
-    Channel.NGRAM: "2–3-character pieces of the name and qualified name: substrings, prefixes",
+    Channel.NGRAM: "2–3-character pieces of the name: substrings, prefixes",
     Channel.FUZZY: "names within 1–2 typing edits of the query (HtppClient → HttpClient), "
     "closest first; identifiers only, never prose",
     Channel.WORDS: "identifier words split at camelCase, snake_case and digits "

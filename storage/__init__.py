@@ -22,7 +22,8 @@ from symfind.storage.federation import (
 )
 from symfind.storage.fusion import RRF_K, fuse
 from symfind.storage.location import index_base_dir, index_dir_for
-from symfind.storage.index import IndexState, check_index, index_state, read_manifest, write_atomically
+from symfind.storage.index import IndexState, check_index, index_state
+from symfind.storage.manifest import ManifestHeader, read_manifest, write_atomically
 from symfind.storage.records import (
     ChannelMatch,
     FileState,
@@ -58,6 +59,7 @@ __all__ = [
     "IndexState",
     "IndexWriter",
     "Manifest",
+    "ManifestHeader",
     "Plan",
     "QueryError",
     "Repo",

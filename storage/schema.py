@@ -9,7 +9,6 @@ One field per search channel, each with its own analyzer (see DESIGN.md "The ind
 | record         | (stored bytes)  | the msgpack-encoded Symbol                          | —         |
 | name_exact     | raw, lowercase  | name squashed (`_`/`-`/`$` removed, lowercased)     | exact     |
 | name_ngram     | 2–3-grams       | squashed name                                       | ngram     |
-| qualname_ngram | 2–3-grams       | squashed qualname parts                             | ngram     |
 | name_fuzzy     | raw, lowercase  | squashed name, at most 64 chars                     | fuzzy     |
 | scope          | raw, lowercase  | qualname scope parts and path parts (dirs, stem)    | scopes    |
 | words          | simple + stem   | qualname split into words (`HTTPServerError`)      | words     |
@@ -20,6 +19,8 @@ Version history (`schema_version.txt` holds the current one; any field or analyz
 change bumps it, and an index of another version is rebuilt, never misread):
 
 1. First schema.
+2. `qualname_ngram` dropped: no channel ever queried it (the ngram channel matches the
+   name's grams only), and building it cost every symbol a second n-gram analysis.
 """
 
 from __future__ import annotations
@@ -91,7 +92,6 @@ def build_schema() -> tantivy.Schema:
     builder.add_bytes_field("record", stored=True)
     builder.add_text_field("name_exact", tokenizer_name="raw_lc", index_option="basic")
     builder.add_text_field("name_ngram", tokenizer_name="ngram23", index_option="freq")
-    builder.add_text_field("qualname_ngram", tokenizer_name="ngram23", index_option="freq")
     builder.add_text_field("name_fuzzy", tokenizer_name="fuzzy_lc", index_option="basic")
     builder.add_text_field("scope", tokenizer_name="raw_lc", index_option="basic")
     builder.add_text_field("words", tokenizer_name="words_en", index_option="freq")
@@ -134,7 +134,6 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_bytes("record", _ENCODER.encode(symbol))
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
-    doc.add_text("qualname_ngram", " ".join(squash(p) for p in qualifier_parts(symbol.qualname)))
     doc.add_text("name_fuzzy", squashed)
     for term in scope_terms(symbol):
         doc.add_text("scope", term)

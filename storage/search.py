@@ -16,9 +16,10 @@ import tantivy
 
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.errors import QueryError
+from symfind.storage.errors import QueryError, SchemaMismatch
 from symfind.storage.fusion import contribution, fuse
-from symfind.storage.index import check_index, manifest_path, open_tantivy, read_manifest
+from symfind.storage.index import check_index, open_tantivy
+from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -150,7 +151,8 @@ class Searcher:
         """
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
-        self.manifest: Manifest = check_index(index_dir)
+        self.header: ManifestHeader = check_index(index_dir)
+        self._manifests = ManifestReader(index_dir)
         self._index = open_tantivy(index_dir)
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
@@ -158,20 +160,35 @@ class Searcher:
     def refresh(self) -> bool:
         """Reload if a newer commit exists; True when it did.
 
-        The manifest is rewritten by rename after every commit, so an unchanged (inode,
-        size, mtime) means no commit: decoding it costs ~7 µs per KB, per call.
+        The manifest header is rewritten by rename at every commit, so an unchanged (inode,
+        size, mtime) means no commit; a changed one costs decoding a few hundred bytes.
         """
         stamp = _stamp(manifest_path(self.index_dir))
         if stamp == self._manifest_stamp:
             return False
         self._manifest_stamp = stamp
-        manifest = read_manifest(self.index_dir)
-        if manifest is None or manifest.generation == self.manifest.generation:
+        header = read_header(self.index_dir)
+        if header is None or header.generation == self.header.generation:
             return False
-        self.manifest = check_index(self.index_dir)
+        self.header = check_index(self.index_dir)
         self._index.reload()
         self._searcher = self._index.searcher()
         return True
+
+    @property
+    def manifest(self) -> Manifest:
+        """The whole manifest (file states) of the commit searched; read from the log only
+        when asked, and then only the changes since the last time.
+
+        Raises:
+            SchemaMismatch: The file table is damaged; reindex.
+        """
+        for _attempt in range(3):
+            manifest = self._manifests.manifest(self.header)
+            if manifest is not None:
+                return manifest
+            self.refresh()  # a newer commit replaced the log: follow it
+        raise SchemaMismatch(f"index at {self.index_dir} is damaged — run `symfind reindex`")
 
     @property
     def num_symbols(self) -> int:
@@ -179,9 +196,9 @@ class Searcher:
 
     def freshness(self, pending: int = 0) -> Freshness:
         return Freshness(
-            generation=self.manifest.generation,
-            updated_at=self.manifest.updated_at,
-            files=len(self.manifest.files),
+            generation=self.header.generation,
+            updated_at=self.header.updated_at,
+            files=self.header.file_count,
             pending=pending,
         )
 

@@ -2,11 +2,13 @@
 
 Imports: tantivy, msgspec, `extract.records`, `storage` modules.
 
-Crash safety: before a batch is committed the manifest lists the batch's paths as
-`pending`; after Tantivy's commit it is rewritten with the new file states and no pending
-paths. Killed at any point, the next writer finds either the old state or `pending`
-paths to re-check, and `replace_file` always deletes a path before adding, so a re-run
-never duplicates symbols.
+Crash safety: before a batch is committed the manifest header lists the batch's paths
+as `pending`; after Tantivy's commit their new states are appended to the log and a
+header without pending paths counts them (`storage.manifest`). Killed at any point, the
+next writer finds either the old state or `pending` paths to re-check, and
+`replace_file` always deletes a path before adding, so a re-run never duplicates symbols.
+A commit writes the header twice and the changed paths' states once: its cost follows
+the batch, not the repository.
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.errors import IndexLocked, StorageError
-from symfind.storage.index import (
-    TANTIVY_DIR,
-    IndexState,
-    index_state,
-    open_tantivy,
-    read_manifest,
-    write_manifest,
+from symfind.storage.index import TANTIVY_DIR, IndexState, index_state, open_tantivy
+from symfind.storage.manifest import (
+    ChangeLog,
+    DamagedLog,
+    FileChanges,
+    ManifestHeader,
+    read_header,
+    read_table,
+    write_header,
 )
-from symfind.storage.records import FileState, Manifest
+from symfind.storage.records import FileState
 from symfind.storage.schema import SCHEMA_VERSION, to_document
 
 logger = logging.getLogger(__name__)
@@ -87,24 +91,44 @@ class IndexWriter:
             raise StorageError(f"cannot open index at {index_dir}: {exc}") from exc
         except OSError as exc:
             raise StorageError(f"cannot open index at {index_dir}: {exc}") from exc
-        manifest = read_manifest(index_dir)
-        if fresh or manifest is None or state is not IndexState.OK:
-            # Without a trustworthy manifest nothing in Tantivy is accounted for: start empty.
+        header = read_header(index_dir)
+        table = None
+        if not fresh and header is not None and state is IndexState.OK:
+            try:
+                table = read_table(index_dir, header)
+            except (FileNotFoundError, DamagedLog) as exc:
+                logger.warning("index at %s: %s; rebuilding it", index_dir, exc)
+        if header is None or table is None:
+            # Without a trustworthy manifest nothing in Tantivy is accounted for: start empty,
+            # in a new log that the first commit's header points at.
             self._writer.delete_all_documents()
-            manifest = Manifest(
+            self._files: dict[str, FileState] = {}
+            self._skipped: dict[str, str] = {}
+            self._excluded: dict[str, str] = {}
+            self._log = ChangeLog.start(index_dir, self._files, self._skipped, self._excluded)
+            self._fresh_log = True  # the old log is dropped once the header points here
+            self.header = ManifestHeader(
                 schema_version=SCHEMA_VERSION,
                 options_hash=options_hash,
                 repo_root=str(repo_root),
-                generation=manifest.generation if manifest else 0,
+                generation=header.generation if header else 0,
                 index_id=secrets.token_hex(16),
+                log_name=self._log.name,
+                log_bytes=self._log.size,
             )
-        self.manifest = manifest
-        self._files = dict(manifest.files)
-        self._skipped = dict(manifest.skipped)
-        self._excluded = dict(manifest.excluded)
+            pending: list[str] = []
+        else:
+            self._files, self._skipped, self._excluded = table.files, table.skipped, table.excluded
+            pending = header.pending
+            self.header = msgspec.structs.replace(header, pending=[])
+            self._log = ChangeLog(index_dir, header.log_name, header.log_bytes)
+            self._log.remove_others()  # abandoned by a writer killed while starting one
+            self._fresh_log = False
+        self._symbols = sum(state.symbols for state in self._files.values())
+        self._excluded_staged = False
         # Paths of a batch interrupted mid-commit: the caller must re-check them.
-        self.suspect: frozenset[str] = frozenset(manifest.pending)
-        self._staged: set[str] = set(manifest.pending)
+        self.suspect: frozenset[str] = frozenset(pending)
+        self._staged: set[str] = set(pending)
 
     def __enter__(self) -> IndexWriter:
         return self
@@ -138,8 +162,9 @@ class IndexWriter:
         for symbol in symbols:
             self._writer.add_document(to_document(symbol))
             count += 1
+        self._forget(path)
         self._files[path] = msgspec.structs.replace(state, symbols=count)
-        self._skipped.pop(path, None)
+        self._symbols += count
         self._staged.add(path)
 
     def touch_file(self, path: str, state: FileState) -> None:
@@ -154,45 +179,81 @@ class IndexWriter:
     def delete_file(self, path: str) -> None:
         """Stage: drop every symbol of `path` and forget the file."""
         self._writer.delete_documents_by_term("path", path)
-        self._files.pop(path, None)
-        self._skipped.pop(path, None)
+        self._forget(path)
         self._staged.add(path)
 
     def skip_file(self, path: str, reason: str) -> None:
         """Stage: record that `path` is not indexed, dropping symbols it had."""
         if path in self._files:
             self._writer.delete_documents_by_term("path", path)
-            self._files.pop(path)
+        self._forget(path)
         self._skipped[path] = reason
         self._staged.add(path)
+
+    def _forget(self, path: str) -> None:
+        old = self._files.pop(path, None)
+        if old is not None:
+            self._symbols -= old.symbols
+        self._skipped.pop(path, None)
 
     @property
     def excluded(self) -> dict[str, str]:
         """What the walk passed over by rule, including a staged new record."""
         return self._excluded
 
+    @property
+    def excluded_staged(self) -> bool:
+        """Whether a new `excluded` record waits for the next commit."""
+        return self._excluded_staged
+
     def set_excluded(self, excluded: dict[str, str]) -> None:
         """Stage: what the walk passed over by rule, replacing the previous record."""
-        self._excluded = dict(excluded)
+        if excluded != self._excluded:
+            self._excluded = dict(excluded)
+            self._excluded_staged = True
 
-    def commit(self) -> Manifest:
-        """Make staged changes visible and durable; returns the new manifest."""
+    def commit(self) -> ManifestHeader:
+        """Make staged changes visible and durable; returns the new manifest header."""
         pending = sorted(self._staged)
-        write_manifest(self.index_dir, msgspec.structs.replace(self.manifest, pending=pending))
+        write_header(self.index_dir, msgspec.structs.replace(self.header, pending=pending))
         self._writer.commit()
-        self.manifest = msgspec.structs.replace(
-            self.manifest,
-            generation=self.manifest.generation + 1,
-            files=dict(self._files),
-            skipped=dict(self._skipped),
-            excluded=self._excluded,
+        if self._log.outgrown():
+            log = ChangeLog.start(self.index_dir, self._files, self._skipped, self._excluded)
+        else:
+            log = self._log
+            log.append(self._changes(pending))
+        self.header = msgspec.structs.replace(
+            self.header,
+            generation=self.header.generation + 1,
             pending=[],
             updated_at=time.time(),
+            log_name=log.name,
+            log_bytes=log.size,
+            file_count=len(self._files),
+            symbol_count=self._symbols,
         )
-        write_manifest(self.index_dir, self.manifest)
+        write_header(self.index_dir, self.header)
+        if log is not self._log or self._fresh_log:
+            self._log, self._fresh_log = log, False
+            log.remove_others()  # readers of the old one read the header again
         self._staged.clear()
-        logger.debug("committed generation %d", self.manifest.generation)
-        return self.manifest
+        self._excluded_staged = False
+        logger.debug("committed generation %d", self.header.generation)
+        return self.header
+
+    def _changes(self, paths: list[str]) -> FileChanges:
+        """The staged changes of `paths`, as the log records them."""
+        files, skipped, removed = {}, {}, []
+        for path in paths:
+            state = self._files.get(path)
+            if state is not None:
+                files[path] = state
+            elif path in self._skipped:
+                skipped[path] = self._skipped[path]
+            else:
+                removed.append(path)
+        excluded = self._excluded if self._excluded_staged else None
+        return FileChanges(files=files, skipped=skipped, removed=removed, excluded=excluded)
 
     def close(self) -> None:
         """Release the writer lock (uncommitted changes are dropped)."""

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from symfind.storage import SCHEMA_VERSION
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_REPO = ROOT / "tests" / "fixtures" / "repo"
 RESULT_KEYS = ["name", "qualname", "kind", "language", "path", "line", "end_line", "signature",
@@ -130,7 +132,7 @@ def test_status_reports_what_the_index_holds(repo: Path, index_env: dict[str, st
     status = json.loads(result.stdout)
     assert result.returncode == 0, result.stderr
     assert {k: status[k] for k in ("repo", "schema_version", "files", "skipped", "pending")} == {
-        "repo": str(repo.resolve()), "schema_version": 1, "files": 7, "skipped": {}, "pending": 0,
+        "repo": str(repo.resolve()), "schema_version": SCHEMA_VERSION, "files": 7, "skipped": {}, "pending": 0,
     }
     assert status["symbols"] > 0 and status["index_bytes"] > 0
 

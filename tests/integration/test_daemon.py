@@ -24,7 +24,7 @@ from symfind.daemon.indexer import update_index
 from symfind.daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
 from symfind.daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
 from symfind.daemon.watcher import Batch, Change
-from symfind.storage import Searcher
+from symfind.storage import Searcher, read_manifest
 from tests.integration.daemon_process import idle, wait_for_status
 from tests.integration.second_user import as_nobody, nobody_cwd
 
@@ -77,19 +77,18 @@ class Running:
         """Wait until `sentinel`, written after every other change, is committed and
         the daemon idle: every change before it has been handled then."""
         def done(status: DaemonStatus) -> bool:
-            writer = self.daemon._writer  # noqa: SLF001 (white-box wait on the manifest)
-            return (writer is not None and sentinel in writer.manifest.files
+            manifest = read_manifest(self.config.index_dir)
+            return (manifest is not None and sentinel in manifest.files
                     and status.state == "idle" and status.pending == 0)
         assert self.daemon.wait_until(done, TIMEOUT_S), self.daemon.status()
 
     def wait_for_files(self, expected: set[str]) -> list[str]:
         """Wait until the committed file set is `expected`; return it."""
-        def done(_status: object) -> bool:
-            writer = self.daemon._writer  # noqa: SLF001 (white-box wait on the manifest)
-            return writer is not None and set(writer.manifest.files) == expected
-        self.daemon.wait_until(done, TIMEOUT_S)
-        writer = self.daemon._writer  # noqa: SLF001
-        return sorted(writer.manifest.files) if writer else []
+        def committed() -> set[str]:
+            manifest = read_manifest(self.config.index_dir)
+            return set(manifest.files) if manifest else set()
+        self.daemon.wait_until(lambda _status: committed() == expected, TIMEOUT_S)
+        return sorted(committed())
 
 
 def full_symbols(index_dir: Path) -> list[tuple[object, ...]]:

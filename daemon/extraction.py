@@ -1,0 +1,96 @@
+"""Read, vet and extract one file: what an extraction worker (or the daemon) does per path.
+
+Never raises for a bad file: a file that cannot be indexed comes back with the reason
+(`vanished`, `too_large`, `binary`, `minified`, `parse_timeout`...), counted in the
+index's `skipped` table.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+
+import msgspec
+
+from symfind.daemon.config import IndexOptions
+from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
+from symfind.storage import FileState, file_digest
+
+logger = logging.getLogger(__name__)
+
+_BINARY_SNIFF_BYTES = 8192
+
+
+class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What processing one file produced: symbols, a skip reason, or 'unchanged'."""
+
+    path: str
+    state: FileState | None = None
+    symbols: list[Symbol] = []
+    skip_reason: str = ""
+    unchanged: bool = False
+
+
+
+def _is_minified(data: bytes, max_line_chars: int) -> bool:
+    if len(data) <= max_line_chars:
+        return False
+    # A line longer than max_line_chars covers a whole block of half that length, so only
+    # a block without a newline calls for the exact check: one short memchr per block
+    # instead of splitting every file into lines.
+    step = max(1, max_line_chars // 2)
+    if all(data.find(b"\n", start, start + step) >= 0
+           for start in range(0, len(data) - step + 1, step)):
+        return False
+    return any(len(line) > max_line_chars for line in data.split(b"\n"))
+
+
+def process_file(
+    root: str, path: str, options: IndexOptions, previous_digest: str | None
+) -> FileOutcome:
+    """Read, vet and extract one file. Never raises for a bad file: it returns a reason."""
+    full = os.path.join(root, path)
+    try:
+        info = os.lstat(full)
+    except FileNotFoundError:
+        return FileOutcome(path=path, skip_reason="vanished")
+    except OSError:
+        return FileOutcome(path=path, skip_reason="unreadable")
+    if stat.S_ISLNK(info.st_mode):
+        return FileOutcome(path=path, skip_reason="symlink")
+    if not stat.S_ISREG(info.st_mode):
+        return FileOutcome(path=path, skip_reason="not_regular")
+    if info.st_size > options.max_file_bytes:
+        return FileOutcome(path=path, skip_reason="too_large")
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(options.max_file_bytes + 1)
+    except FileNotFoundError:
+        return FileOutcome(path=path, skip_reason="vanished")
+    except OSError:
+        return FileOutcome(path=path, skip_reason="unreadable")
+    if len(data) > options.max_file_bytes:  # grew between stat and read
+        return FileOutcome(path=path, skip_reason="too_large")
+    digest = file_digest(data)
+    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
+    if digest == previous_digest:
+        return FileOutcome(path=path, state=state, unchanged=True)
+    if b"\0" in data[:_BINARY_SNIFF_BYTES]:
+        return FileOutcome(path=path, skip_reason="binary")
+    if _is_minified(data, options.max_line_chars):
+        return FileOutcome(path=path, skip_reason="minified")
+    try:
+        symbols = extract_symbols(path, data, deadline_s=options.parse_deadline_s)
+    except ParseTimeout:
+        return FileOutcome(path=path, skip_reason="parse_timeout")
+    except UnsupportedLanguage:
+        return FileOutcome(path=path, skip_reason="unsupported")
+    except ExtractError:
+        logger.exception("cannot extract %s", path)
+        return FileOutcome(path=path, skip_reason="parse_error")
+    language = symbols[0].language if symbols else ""
+    return FileOutcome(
+        path=path, state=msgspec.structs.replace(state, language=language), symbols=symbols
+    )
