@@ -512,7 +512,8 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
                       f"(pid {running.pid}, {running.state})\n")
             return EXIT_OK
         status = start_daemon(config)
-        out.write(f"daemon running for {escape_line(status.repo)} (pid {status.pid}, {status.state})\n")
+        repo = escape_line(status.repo)
+        out.write(f"daemon running for {repo} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
         pid = stop_daemon(config)

@@ -16,8 +16,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-import msgspec
-
 from symfind.daemon.config import Config
 from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome

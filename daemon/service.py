@@ -42,7 +42,7 @@ from symfind.daemon.client import (
     socket_path,
 )
 from symfind.daemon.config import Config
-from symfind.daemon.errors import DaemonError, DaemonRunning, UnsafeSocketDirectory
+from symfind.daemon.errors import DaemonRunning, UnsafeSocketDirectory
 from symfind.daemon.indexer import apply_changes, sync_repository
 from symfind.daemon.protocol import (
     DaemonStatus,

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_cli import index_env, repo, symfind  # noqa: F401 (fixtures)
+from tests.integration import test_cli
+
+symfind = test_cli.symfind
+repo = test_cli.repo  # the fixture repository, indexed once by `index_env`
+index_env = test_cli.index_env
 
 PATH_HELP = ("a path filter is a glob relative to the repository root: `src/**/*.py`, "
              "`tests/`, `*.go` (`*`, `**`, `?` and `[abc]` classes)")

@@ -78,7 +78,8 @@ def test_status_and_errors_show_hostile_paths_escaped(
     status = symfind("status", str(repo), env=env)
     assert status.returncode == 0, status.stderr
     assert only_visible(status.stdout)
-    assert status.stdout.splitlines()[0] == f"repository    {str(repo).replace(chr(27), '<U+001B>')}"
+    shown = str(repo).replace("\x1b", "<U+001B>")
+    assert status.stdout.splitlines()[0] == f"repository    {shown}"
     no_index = symfind("search", "x", "--repo", str(repo),
                        env={"SYMFIND_INDEX_DIR": str(tmp_path)})
     assert (no_index.returncode, no_index.stdout) == (3, "")
