@@ -42,7 +42,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
 from symfind.daemon.walk import walk_repository
-from symfind.storage import Searcher, index_dir_for, read_manifest
+from symfind.storage import Searcher, SearchQuery, index_dir_for, read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -140,7 +140,7 @@ def save_latency(repo: Path, index_dir: Path, edits: int) -> list[float]:
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(_PROBES[path.suffix].format(name=name))
         while True:
-            reply = request(index_dir, SearchRequest(query=name, limit=1))
+            reply = request(index_dir, SearchRequest(SearchQuery(text=name, limit=1)))
             if isinstance(reply, SearchReply) and reply.response.results and \
                     reply.response.results[0].name == name:
                 break
@@ -156,10 +156,10 @@ def query_latency(index_dir: Path, names: list[str]) -> tuple[list[float], list[
     searcher = Searcher(index_dir)
     for name in names * 3:
         started = time.perf_counter()
-        request(index_dir, SearchRequest(query=name, limit=10))
+        request(index_dir, SearchRequest(SearchQuery(text=name, limit=10)))
         socket_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        searcher.search(name, limit=10)
+        searcher.search(SearchQuery(text=name, limit=10))
         direct_ms.append((time.perf_counter() - started) * 1000)
     return socket_ms, direct_ms
 

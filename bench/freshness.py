@@ -31,7 +31,7 @@ from pathlib import Path
 from bench.daemon_bench import _PROBES, idle, load, note, percentile, probe_files, status, wait
 from symfind.daemon.client import socket_path
 from symfind.daemon.protocol import SearchReply, SearchRequest, receive_reply, send_request
-from symfind.storage import index_dir_for
+from symfind.storage import SearchQuery, index_dir_for
 
 TIMEOUT_S = 120.0
 
@@ -81,7 +81,7 @@ class Repository:
 
     def search_finds(self, name: str) -> bool:
         assert self.connection is not None
-        send_request(self.connection, SearchRequest(query=name, limit=1))
+        send_request(self.connection, SearchRequest(SearchQuery(text=name, limit=1)))
         reply = receive_reply(self.connection)
         return (isinstance(reply, SearchReply) and bool(reply.response.results)
                 and reply.response.results[0].name == name)

@@ -304,7 +304,7 @@ def searcher_main(argv: list[str]) -> int:
     """Child process: open a Searcher, run the queries warm, report times, ranks and RSS."""
     index_base, root, queries_path, out_path, passes = argv
     os.environ["SYMFIND_INDEX_DIR"] = index_base
-    from symfind.storage import Searcher, index_dir_for
+    from symfind.storage import Searcher, SearchQuery, index_dir_for
 
     rss_start = memory_kib(os.getpid())[0]
     searcher = Searcher(index_dir_for(Path(root).resolve()))
@@ -312,14 +312,14 @@ def searcher_main(argv: list[str]) -> int:
     queries = groundtruth.read_jsonl(Path(queries_path))
     ranked: list[list[list]] = []
     for query in queries:  # warm-up pass; its answers are the ones scored
-        response = searcher.search(query["query"], limit=tools.LIMIT)
+        response = searcher.search(SearchQuery(text=query["query"], limit=tools.LIMIT))
         ranked.append([[r.path, r.line] for r in response.results])
     times: list[list[float]] = [[] for _ in queries]
     cpu: list[list[float]] = [[] for _ in queries]
     for _ in range(int(passes)):
         for i, query in enumerate(queries):
             started, started_cpu = time.perf_counter(), time.thread_time()
-            searcher.search(query["query"], limit=tools.LIMIT)
+            searcher.search(SearchQuery(text=query["query"], limit=tools.LIMIT))
             cpu[i].append((time.thread_time() - started_cpu) * 1000)
             times[i].append((time.perf_counter() - started) * 1000)
     rss_after = memory_kib(os.getpid())[0]

@@ -153,14 +153,21 @@ def _query_text(shape: str, d: object, rng: random.Random, taken: set[str]) -> s
 def warm(chosen: list[corpora.Corpus], per_shape: int, seed: int, runs: int) -> dict:
     """Warm in-process timings and hit rates (the one function using symfind's Python API)."""
     os.environ["SYMFIND_INDEX_DIR"] = str(INDEX_BASE)
-    from symfind.storage import Searcher, index_dir_for, local_repos, search_repos
+    from symfind.storage import (
+        IndexSource, Repo, Searcher, SearchQuery, index_dir_for, repo_labels, search_repos,
+    )
 
-    repos = local_repos([c.path.resolve() for c in chosen])
+    roots = [c.path.resolve() for c in chosen]
+    repos = [Repo(label, str(root), IndexSource(index_dir_for(root)).search)
+             for label, root in zip(repo_labels(roots), roots, strict=True)]
     by_label = {repo.label: repo for repo in repos}
     symbols = {repo.label: Searcher(index_dir_for(Path(repo.root))).all_symbols()
                for repo in repos}
     queries = make_queries(symbols, per_shape, seed)
     log.info("%d queries over %d repositories", len(queries), len(repos))
+
+    def query(q: dict) -> SearchQuery:
+        return SearchQuery(text=q["query"], limit=LIMIT)
 
     def hit(results: list, q: dict, label: bool) -> int | None:
         for rank, r in enumerate(results, start=1):
@@ -171,9 +178,8 @@ def warm(chosen: list[corpora.Corpus], per_shape: int, seed: int, runs: int) -> 
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)  # as `symfind search` does
     ranks_one, ranks_all, empty = [], [], 0
     for q in queries:  # the untimed pass: warms caches, records where the target ranks
-        ranks_one.append(hit(search_repos([by_label[q["repo"]]], q["query"], limit=LIMIT)
-                             .results, q, False))
-        fused = search_repos(repos, q["query"], limit=LIMIT, executor=pool)
+        ranks_one.append(hit(search_repos([by_label[q["repo"]]], query(q)).results, q, False))
+        fused = search_repos(repos, query(q), executor=pool)
         ranks_all.append(hit(fused.results, q, True))
         empty += sum(status.results == 0 for status in fused.repos)
     per_run = []
@@ -181,13 +187,13 @@ def warm(chosen: list[corpora.Corpus], per_shape: int, seed: int, runs: int) -> 
         one_ms, seq_ms, all_ms = [], [], []
         for q in queries:
             started = time.perf_counter()
-            search_repos([by_label[q["repo"]]], q["query"], limit=LIMIT)
+            search_repos([by_label[q["repo"]]], query(q))
             one_ms.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
-            search_repos(repos, q["query"], limit=LIMIT)
+            search_repos(repos, query(q))
             seq_ms.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
-            search_repos(repos, q["query"], limit=LIMIT, executor=pool)
+            search_repos(repos, query(q), executor=pool)
             all_ms.append((time.perf_counter() - started) * 1000)
         shapes = {shape: [t for t, q in zip(all_ms, queries, strict=True) if q["shape"] == shape]
                   for shape in SHAPES}

@@ -98,15 +98,15 @@ def warm_search(index_base: Path, root: Path, queries: list[str]) -> dict:
     adapt it here. One pass warms the caches, the second is timed.
     """
     os.environ["SYMFIND_INDEX_DIR"] = str(index_base)
-    from symfind.storage import Searcher, index_dir_for
+    from symfind.storage import Searcher, SearchQuery, index_dir_for
 
     searcher = Searcher(index_dir_for(root.resolve()))
     for query in queries:
-        searcher.search(query, limit=tools.LIMIT)
+        searcher.search(SearchQuery(text=query, limit=tools.LIMIT))
     times_ms = []
     for query in queries:
         started = time.perf_counter()
-        searcher.search(query, limit=tools.LIMIT)
+        searcher.search(SearchQuery(text=query, limit=tools.LIMIT))
         times_ms.append((time.perf_counter() - started) * 1000)
     return {"warm_queries": len(queries), "warm_p50_ms": statistics.median(times_ms),
             "warm_p95_ms": percentile(times_ms, 0.95), "warm_max_ms": max(times_ms)}

@@ -41,11 +41,11 @@ from symfind.storage import (
     IndexSource,
     QueryError,
     Repo,
-    RepoQuery,
     RepoSearch,
     RepoState,
     SchemaMismatch,
     Searcher,
+    SearchQuery,
     SearchResponse,
     SearchResult,
     Manifest,
@@ -53,6 +53,7 @@ from symfind.storage import (
     escape_line,
     read_manifest,
     repo_labels,
+    search_repo,
     search_repos,
 )
 
@@ -214,15 +215,16 @@ def _invalid_line(query: str, exc: QueryError) -> bytes:
                          "error": str(exc)})
 
 
-def _batch_line(searcher: Searcher, query: str, limit: int) -> bytes:
+def _batch_line(repo: Repo, query: SearchQuery) -> bytes:
     """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
     try:
-        response = searcher.search(query, limit=limit)
+        response = search_repo(repo, query)
     except QueryError as exc:
-        return _invalid_line(query, exc)
+        return _invalid_line(query.text, exc)
     results = [_result_fields(r) for r in response.results]
     return _JSON.encode(
-        {"query": query, "route": response.route, "took_ms": response.took_ms, "results": results}
+        {"query": query.text, "route": response.route, "took_ms": response.took_ms,
+         "results": results}
     )
 
 
@@ -275,30 +277,27 @@ def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchRespons
     return reply.response
 
 
+def _search_query(args: argparse.Namespace, text: str) -> SearchQuery:
+    return SearchQuery(text=text, limit=args.limit, kind=args.kind, language=args.lang,
+                       path=args.path)
+
+
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
+    """`search`: one repository, or several (`--repo` repeated) fused into one ranking.
+    Each is searched through its daemon when one runs, else its index directly."""
     if args.repo is not None and len(args.repo) > 1:
         return run_federated_search(args, out)
-    config = load_config(args.repo[0] if args.repo else ".")
-    if args.queries_from is None and args.query is not None:
-        message = SearchRequest(
-            query=args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
-        )
-        response = _search_via_daemon(config.index_dir, message)
-        if response is not None:
-            out.write(_format(response, args.json) + "\n")
-            return EXIT_OK
-    searcher = Searcher(config.index_dir)
+    config = load_config(args.repo[0] if args.repo else ".")  # a bad path: exit 2
+    repo = Repo(str(config.repo), str(config.repo), _daemon_or_index(config.index_dir))
     if args.queries_from is not None:
         if args.query is not None:
             raise QueryError("give either a QUERY or --queries-from FILE, not both")
-        out.writelines(_batch_line(searcher, line, args.limit).decode() + "\n"
+        out.writelines(_batch_line(repo, _search_query(args, line)).decode() + "\n"
                        for line in _query_lines(args.queries_from))
         return EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
-    response = searcher.search(
-        args.query, limit=args.limit, kind=args.kind, language=args.lang, path=args.path
-    )
+    response = search_repo(repo, _search_query(args, args.query))
     out.write(_format(response, args.json) + "\n")
     return EXIT_OK
 
@@ -307,12 +306,9 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
     """Search one repository through its daemon when one runs, else its index directly."""
     direct = IndexSource(index_dir)
 
-    def search(query: RepoQuery) -> SearchResponse:
-        message = SearchRequest(query=query.query, limit=query.limit, kind=query.kind,
-                                language=query.language, path=query.path,
-                                explain=query.explain)
+    def search(query: SearchQuery) -> SearchResponse:
         try:
-            response = _search_via_daemon(index_dir, message)
+            response = _search_via_daemon(index_dir, SearchRequest(query))
         except QueryError:
             raise
         except (StorageError, ProtocolError) as exc:
@@ -320,7 +316,7 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
             # directly says precisely why it cannot be searched (missing, schema mismatch).
             logger.info("daemon of %s: %s; reading the index directly", index_dir, exc)
             response = None
-        return response if response is not None else direct(query)
+        return response if response is not None else direct.search(query)
 
     return search
 
@@ -328,7 +324,7 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
 def _unsearchable(error: Exception) -> RepoSearch:
     """A repository path that does not resolve: it reports its error in its status."""
 
-    def search(_query: RepoQuery) -> SearchResponse:
+    def search(_query: SearchQuery) -> SearchResponse:
         raise StorageError(str(error))
 
     return search
@@ -357,8 +353,7 @@ def _federated_line(
     """One JSONL answer of `search --queries-from` over several repositories, and how
     many repositories answered."""
     try:
-        response = search_repos(repos, query, limit=args.limit, kind=args.kind,
-                                language=args.lang, path=args.path, executor=pool)
+        response = search_repos(repos, _search_query(args, query), executor=pool)
     except QueryError as exc:
         return _invalid_line(query, exc), -1
     line = {
@@ -393,8 +388,7 @@ def _federated_search(
         return EXIT_INDEX if searched and not answered else EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
-    response = search_repos(repos, args.query, limit=args.limit, kind=args.kind,
-                            language=args.lang, path=args.path, executor=pool)
+    response = search_repos(repos, _search_query(args, args.query), executor=pool)
     if args.json:
         out.write(_JSON.encode(response).decode() + "\n")
     else:

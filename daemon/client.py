@@ -1,12 +1,12 @@
 """Talk to a repository's daemon: find its socket, send one request, read the reply.
 
-Imports: `daemon` modules. The socket lives in the index directory; when that path is
-too long for a Unix socket (108 bytes), in a private per-user directory:
-`$XDG_RUNTIME_DIR/symfind/` when that is the user's own, else `$TMPDIR/symfind-<uid>/`.
-A shared temp dir lets anyone create that name first, so the directory is created 0700
-and refused — by the daemon and by every client — unless it is a real directory owned by
-the user that nobody else can write to (the checks ssh-agent and tmux make): another user
-who owned it could swap the socket for their own and answer, or log, our searches.
+The socket lives in the index directory; when that path is too long for a Unix socket
+(108 bytes), in a private per-user directory: `$XDG_RUNTIME_DIR/symfind/` when that is
+the user's own, else `$TMPDIR/symfind-<uid>/`. A shared temp dir lets anyone create that
+name first, so the directory is created 0700 and refused — by the daemon and by every
+client — unless it is a real directory owned by the user that nobody else can write to
+(the checks ssh-agent and tmux make): another user who owned it could swap the socket
+for their own and answer, or log, our searches.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from symfind.daemon.protocol import (
 SOCKET_NAME = "daemon.sock"
 PID_NAME = "daemon.pid"
 LOG_NAME = "daemon.log"
-STATUS_NAME = "status.json"
 _MAX_SOCKET_PATH = 100
 
 

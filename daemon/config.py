@@ -1,11 +1,11 @@
 """Settings resolved once at an entry point: CLI flag > `SYMFIND_*` variable > default.
 
-Imports: msgspec, `extract`, `storage`, `daemon` modules. Frozen Structs passed down;
-no globals.
+Frozen Structs passed down; no globals.
 """
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import os
 from pathlib import Path
@@ -18,7 +18,13 @@ from symfind.storage import index_dir_for
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_LINE_CHARS = 5_000
 DEFAULT_PARSE_DEADLINE_S = 5.0
-WATCH_MODES = ("auto", "polling")
+
+
+class WatchMode(enum.StrEnum):
+    """How the daemon notices changes (`SYMFIND_WATCH`)."""
+
+    AUTO = "auto"  # native notifications, polling when they cannot start
+    POLLING = "polling"
 
 
 class IndexOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,8 +54,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     index_dir: Path
     options: IndexOptions = IndexOptions()
     workers: int = 1
-    #: `auto` (native notifications, polling when they cannot start) or `polling`.
-    watch: str = "auto"
+    watch: WatchMode = WatchMode.AUTO
 
 
 def _env_int(name: str, default: int) -> int:
@@ -97,14 +102,14 @@ def load_config(
         max_file_bytes=max_file_bytes
         or _env_int("SYMFIND_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),
     )
-    watch = os.environ.get("SYMFIND_WATCH", "").strip() or "auto"
-    if watch not in WATCH_MODES:
-        choices = ", ".join(WATCH_MODES)
+    watch = os.environ.get("SYMFIND_WATCH", "").strip() or WatchMode.AUTO
+    if watch not in WatchMode.__members__.values():
+        choices = ", ".join(WatchMode)
         raise RepositoryError(f"SYMFIND_WATCH must be one of {choices}, got {watch!r}")
     return Config(
         repo=root,
         index_dir=index_dir_for(root),
         options=options,
         workers=workers or _env_int("SYMFIND_WORKERS", os.cpu_count() or 1),
-        watch=watch,
+        watch=WatchMode(watch),
     )

@@ -1,20 +1,18 @@
 """Start and stop a repository's daemon as a detached background process.
 
-Imports: `daemon` modules. `start` spawns `python -m symfind.daemon daemon run REPO` in its own
-session with output to `<index dir>/daemon.log`, then waits until it answers.
+`start` spawns `python -m symfind.daemon daemon run REPO` (`storage.spawn_daemon`: its own
+session, output to `<index dir>/daemon.log`), then waits until it answers.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 
 from symfind.daemon.client import LOG_NAME, read_pid, request
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonError
-from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest, StopRequest
+from symfind.daemon.protocol import StatusReply, StatusRequest, StopRequest
+from symfind.storage import DaemonStatus, pid_alive, spawn_daemon
 
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 60.0
@@ -38,13 +36,7 @@ def start_daemon(config: Config) -> DaemonStatus:
         return status
     config.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     log_path = config.index_dir / LOG_NAME
-    with open(log_path, "ab") as log:
-        child = subprocess.Popen(
-            # -P: never let the current directory shadow our packages (`daemon` is generic).
-            [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", str(config.repo)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-            start_new_session=True, close_fds=True,
-        )
+    child = spawn_daemon("run", config.repo, log_path, verbose=True)
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         status = running_status(config)
@@ -54,16 +46,6 @@ def start_daemon(config: Config) -> DaemonStatus:
             raise DaemonError(f"daemon exited with code {child.returncode}; see {log_path}")
         time.sleep(_POLL_S)
     raise DaemonError(f"daemon did not answer within {START_TIMEOUT_S:.0f}s; see {log_path}")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def stop_daemon(config: Config) -> int | None:
@@ -76,8 +58,8 @@ def stop_daemon(config: Config) -> int | None:
     if request(config.index_dir, StopRequest(), timeout_s=5.0) is None:
         return None
     deadline = time.monotonic() + STOP_TIMEOUT_S
-    while pid is not None and _alive(pid) and time.monotonic() < deadline:
+    while pid is not None and pid_alive(pid) and time.monotonic() < deadline:
         time.sleep(_POLL_S)
-    if pid is not None and _alive(pid):
+    if pid is not None and pid_alive(pid):
         raise DaemonError(f"daemon (pid {pid}) did not stop within {STOP_TIMEOUT_S:.0f}s")
     return pid

@@ -1,7 +1,9 @@
 """Messages between `symfind` clients and a repository's daemon over its Unix socket.
 
-Imports: msgspec, `storage`. Each message is a 4-byte big-endian length followed by a
-msgpack-encoded tagged Struct. New fields always get defaults (old clients keep working).
+Each message is a 4-byte big-endian length followed by a msgpack-encoded tagged Struct.
+New fields always get defaults (old clients keep working). A search request carries the
+`storage.SearchQuery` every other search path takes; the status reply carries the
+`storage.DaemonStatus` the daemon also writes to its status file.
 """
 
 from __future__ import annotations
@@ -11,19 +13,16 @@ import struct
 
 import msgspec
 
-from symfind.storage import SearchResponse
+from symfind.storage import DaemonStatus, SearchQuery, SearchResponse
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _LENGTH = struct.Struct(">I")
 
 
-class SearchRequest(msgspec.Struct, frozen=True, kw_only=True, tag="search"):
-    query: str
-    limit: int = 10
-    kind: str | None = None
-    language: str | None = None
-    path: str | None = None
-    explain: bool = True  # see `Searcher.search`
+class SearchRequest(msgspec.Struct, frozen=True, tag="search"):
+    """Search the daemon's index; it reports its pending changes in the answer."""
+
+    query: SearchQuery
 
 
 class StatusRequest(msgspec.Struct, frozen=True, tag="status"):
@@ -56,37 +55,6 @@ class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
     skipped: dict[str, int]
     seconds: float
     generation: int
-
-
-class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
-    """What a running daemon reports (also written to `status.json` after each batch).
-
-    Attributes:
-        state: `starting`, `catching_up` (initial sync), `idle`, `indexing`, `stopping`,
-            or `error` (the index cannot be brought up to date; searches still work).
-        pending: Changed files seen but not yet committed.
-        watch: How changes are noticed: the native observer (`inotify`, `fsevents`, ...)
-            or `polling` (native notifications unavailable or their limits reached).
-        errors: Indexing failures the daemon recovered from (or not: see `state`).
-        last_error: The latest of them, with what was being done.
-    """
-
-    pid: int
-    repo: str
-    state: str
-    pending: int = 0
-    files: int = 0
-    symbols: int = 0
-    skipped: dict[str, int] = {}
-    generation: int = 0
-    updated_at: float = 0.0
-    started_at: float = 0.0
-    schema_version: int = 0
-    catch_up_done: int = 0
-    catch_up_total: int = 0
-    watch: str = ""
-    errors: int = 0
-    last_error: str = ""
 
 
 class SearchReply(msgspec.Struct, frozen=True, tag="search"):

@@ -1,7 +1,5 @@
 """The per-repository daemon: the index's only writer, a watcher, and a local socket.
 
-Imports: msgspec, `extract`, `storage`, `daemon` modules.
-
 Start-up takes Tantivy's writer lock (a second daemon exits naming the first one's pid),
 opens the socket at once, starts watching, then catches up with what changed while no
 daemon ran. Batches of changes are applied and committed one at a time; searches read
@@ -30,22 +28,15 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.client import (
-    PID_NAME,
-    STATUS_NAME,
-    private_socket_dir,
-    read_pid,
-    socket_path,
-)
-from symfind.daemon.config import Config
+from symfind.daemon.changes import Change, changed_paths
+from symfind.daemon.client import PID_NAME, private_socket_dir, read_pid, socket_path
+from symfind.daemon.config import Config, WatchMode
 from symfind.daemon.errors import DaemonRunning, UnsafeSocketDirectory
 from symfind.daemon.indexer import apply_changes, sync_repository
 from symfind.daemon.protocol import (
-    DaemonStatus,
     ErrorReply,
     IndexReply,
     IndexReport,
@@ -63,15 +54,17 @@ from symfind.daemon.protocol import (
     receive_request,
     send_reply,
 )
-from symfind.daemon.walk import IGNORE_FILES, IgnoreRules, walk_repository
-from symfind.daemon.watcher import POLLING, Batch, Change, RepositoryWatcher
+from symfind.daemon.walk import IgnoreRules, walk_repository
+from symfind.daemon.watcher import Batch, RepositoryWatcher
 from symfind.storage import (
     SCHEMA_VERSION,
+    STATUS_NAME,
+    DaemonState,
+    DaemonStatus,
     IndexLocked,
+    IndexSource,
     IndexWriter,
     QueryError,
-    Searcher,
-    SearchResponse,
     StorageError,
     write_atomically,
 )
@@ -145,12 +138,11 @@ class Daemon:
         self.rules = IgnoreRules(config.repo)
         self._stop = threading.Event()
         self._write_lock = threading.Lock()
-        self._search_lock = threading.Lock()
         self._writer: IndexWriter | None = None
-        self._searcher: Searcher | None = None
+        self._source = IndexSource(config.index_dir)
         self._watcher: RepositoryWatcher | None = None
         self._pending = 0
-        self._state = "starting"
+        self._state = DaemonState.STARTING
         self._catch_up = (0, 0)
         self._started_at = time.time()
         self._server: socketserver.ThreadingUnixStreamServer | None = None
@@ -176,7 +168,7 @@ class Daemon:
         try:
             return self._serve()
         except (DaemonRunning, UnsafeSocketDirectory):
-            raise  # not a failure of this daemon: the CLI says why in one line
+            raise  # not a failure of this daemon: the CLI says which one runs
         except BaseException:
             logger.critical("daemon for %s failed", self.config.repo, exc_info=True)
             raise
@@ -199,7 +191,7 @@ class Daemon:
         try:
             self._serve_socket()
             self._watcher = RepositoryWatcher(
-                self.config.repo, self._on_batch, polling=self.config.watch == POLLING
+                self.config.repo, self._on_batch, polling=self.config.watch == WatchMode.POLLING
             )
             self._watcher.start()
             self._catch_up_with_disk()
@@ -221,7 +213,7 @@ class Daemon:
         """Stop watching, serving and writing, each step whatever the others raised;
         True when the index holds everything staged."""
         self._stop.set()  # a batch still running must not reopen the writer afterwards
-        self._set_state("stopping")
+        self._set_state(DaemonState.STOPPING)
         if self._watcher is not None:
             self._step("stop watching", self._watcher.stop)  # the current batch finishes
         if self._server is not None:
@@ -268,7 +260,7 @@ class Daemon:
         )
 
     def _catch_up_with_disk(self) -> None:
-        self._set_state("catching_up")
+        self._set_state(DaemonState.CATCHING_UP)
         self._write_status()  # readers (the MCP server) see a daemon at work from now on
 
         def progress(done: int, total: int) -> None:
@@ -286,7 +278,7 @@ class Daemon:
                 if self._writer is not None and self._writer.staged:
                     self._guarded("committing the catch-up", self._writer.commit)
             self._pending = 0
-        self._set_state("error" if self._broken else "idle")
+        self._set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
         self._write_status()
 
     def _sync_all(
@@ -358,14 +350,14 @@ class Daemon:
             if not resync and len(batch.changes) >= RESYNC_FROM_EVENTS:
                 resync = f"{len(batch.changes)} events in one batch"
             self._pending = len(paths)
-            self._set_state("indexing")
+            self._set_state(DaemonState.INDEXING)
             if resync or self._broken or self._writer is None:
                 self._sync_all()
             elif not self._guarded("indexing a batch", lambda: self._apply(paths)):
                 self._drop_writer()
                 self._sync_all()  # the batch's files are re-checked with all the others
             self._pending = 0
-            self._set_state("error" if self._broken else "idle")
+            self._set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
         self._write_status()
         logger.info(
             "batch of %d paths%s in %.1f ms", len(paths),
@@ -382,26 +374,13 @@ class Daemon:
 
     def _relative_paths(self, changes: list[Change]) -> tuple[set[str], bool]:
         """Repo-relative file paths to re-check; True when a full re-sync is needed."""
-        root = self.config.repo
-        paths: set[str] = set()
-        directories: set[str] = set()
-        resync = False
-        for change in changes:
-            try:
-                relative = Path(change.path).relative_to(root).as_posix()
-            except ValueError:
-                continue  # outside the repository (a move out reports the source too)
-            name = relative.rsplit("/", 1)[-1]
-            if name in IGNORE_FILES or relative == ".git/info/exclude":
-                self.rules.forget(relative.rpartition("/")[0])
-                resync = True
-            elif change.is_directory:
-                directories.add(relative)
-            else:
-                paths.add(relative)
-        for directory in directories:
+        changed = changed_paths(changes, self.config.repo)
+        for directory in changed.ignore_dirs:
+            self.rules.forget(directory)
+        paths = set(changed.files)
+        for directory in changed.directories:
             self._files_below(directory, paths)
-        return paths, resync
+        return paths, bool(changed.ignore_dirs)
 
     def _files_below(self, relative: str, paths: set[str]) -> None:
         """Add what the index knows below a created, moved or deleted directory, and what
@@ -418,7 +397,7 @@ class Daemon:
 
     # ---- status -----------------------------------------------------------------------
 
-    def _set_state(self, state: str) -> None:
+    def _set_state(self, state: DaemonState) -> None:
         with self.changed:
             self._state = state
             self.changed.notify_all()
@@ -491,27 +470,6 @@ class Daemon:
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, name="symfind-socket", daemon=True).start()
 
-    def answer(self, message: Request) -> Reply:
-        """Handle one request (called from socket threads)."""
-        try:
-            if isinstance(message, SearchRequest):
-                return SearchReply(self._search(message))
-            if isinstance(message, StatusRequest):
-                return StatusReply(self.status())
-            if isinstance(message, StopRequest):
-                self._stop.set()
-                return OkReply("stopping")
-        except QueryError as exc:
-            return ErrorReply(kind="query", message=str(exc))
-        except StorageError as exc:
-            return ErrorReply(kind="index", message=str(exc))
-        except BaseException as exc:  # an entry point: one bad request must not kill the daemon
-            if not _recoverable(exc):
-                raise
-            logger.exception("request failed")
-            return ErrorReply(kind="internal", message="internal error; see the daemon log")
-        return ErrorReply(kind="query", message="unknown request")
-
     def index_for(self, conn: socket.socket, request: IndexRequest) -> Reply:
         """Run `symfind index` (re-check every file) or `symfind reindex` (`fresh`: drop
         the index and rebuild it) for a client, sending it progress on `conn` (called from
@@ -520,13 +478,13 @@ class Daemon:
         with self._write_lock:
             if self._stop.is_set():
                 return ErrorReply(kind="index", message="the daemon is stopping")
-            self._set_state("indexing")
+            self._set_state(DaemonState.INDEXING)
             started = time.monotonic()
             try:
                 report = self._index_now(request.fresh, client)
             finally:
                 self._pending = 0
-                self._set_state("error" if self._broken else "idle")
+                self._set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
         self._write_status()
         logger.info("%s for a client in %.1f s", "reindex" if request.fresh else "index",
                     time.monotonic() - started)
@@ -555,14 +513,23 @@ class Daemon:
             options_hash=self.config.options.fingerprint(), fresh=True,
         )
 
-    def _search(self, request: SearchRequest) -> SearchResponse:
-        with self._search_lock:
-            if self._searcher is None:
-                self._searcher = Searcher(self.config.index_dir)
-            else:
-                self._searcher.refresh()
-            searcher = self._searcher
-        return searcher.search(
-            request.query, limit=request.limit, kind=request.kind, language=request.language,
-            path=request.path, pending=self._pending, explain=request.explain,
-        )
+    def answer(self, message: Request) -> Reply:
+        """Handle one request (called from socket threads)."""
+        try:
+            if isinstance(message, SearchRequest):
+                return SearchReply(self._source.search(message.query, pending=self._pending))
+            if isinstance(message, StatusRequest):
+                return StatusReply(self.status())
+            if isinstance(message, StopRequest):
+                self._stop.set()
+                return OkReply("stopping")
+        except QueryError as exc:
+            return ErrorReply(kind="query", message=str(exc))
+        except StorageError as exc:
+            return ErrorReply(kind="index", message=str(exc))
+        except BaseException as exc:  # an entry point: one bad request must not kill the daemon
+            if not _recoverable(exc):
+                raise
+            logger.exception("request failed")
+            return ErrorReply(kind="internal", message="internal error; see the daemon log")
+        return ErrorReply(kind="query", message="unknown request")

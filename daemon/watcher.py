@@ -1,6 +1,6 @@
 """Watch a repository and hand over debounced batches of changed paths.
 
-Imports: watchdog, `daemon` modules. The watchdog handler only enqueues; a debouncer
+The watchdog handler only enqueues `Change`s; a debouncer
 thread turns bursts (an editor's write-temp-then-rename save, `git checkout` of thousands
 of files) into one batch, emitted once the burst has been quiet for `quiet_s` or has
 lasted `max_wait_s` — longer for bursts of thousands of events (`BURST_EVENTS`).
@@ -46,6 +46,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserverVFS
 
+from symfind.daemon.changes import Change
 from symfind.daemon.walk import SKIP_DIRS
 
 logger = logging.getLogger(__name__)
@@ -83,16 +84,6 @@ _OVERFLOW_MESSAGE = "Inotify queue overflowed"
 # often and how long `check_coverage` looks again before it concludes that they are not.
 _COVERAGE_CHECKS = 5
 _COVERAGE_RECHECK_S = 0.2
-
-
-class Change:
-    """A path that changed, and whether it is (or was) a directory."""
-
-    __slots__ = ("is_directory", "path")
-
-    def __init__(self, path: str, is_directory: bool) -> None:
-        self.path = path
-        self.is_directory = is_directory
 
 
 class Batch:

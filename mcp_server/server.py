@@ -3,7 +3,7 @@
 Imports: mcp, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
-opened index reader, and the background indexer when there is no index yet).
+opened index reader, and the daemon it starts when there is no index yet).
 `build_roots_server(roots)` does the same for each of several roots (`Roots`, which also
 owns the thread pool their searches share); their answers are fused into one ranking
 (`storage.search_repos`), and its tools answer with the forms of the models that name
@@ -72,7 +72,7 @@ def build_server(
     Args:
         repo: Repository root (resolved here).
         index_dir: Where its index lives; default `storage.index_dir_for(root)`.
-        auto_index: Start the indexer in the background when there is no index yet.
+        auto_index: Start the repository's daemon when there is no index yet.
     """
     root = repo.resolve()
     where = index_dir or index_dir_for(root)
@@ -84,7 +84,7 @@ def build_server(
         try:
             yield repository
         finally:
-            _leave_indexer(repository)
+            _leave_launch(repository)
 
     server = _server(lifespan, INSTRUCTIONS)
     tools.register(server)
@@ -98,7 +98,7 @@ def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCP
     Args:
         roots: Repository roots (resolved here; one given twice is served once), in
             priority order: the first wins ties.
-        auto_index: Start the indexer of a root that has no index yet, in the background.
+        auto_index: Start the daemon of a root that has no index yet.
     """
     resolved = list(dict.fromkeys(root.resolve() for root in roots))
 
@@ -111,17 +111,17 @@ def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCP
         finally:
             served.close()
             for repository in served.repos.values():
-                _leave_indexer(repository)
+                _leave_launch(repository)
 
     server = _server(lifespan, ROOTS_INSTRUCTIONS)
     tools.register(server, several=True)
     return server
 
 
-def _leave_indexer(repository: Repository) -> None:
-    indexer = repository.indexer
-    if indexer is not None and indexer.running:
-        logger.info("indexer (pid %d) keeps running to finish the index", indexer.process.pid)
+def _leave_launch(repository: Repository) -> None:
+    launch = repository.launch
+    if launch is not None and launch.running:
+        logger.info("daemon start (pid %d) keeps running to finish the index", launch.process.pid)
 
 
 class SymfindServer(MCPServer[Any]):

@@ -1,16 +1,14 @@
-"""The server's view of one repository's index (`Repository`: opened lazily, refreshed
-before use), and of several (`Roots`).
+"""The server's view of one repository's index (`Repository`), and of several (`Roots`).
 
-Imports: `storage`, `mcp_server.file_cache`, msgspec and the standard library (no mcp:
-tools turn errors here into tool errors).
-
-The MCP server only reads the index. When there is none yet it starts the repository's
-daemon as a separate process (`python -m symfind.daemon daemon start REPO`, never by import),
-which builds the index and then keeps it fresh, and answers that the index is being
-built; the first commit makes searches work without a restart, and every search
-refreshes the reader so later commits (of the daemon or a manual `symfind index`) are
-seen. A running daemon is recognised by its status file in the index directory, which it
-rewrites atomically after every batch. A server with several roots does all this for each.
+The MCP server only reads the index, through a `storage.IndexSource` (opened lazily,
+refreshed before every use, reopened after a failed read). When there is no index yet it
+starts the repository's daemon as a separate process (`storage.spawn_daemon`: `symfind
+daemon start REPO`, never by import), which builds the index and then keeps it fresh, and
+answers that the index is being built; the first commit makes searches work without a
+restart, and later commits (of the daemon or a manual `symfind index`) are seen by the next
+search. A running daemon is recognised by its status file (`storage.live_daemon_status`),
+which it rewrites atomically after every batch. A server with several roots does all this
+for each. Nothing here imports mcp: tools turn these errors into tool errors.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -27,31 +24,31 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
-
 from symfind.mcp_server.file_cache import VerifiedFiles
 from symfind.storage import (
+    BUSY_STATES,
+    DaemonStatus,
     IndexMissing,
+    IndexSource,
     IndexState,
     Manifest,
     Searcher,
-    StorageError,
     index_dir_for,
     index_state,
+    live_daemon_status,
     repo_labels,
+    spawn_daemon,
 )
 
 logger = logging.getLogger(__name__)
 
-#: Written by the daemon after every batch (the one file daemon and readers share).
-DAEMON_STATUS_FILE = "status.json"
-INDEX_LOG_FILE = "mcp-index.log"
-#: Daemon states in which a batch may be running.
-_BUSY_STATES = frozenset({"starting", "catching_up", "indexing"})
+#: Where the output of the `symfind daemon start` this server runs goes.
+LAUNCH_LOG_FILE = "mcp-index.log"
 
 
-class IndexBuilding(Exception):
-    """No usable index yet; the indexer is running (or just failed)."""
+class IndexBuilding(IndexMissing):
+    """No usable index yet; the daemon building it runs (or just failed). Its message
+    says so, and what to do: tools show it as is."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +56,7 @@ class Activity:
     """What is changing the index now.
 
     Attributes:
-        indexing: Our indexer, or a daemon batch, is running.
+        indexing: The daemon we launched is starting, or a daemon batch is running.
         watching: A live daemon keeps the index up to date as files change.
         pending: Changes known but not committed yet (daemon's count, or a crashed batch).
     """
@@ -69,20 +66,10 @@ class Activity:
     pending: int
 
 
-class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
-    """The fields of the daemon's status file this server reads (others are ignored)."""
-
-    pid: int
-    state: str = ""
-    pending: int = 0
-
-
-_STATUS_DECODER = msgspec.json.Decoder(DaemonStatus)
-
-
 @dataclass
-class Indexer:
-    """The background indexer process this server started."""
+class DaemonLaunch:
+    """The `symfind daemon start` process this server ran to build the index (it exits
+    once the daemon it detaches answers, or fails)."""
 
     process: subprocess.Popen[bytes]
     started_at: float
@@ -103,118 +90,91 @@ class Repository:
     Args:
         root: The repository root, already resolved.
         index_dir: Where its index lives (`storage.index_dir_for(root)`).
-        auto_index: Start the indexer when there is no index.
+        auto_index: Start the daemon when there is no index.
     """
 
     def __init__(self, root: Path, index_dir: Path, *, auto_index: bool = True) -> None:
         self.root = root
         self.index_dir = index_dir
         self.auto_index = auto_index
-        self.indexer: Indexer | None = None
+        self.launch: DaemonLaunch | None = None
         #: Verified lines of indexed files, for snippets and read_symbol.
         self.files = VerifiedFiles(root)
-        self._searcher: Searcher | None = None
-        self._lock = threading.Lock()
+        self._source = IndexSource(index_dir)
+        self._launch_lock = threading.Lock()
 
     def start(self) -> None:
-        """Called once at server start: begin indexing if nothing is indexed yet."""
+        """Called once at server start: start the daemon if nothing is indexed yet."""
         if self.auto_index and index_state(self.index_dir) is IndexState.MISSING:
-            self.start_indexing("no index yet")
+            self.start_daemon("no index yet")
 
     @contextmanager
     def reader(self) -> Iterator[Searcher]:
-        """The refreshed Searcher, held under the lock for the caller's block.
+        """The refreshed Searcher, held under its source's lock for the caller's block.
 
         Raises:
-            IndexBuilding: No index yet (indexing has been started).
+            IndexBuilding: No index yet (the daemon has been started to build it).
             SchemaMismatch: The index needs `symfind reindex`.
             StorageError: Any other unusable index.
         """
-        with self._lock:
-            yield self._current()
-
-    def _current(self) -> Searcher:
-        if self._searcher is None:
-            try:
-                self._searcher = Searcher(self.index_dir)
-            except IndexMissing:
-                if self.auto_index and self.indexer is None:
-                    self.start_indexing("no index yet")
-                raise IndexBuilding(self.building_message()) from None
-            logger.info("opened index %s (generation %d)", self.index_dir,
-                        self._searcher.manifest.generation)
-            return self._searcher
         try:
-            self._searcher.refresh()
-        except (StorageError, ValueError, OSError):
-            # Rebuilt under us, or damaged: reopen from scratch on the next call.
-            self._searcher = None
-            raise
-        return self._searcher
+            with self._source.reader() as searcher:
+                yield searcher
+        except IndexMissing:
+            if self.auto_index and self.launch is None:
+                self.start_daemon("no index yet")
+            raise IndexBuilding(self.building_message()) from None
 
-    def start_indexing(self, reason: str) -> Indexer | None:
-        """Start the repository's daemon (`python -m symfind.daemon daemon start ROOT`) unless one
-        runs; it builds the index, then keeps it fresh."""
-        if self.indexer is not None and self.indexer.running:
-            return self.indexer
-        if self.daemon_status() is not None:
-            return None  # a live daemon keeps the index up to date itself
-        self.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        log_path = self.index_dir / INDEX_LOG_FILE
-        with open(log_path, "ab") as log:
-            process = subprocess.Popen(
-                # -P: a directory named like our packages in the cwd must not shadow them.
-                [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "start", str(self.root)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                close_fds=True,
-                # Its own session: a Ctrl-C meant for the MCP host must not stop a commit.
-                start_new_session=True,
-            )
-        logger.info("indexing %s in the background (pid %d): %s", self.root, process.pid, reason)
-        self.indexer = Indexer(process=process, started_at=time.monotonic(), log_path=log_path)
-        return self.indexer
+    def start_daemon(self, reason: str) -> DaemonLaunch | None:
+        """Start the repository's daemon unless one runs; it builds the index, then keeps
+        it fresh."""
+        with self._launch_lock:
+            if self.launch is not None and self.launch.running:
+                return self.launch
+            if self.daemon_status() is not None:
+                return None  # a live daemon keeps the index up to date itself
+            self.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            log_path = self.index_dir / LAUNCH_LOG_FILE
+            process = spawn_daemon("start", self.root, log_path)
+            logger.info("indexing %s in the background (pid %d): %s", self.root, process.pid,
+                        reason)
+            self.launch = DaemonLaunch(process=process, started_at=time.monotonic(),
+                                       log_path=log_path)
+            return self.launch
 
     def building_message(self) -> str:
         """Why there is no index yet, and what happens next."""
-        indexer = self.indexer
+        launch = self.launch
         if self.daemon_status() is not None:
             return (
                 f"the index of {self.root} is being built by the running daemon — "
                 "retry in a few seconds (index_status shows progress)"
             )
-        if indexer is None:
+        if launch is None:
             return f"{self.root} is not indexed — run `symfind index {self.root}`"
-        if indexer.running:
-            seconds = time.monotonic() - indexer.started_at
+        if launch.running:
+            seconds = time.monotonic() - launch.started_at
             return (
                 f"the index of {self.root} is still being built (started {seconds:.0f}s ago) — "
                 "retry in a few seconds; index_status shows progress"
             )
-        if indexer.exit_code == 0:
+        if launch.exit_code == 0:
             return f"the index of {self.root} has just been built — retry now"
         return (
-            f"indexing {self.root} failed (exit code {indexer.exit_code}); see "
-            f"{indexer.log_path} or run `symfind index {self.root}`"
+            f"indexing {self.root} failed (exit code {launch.exit_code}); see "
+            f"{launch.log_path} or run `symfind index {self.root}`"
         )
 
     def daemon_status(self) -> DaemonStatus | None:
         """The live daemon's last status, or None when none runs for this index."""
-        try:
-            status = _STATUS_DECODER.decode((self.index_dir / DAEMON_STATUS_FILE).read_bytes())
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-            return None
-        if status.state == "stopping" or not _alive(status.pid):
-            return None
-        return status
+        return live_daemon_status(self.index_dir)
 
     def activity(self, manifest: Manifest | None = None) -> Activity:
         """What is changing the index now (one read of the daemon's status file)."""
         status = self.daemon_status()
-        ours = self.indexer is not None and self.indexer.running
+        ours = self.launch is not None and self.launch.running
         return Activity(
-            indexing=ours or (status is not None and status.state in _BUSY_STATES),
+            indexing=ours or (status is not None and status.state in BUSY_STATES),
             watching=status is not None,
             pending=max(status.pending if status else 0, len(manifest.pending) if manifest else 0),
         )
@@ -226,7 +186,7 @@ class Roots:
 
     Args:
         roots: Repository roots, already resolved, each once.
-        auto_index: Start the indexer of a root that has no index.
+        auto_index: Start the daemon of a root that has no index.
     """
 
     def __init__(self, roots: Sequence[Path], *, auto_index: bool = True) -> None:
@@ -241,23 +201,9 @@ class Roots:
         )
 
     def start(self) -> None:
-        """Called once at server start: begin indexing the roots that have no index."""
+        """Called once at server start: start the daemons of the roots that have no index."""
         for repo in self.repos.values():
             repo.start()
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True

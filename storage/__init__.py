@@ -1,23 +1,31 @@
-"""storage: the versioned Tantivy index of symbols and the search over it.
+"""storage: the versioned Tantivy index of symbols and the search over it, and the
+contract between a repository's daemon and the index's readers (`daemon_contract`).
 
-Imports: `extract.records` only of ours. tantivy is confined to this package.
+tantivy is confined to this package (tests/unit/test_layering.py checks the imports).
 """
 
 from symfind.extract.records import Language, SymbolKind
 from symfind.storage.escaping import escape, escape_counted, escape_line
+from symfind.storage.daemon_contract import (
+    BUSY_STATES,
+    STATUS_NAME,
+    DaemonState,
+    DaemonStatus,
+    live_daemon_status,
+    pid_alive,
+    spawn_daemon,
+)
 from symfind.storage.errors import IndexLocked, IndexMissing, QueryError, SchemaMismatch, StorageError
 from symfind.storage.federation import (
     FederatedResponse,
-    IndexSource,
     Repo,
-    RepoQuery,
     RepoResult,
     RepoSearch,
     RepoState,
     RepoStatus,
     fuse_answers,
-    local_repos,
     repo_labels,
+    search_repo,
     search_repos,
 )
 from symfind.storage.fusion import RRF_K, fuse
@@ -36,20 +44,26 @@ from symfind.storage.records import (
 )
 from symfind.storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
 from symfind.storage.schema import SCHEMA_VERSION
-from symfind.storage.search import MAX_LIMIT, Searcher
+from symfind.storage.query import MAX_LIMIT, SearchQuery
+from symfind.storage.search import Searcher
+from symfind.storage.sources import IndexSource
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
     "escape",
     "escape_counted",
     "escape_line",
+    "BUSY_STATES",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "RRF_K",
     "SCHEMA_VERSION",
+    "STATUS_NAME",
     "WEIGHTS",
     "Channel",
     "ChannelMatch",
+    "DaemonState",
+    "DaemonStatus",
     "FederatedResponse",
     "FileState",
     "Freshness",
@@ -63,13 +77,13 @@ __all__ = [
     "Plan",
     "QueryError",
     "Repo",
-    "RepoQuery",
     "RepoResult",
     "RepoSearch",
     "RepoState",
     "RepoStatus",
     "Route",
     "SchemaMismatch",
+    "SearchQuery",
     "SearchResponse",
     "SearchResult",
     "Searcher",
@@ -84,10 +98,13 @@ __all__ = [
     "index_base_dir",
     "index_dir_for",
     "index_state",
-    "local_repos",
+    "live_daemon_status",
+    "pid_alive",
     "read_manifest",
     "repo_labels",
     "route",
+    "search_repo",
     "search_repos",
+    "spawn_daemon",
     "write_atomically",
 ]

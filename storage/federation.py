@@ -1,9 +1,8 @@
 """Search several repositories' indexes at once and fuse their answers into one ranking.
 
-Imports: msgspec, `storage` modules. Each repository is searched by a callable (`RepoSearch`)
-that the caller supplies: `IndexSource` reads an index directory in-process; the CLI passes
-one that asks the repository's daemon over its socket first (`storage` never imports
-`daemon`). A repository that cannot be searched — no index, another schema version, any
+Each repository is searched by a callable (`RepoSearch`) that the caller supplies: an
+`IndexSource`'s `search` reads an index directory in-process; the CLI passes one that asks
+the repository's daemon over its socket first (`storage` never imports `daemon`). A repository that cannot be searched — no index, another schema version, any
 other storage failure — gets a status of its own and the others still answer.
 
 Fusion: every repository answers the same query with the same router, channel weights and
@@ -32,21 +31,19 @@ from __future__ import annotations
 import enum
 import heapq
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import PurePath, PurePosixPath
 
 import msgspec
 
-from symfind.extract.records import SymbolKind
-from symfind.storage.errors import IndexMissing, QueryError, SchemaMismatch, StorageError
-from symfind.storage.location import index_dir_for
+from symfind.storage.errors import IndexMissing, SchemaMismatch, StorageError
+from symfind.storage.query import SearchQuery
 from symfind.storage.records import Freshness, SearchResponse, SearchResult
-from symfind.storage.router import Plan, route
-from symfind.storage.search import MAX_LIMIT, SUGGESTIONS, Searcher, check_path_filter
+from symfind.storage.router import Plan
+from symfind.storage.search import SUGGESTIONS
 from symfind.storage.words import qualifier_parts, split_text, squash
 
 logger = logging.getLogger(__name__)
@@ -64,21 +61,9 @@ class RepoState(enum.StrEnum):
     ERROR = "error"
 
 
-class RepoQuery(msgspec.Struct, frozen=True, kw_only=True):
-    """The query every repository of a federated search answers."""
-
-    query: str
-    limit: int = 10
-    kind: str | None = None
-    language: str | None = None
-    path: str | None = None
-    #: Whether an empty answer says why and suggests names (see `Searcher.search`).
-    explain: bool = True
-
-
 #: Answers a query for one repository. Raises `StorageError` (`IndexMissing`,
 #: `SchemaMismatch`, ...) when the repository cannot be searched.
-RepoSearch = Callable[[RepoQuery], SearchResponse]
+RepoSearch = Callable[[SearchQuery], SearchResponse]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,56 +138,6 @@ class FederatedResponse(msgspec.Struct, frozen=True, kw_only=True):
         return sum(status.status is RepoState.OK for status in self.repos)
 
 
-class IndexSource:
-    """Searches one index directory in-process (a `RepoSearch`).
-
-    Opens the index on first use, so an index built later is found; afterwards picks up
-    new commits, reading the manifest only when its file changed (a long-lived caller
-    such as an MCP server searching many repositories pays one `stat` per repository).
-    """
-
-    def __init__(self, index_dir: Path) -> None:
-        self.index_dir = index_dir
-        self._searcher: Searcher | None = None
-        self._manifest_stamp: tuple[int, int] | None = None
-
-    def __call__(self, query: RepoQuery) -> SearchResponse:
-        """Search the index.
-
-        Raises:
-            IndexMissing: No index yet.
-            SchemaMismatch: Built by another schema version or damaged; reindex.
-        """
-        stamp = self._stamp()
-        if self._searcher is None:
-            self._searcher = Searcher(self.index_dir)
-        elif stamp != self._manifest_stamp:
-            self._searcher.refresh()
-        self._manifest_stamp = stamp
-        return self._searcher.search(
-            query.query, limit=query.limit, kind=query.kind, language=query.language,
-            path=query.path, explain=query.explain,
-        )
-
-    def _stamp(self) -> tuple[int, int] | None:
-        try:
-            stat = os.stat(self.index_dir / "manifest.json")
-        except OSError:
-            return None
-        return (stat.st_mtime_ns, stat.st_size)
-
-
-def local_repos(roots: Sequence[Path]) -> list[Repo]:
-    """Repositories searched in-process, each through `IndexSource` on its index directory
-    (`index_dir_for`), labelled by `repo_labels` — what a long-lived reader such as an MCP
-    server with several roots needs. `roots` must be resolved paths."""
-    labels = repo_labels(roots)
-    return [
-        Repo(label, str(root), IndexSource(index_dir_for(root)))
-        for label, root in zip(labels, roots, strict=True)
-    ]
-
-
 def repo_labels(roots: Sequence[str | PurePath]) -> list[str]:
     """Short, unique, deterministic labels: each root's last path component, with as many
     parent components as it takes to tell apart roots that share a name."""
@@ -219,68 +154,38 @@ def repo_labels(roots: Sequence[str | PurePath]) -> list[str]:
 
 
 def search_repos(
-    repos: Sequence[Repo],
-    query: str,
-    *,
-    limit: int = 10,
-    kind: str | None = None,
-    language: str | None = None,
-    path: str | None = None,
-    executor: Executor | None = None,
+    repos: Sequence[Repo], query: SearchQuery, *, executor: Executor | None = None
 ) -> FederatedResponse:
     """Search every repository and fuse their answers into one ranking (see the module doc).
 
     Filters apply in each repository before it ranks, as in a one-repository search, and
-    `limit` to the fused list: each repository is asked for `limit` results, all the fused
-    list can take from it.
+    the limit to the fused list: each repository is asked for `query.limit` results, all
+    the fused list can take from it.
 
     Args:
         repos: The repositories, in priority order (the first wins ties).
-        query: A name (typos allowed), a qualified name, or a few words.
-        limit: Results wanted in the fused list, 1..1000.
-        kind: Only this SymbolKind.
-        language: Only this language id.
-        path: Only paths (relative to each repository's root) matching this glob.
+        query: The query; its path filter is relative to each repository's root.
         executor: Searches the repositories concurrently when given (a thread pool: Tantivy
             releases the GIL while it searches, and daemons answer in their own
             processes); the answer is the same either way.
 
     Raises:
-        QueryError: The query, limit or kind cannot be searched — the same in every
+        QueryError: The query does not pass `SearchQuery.check` — the same in every
             repository, so the whole search fails rather than each repository.
     """
     started = time.perf_counter()
-    if not 1 <= limit <= MAX_LIMIT:
-        raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-    plan = route(query)
-    _check_kind(kind)
-    if path:
-        check_path_filter(path)
-    request = RepoQuery(query=query, limit=limit, kind=kind, language=language, path=path,
-                        explain=False)
-
-    def ask_all(request: RepoQuery) -> list[tuple[SearchResponse | None, RepoStatus]]:
-        def ask(repo: Repo) -> tuple[SearchResponse | None, RepoStatus]:
-            return _ask(repo, request)
-
-        return list(executor.map(ask, repos) if executor is not None else map(ask, repos))
-
-    asked = ask_all(request)
-    answered = [response for response, _ in asked if response is not None]
-    if answered and not any(response.results for response in answered):
-        # Why nothing was found and the nearest names: a second search in each repository,
-        # so asked for only when every answer is empty (not by each empty repository).
-        asked = ask_all(msgspec.structs.replace(request, explain=True))
-    statuses = [status for _, status in asked]
+    plan = query.check()
+    asked = _ask_all(repos, query, executor)
+    statuses = [answer.status for answer in asked]
     answers = [
-        (repo.label, response)
-        for repo, (response, _) in zip(repos, asked, strict=True)
-        if response is not None
+        (repo.label, answer.response)
+        for repo, answer in zip(repos, asked, strict=True)
+        if answer.response is not None
     ]
-    results = fuse_answers(answers, plan, limit)
+    results = fuse_answers(answers, plan, query.limit)
     empty_reason, suggestions = ("", []) if results else _explain_empty(answers, statuses)
     return FederatedResponse(
-        query=query,
+        query=query.text,
         route=str(plan.route),
         channels=dict(plan.weights),
         took_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -289,6 +194,54 @@ def search_repos(
         empty_reason=empty_reason,
         suggestions=suggestions,
     )
+
+
+def search_repo(repo: Repo, query: SearchQuery) -> SearchResponse:
+    """`search_repos` over a list of one, answered in the one-repository form: that
+    repository's own response, or the error it raised.
+
+    Raises:
+        QueryError: The query does not pass `SearchQuery.check`.
+        StorageError: The repository cannot be searched (`IndexMissing`, `SchemaMismatch`,
+            ...), as its search raised it.
+    """
+    query.check()
+    (answer,) = _ask_all([repo], query, None)
+    if answer.error is not None:
+        raise answer.error
+    assert answer.response is not None
+    return answer.response
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """How one repository answered: its response, or the error it raised."""
+
+    response: SearchResponse | None
+    status: RepoStatus
+    error: StorageError | None = None
+
+
+def _ask_all(
+    repos: Sequence[Repo], query: SearchQuery, executor: Executor | None
+) -> list[_Answer]:
+    """Ask every repository. Why nothing was found, and the nearest names, take a second
+    search in each repository: asked for (when `query.explain`) only once every answer is
+    known to be empty — at once when there is only one repository."""
+    request = msgspec.structs.replace(query, explain=query.explain and len(repos) == 1)
+
+    def ask_each(request: SearchQuery) -> list[_Answer]:
+        def ask(repo: Repo) -> _Answer:
+            return _ask(repo, request)
+
+        return list(executor.map(ask, repos) if executor is not None else map(ask, repos))
+
+    asked = ask_each(request)
+    if query.explain and not request.explain:
+        answered = [answer.response for answer in asked if answer.response is not None]
+        if answered and not any(response.results for response in answered):
+            asked = ask_each(query)
+    return asked
 
 
 def fuse_answers(
@@ -338,34 +291,23 @@ def _match_quality(plan: Plan) -> Callable[[SearchResult], tuple[int, int, int, 
     return quality
 
 
-def _check_kind(kind: str | None) -> None:
-    if kind and kind not in SymbolKind.__members__.values():
-        valid = ", ".join(k.value for k in SymbolKind)
-        raise QueryError(f"unknown kind {kind!r}; use one of: {valid}")
-
-
-def _ask(repo: Repo, request: RepoQuery) -> tuple[SearchResponse | None, RepoStatus]:
+def _ask(repo: Repo, request: SearchQuery) -> _Answer:
     started = time.perf_counter()
-    response: SearchResponse | None = None
-    state, message = RepoState.OK, ""
     try:
         response = repo.search(request)
-    except IndexMissing as exc:
-        state, message = RepoState.MISSING, str(exc)
-    except SchemaMismatch as exc:
-        state, message = RepoState.MISMATCH, str(exc)
     except StorageError as exc:  # includes a QueryError only this repository raised
-        state, message = RepoState.ERROR, str(exc)
+        took_ms = round((time.perf_counter() - started) * 1000, 3)
+        state = (RepoState.MISSING if isinstance(exc, IndexMissing)
+                 else RepoState.MISMATCH if isinstance(exc, SchemaMismatch) else RepoState.ERROR)
+        logger.info("%s: %s", repo.label, exc)
+        status = RepoStatus(repo=repo.label, root=repo.root, status=state, message=str(exc),
+                            took_ms=took_ms)
+        return _Answer(None, status, exc)
     took_ms = round((time.perf_counter() - started) * 1000, 3)
-    if response is None:
-        logger.info("%s: %s", repo.label, message)
-        return None, RepoStatus(
-            repo=repo.label, root=repo.root, status=state, message=message, took_ms=took_ms
-        )
-    return response, RepoStatus(
-        repo=repo.label, root=repo.root, status=state, took_ms=took_ms,
+    return _Answer(response, RepoStatus(
+        repo=repo.label, root=repo.root, status=RepoState.OK, took_ms=took_ms,
         results=len(response.results), freshness=response.freshness, failures=response.failures,
-    )
+    ))
 
 
 def _explain_empty(

@@ -7,19 +7,20 @@ reaches Tantivy's query parser: every Tantivy query is built from parsed terms.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import tantivy
 
-from symfind.extract.records import Symbol, SymbolKind
+from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.errors import QueryError, SchemaMismatch
+from symfind.storage.errors import SchemaMismatch
 from symfind.storage.fusion import contribution, fuse
+from symfind.storage.globs import glob_to_regex
 from symfind.storage.index import check_index, open_tantivy
 from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
+from symfind.storage.query import SearchQuery
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -28,107 +29,16 @@ from symfind.storage.records import (
     SearchResult,
     Why,
 )
-from symfind.storage.router import Channel, Plan, Route, route
+from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
 from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
 
-MAX_LIMIT = 1000
 SUGGESTIONS = 5
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
-
-
-PATH_FILTER_HELP = (
-    "a path filter is a glob relative to the repository root: `src/**/*.py`, `tests/`, "
-    "`*.go` (`*`, `**`, `?` and `[abc]` classes)"
-)
-
-
-def check_path_filter(glob: str) -> str:
-    """The path filter without its leading `./`, once checked.
-
-    Raises:
-        QueryError: It is absolute, climbs out of the repository (`..`), or has an
-            unclosed `[`.
-    """
-    text = glob.strip()
-    while text.startswith("./"):
-        text = text[2:]
-    if text.startswith(("/", "~", "\\")) or re.match(r"[A-Za-z]:[\\/]", text):
-        raise QueryError(f"path filter {glob!r} is absolute; {PATH_FILTER_HELP}")
-    if ".." in re.split(r"[/\\]", text):
-        raise QueryError(f"path filter {glob!r} leaves the repository; {PATH_FILTER_HELP}")
-    glob_to_regex(text)  # raises on an unclosed class
-    return text
-
-
-def glob_to_regex(glob: str) -> str:
-    """Translate a path glob to the regex Tantivy matches against whole paths.
-
-    `*` stays within a directory, `**` crosses directories, `?` is one character, `[abc]`,
-    `[a-z]` and `[!abc]` one character of a class (never `/`; `[[]` is a literal `[`); a
-    glob without `/` matches the file name in any directory, a glob ending in `/` (or
-    naming a directory) matches everything below it.
-
-    Raises:
-        QueryError: A `[` is never closed.
-    """
-    glob = glob.strip()
-    while glob.startswith("./"):
-        glob = glob[2:]
-    out = []
-    i = 0
-    while i < len(glob):
-        char = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "[":
-            regex, i = _glob_class(glob, i)
-            out.append(regex)
-            continue
-        out.append({"*": "[^/]*", "?": "[^/]"}.get(char) or re.escape(char))
-        i += 1
-    pattern = "".join(out)
-    if "/" not in glob.rstrip("/"):
-        pattern = "(.*/)?" + pattern
-    if glob.endswith("/"):
-        return pattern + ".*"
-    return pattern + "(/.*)?"
-
-
-def _glob_class(glob: str, start: int) -> tuple[str, int]:
-    """The regex of the class `glob[start:]` opens (`glob[start] == "["`), and the index
-    just after its `]` (a `]` right after `[` or `[!` is a member, as in shells).
-
-    Raises:
-        QueryError: The class is never closed.
-    """
-    i = start + 1
-    negated = glob.startswith(("!", "^"), i)
-    i += negated
-    first = i
-    if glob.startswith("]", i):
-        i += 1
-    end = glob.find("]", i)
-    if end < 0:
-        raise QueryError(f"path filter {glob!r} has an unclosed '['; {PATH_FILTER_HELP}")
-    members = glob[first:end].replace("/", "")
-    if not members:
-        raise QueryError(f"path filter {glob!r} has a class of '/' only; {PATH_FILTER_HELP}")
-    body = "".join(
-        "-" if char == "-" and 0 < k < len(members) - 1 else re.escape(char)
-        for k, char in enumerate(members)
-    )
-    return ("[^/" + body + "]" if negated else "[" + body + "]"), end + 1
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -202,49 +112,30 @@ class Searcher:
             pending=pending,
         )
 
-    def search(
-        self,
-        query: str,
-        *,
-        limit: int = 10,
-        kind: str | None = None,
-        language: str | None = None,
-        path: str | None = None,
-        pending: int = 0,
-        explain: bool = True,
-    ) -> SearchResponse:
+    def search(self, query: SearchQuery, *, pending: int = 0) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
         Args:
-            query: A name (typos allowed), a qualified name, or a few words.
-            limit: Results wanted, 1..1000.
-            kind: Only this SymbolKind (`class`, `function`, ...).
-            language: Only this language id.
-            path: Only paths matching this glob (`src/**/*.py`, `tests/`).
+            query: What to look for, how many results, and the filters.
             pending: Changes the caller knows are not indexed yet (reported as is).
-            explain: Say why nothing was found and suggest near names (a second search);
-                False leaves `empty_reason` and `suggestions` empty.
 
         Raises:
-            QueryError: Empty or over-long query, a limit out of range, an unknown kind
-                or a path filter that is not a glob relative to the repository.
+            QueryError: The query does not pass `SearchQuery.check`.
         """
         started = time.perf_counter()
-        if not 1 <= limit <= MAX_LIMIT:
-            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-        plan = route(query)
-        filters = self._filters(kind, language, path)
+        plan = query.check()
+        filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=max(limit, TYPED_ORDER_WINDOW))
+                     top=max(query.limit, TYPED_ORDER_WINDOW))
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
-        fused = [fused[position] for position in order][:limit]
+        fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
         empty_reason, suggestions = "", []
-        if not results and explain:
+        if not results and query.explain:
             empty_reason, suggestions = self._explain_empty(plan, filters)
         return SearchResponse(
-            query=query,
+            query=query.text,
             route=str(plan.route),
             channels=dict(plan.weights),
             took_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -264,23 +155,14 @@ class Searcher:
         symbols = [decode_record(self._searcher.doc(address)["record"][0]) for _, address in hits]
         return sorted(symbols, key=lambda s: (s.path, s.line, s.name, s.kind))
 
-    def plan(self, query: str) -> Plan:
-        """The plan a query would run (for explanations)."""
-        return route(query)
-
-    def _filters(
-        self, kind: str | None, language: str | None, path: str | None
-    ) -> list[tantivy.Query]:
+    def _filters(self, query: SearchQuery) -> list[tantivy.Query]:
         filters = []
-        if kind:
-            if kind not in SymbolKind.__members__.values():
-                valid = ", ".join(k.value for k in SymbolKind)
-                raise QueryError(f"unknown kind {kind!r}; use one of: {valid}")
-            filters.append(tantivy.Query.term_query(self._schema, "kind", kind))
-        if language:
-            filters.append(tantivy.Query.term_query(self._schema, "language", language))
-        if path:
-            regex = glob_to_regex(check_path_filter(path))
+        if query.kind:
+            filters.append(tantivy.Query.term_query(self._schema, "kind", query.kind))
+        if query.language:
+            filters.append(tantivy.Query.term_query(self._schema, "language", query.language))
+        if query.path:
+            regex = glob_to_regex(query.path)
             filters.append(tantivy.Query.regex_query(self._schema, "path", regex))
         return filters
 

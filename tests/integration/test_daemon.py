@@ -23,7 +23,7 @@ from symfind.daemon.indexer import update_index
 from symfind.daemon.protocol import DaemonStatus, SearchReply, SearchRequest, StatusReply, StatusRequest
 from symfind.daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
 from symfind.daemon.watcher import Batch, Change
-from symfind.storage import Searcher, read_manifest
+from symfind.storage import Searcher, SearchQuery, read_manifest
 from tests.integration.daemon_process import idle, wait_for_status
 from tests.integration.second_user import as_nobody, nobody_cwd
 
@@ -236,7 +236,7 @@ def test_bad_files_are_counted_and_the_daemon_keeps_running(
 
 
 def test_socket_answers_search_and_status(running: Running) -> None:
-    reply = request(running.config.index_dir, SearchRequest(query="Alpah", limit=1))
+    reply = request(running.config.index_dir, SearchRequest(SearchQuery(text="Alpah", limit=1)))
     assert isinstance(reply, SearchReply)
     assert [(r.qualname, r.path, r.line) for r in reply.response.results] == [("Alpha", "a.py", 1)]
     status = request(running.config.index_dir, StatusRequest())

@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 
 from symfind.extract import SymbolKind
 from symfind.mcp_server.server import build_server
-from symfind.storage import RRF_K, WEIGHTS, Channel, Searcher, read_manifest, route
+from symfind.storage import RRF_K, WEIGHTS, Channel, Searcher, SearchQuery, read_manifest, route
 from tests.integration.mcp_support import assert_valid, error_text, index_repo, make_repo, text_of
 
 pytestmark = pytest.mark.anyio
@@ -129,7 +129,7 @@ async def test_search_ranks_the_meant_definition_first_and_matches_storage(
     client: Client, indexed: tuple[Path, Path], query: str, first: tuple[str, str, int]
 ) -> None:
     out = await ok(client, "codebase_search", {"query": query, "limit": 5})
-    expected = Searcher(indexed[1]).search(query, limit=5)
+    expected = Searcher(indexed[1]).search(SearchQuery(text=query, limit=5))
     assert rows(out)[0] == first
     assert rows(out) == [(r.qualname, r.path, r.line) for r in expected.results]
     assert [r["why"]["channels"] for r in out["results"]] == [
@@ -186,7 +186,7 @@ async def test_empty_search_says_why_and_what_next(client: Client, indexed: tupl
         "for text inside bodies or for usages/references, use grep instead",
     ]
     filtered = await ok(client, "codebase_search", {"query": "HttpClient", "path": "nowhere/**"})
-    expected = Searcher(indexed[1]).search("HttpClient", path="nowhere/**")
+    expected = Searcher(indexed[1]).search(SearchQuery(text="HttpClient", path="nowhere/**"))
     assert filtered["results"] == []
     assert (filtered["empty_reason"], filtered["suggestions"]) == (
         expected.empty_reason, expected.suggestions

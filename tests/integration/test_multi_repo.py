@@ -23,7 +23,7 @@ from symfind.daemon.indexer import update_index
 from symfind.storage import (
     SCHEMA_VERSION,
     Repo,
-    RepoQuery,
+    SearchQuery,
     SearchResponse,
     index_dir_for,
     read_manifest,
@@ -459,7 +459,7 @@ def test_a_running_daemon_answers_for_its_repository(
     ])
     assert statuses(answer) == [("billing", "ok"), ("frontend", "ok")]
     # White-box: the daemon opens its searcher on the first search request it serves.
-    assert billing_daemon.daemon._searcher is not None
+    assert billing_daemon.daemon._source._searcher is not None
 
 
 def test_searching_concurrently_gives_the_same_answer(
@@ -469,8 +469,8 @@ def test_searching_concurrently_gives_the_same_answer(
     repos = federated_repos([str(roots[name]) for name in NAMES])
     with ThreadPoolExecutor(max_workers=3) as pool:
         for query in ALL_ANSWER:
-            alone = search_repos(repos, query)
-            together = search_repos(repos, query, executor=pool)
+            alone = search_repos(repos, SearchQuery(text=query))
+            together = search_repos(repos, SearchQuery(text=query), executor=pool)
             assert [r.repo for r in together.results] == [r.repo for r in alone.results]
             assert together.results == alone.results
 
@@ -485,17 +485,17 @@ def test_empty_answers_are_explained_only_when_every_repository_has_one(
     asked: list[tuple[str, bool]] = []
 
     def recording(repo: Repo) -> Repo:
-        def search(query: RepoQuery) -> SearchResponse:
+        def search(query: SearchQuery) -> SearchResponse:
             asked.append((repo.label, query.explain))
             return repo.search(query)
 
         return Repo(repo.label, repo.root, search)
 
     repos = [recording(repo) for repo in federated_repos([str(roots[n]) for n in NAMES])]
-    found = search_repos(repos, "parse_config")  # found: no second round
+    found = search_repos(repos, SearchQuery(text="parse_config"))  # found: no second round
     assert (asked, found.empty_reason, found.suggestions) == (
         [("billing", False), ("frontend", False), ("tools", False)], "", [])
     asked.clear()
-    nothing = search_repos(repos, "Zebrafish")
+    nothing = search_repos(repos, SearchQuery(text="Zebrafish"))
     assert asked == [(name, explain) for explain in (False, True) for name in NAMES]
     assert nothing.empty_reason == "no indexed definition matches 'Zebrafish' closely enough"

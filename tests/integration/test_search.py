@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.config import Config
-from symfind.storage import QueryError, Searcher
+from symfind.storage import QueryError, Searcher, SearchQuery
 
 GOLDENS = Path(__file__).resolve().parent / "goldens" / "search.json"
 
@@ -40,7 +40,7 @@ QUERIES = {
 
 
 def summarize(searcher: Searcher, query: str) -> list[list[object]]:
-    response = searcher.search(query, limit=5)
+    response = searcher.search(SearchQuery(text=query, limit=5))
     rows: list[list[object]] = []
     for rank, result in enumerate(response.results, start=1):
         why = {
@@ -72,7 +72,7 @@ def test_result_order_matches_golden(shape: str, searcher: Searcher, goldens: di
 
 
 def test_response_reports_route_channels_and_freshness(searcher: Searcher) -> None:
-    response = searcher.search("AsyncClinet", limit=1)
+    response = searcher.search(SearchQuery(text="AsyncClinet", limit=1))
     assert (response.route, response.channels, response.freshness.files) == (
         "identifier",
         {"exact": 3.0, "fuzzy": 2.0, "ngram": 0.7, "words": 0.7},
@@ -82,13 +82,13 @@ def test_response_reports_route_channels_and_freshness(searcher: Searcher) -> No
 
 
 def test_ignored_directory_is_not_indexed(searcher: Searcher) -> None:
-    assert searcher.search("IgnoredGeneratedThing", limit=3).results == [] or all(
-        r.path != "ignored/generated.py" for r in searcher.search("IgnoredGeneratedThing").results
+    assert searcher.search(SearchQuery(text="IgnoredGeneratedThing", limit=3)).results == [] or all(
+        r.path != "ignored/generated.py" for r in searcher.search(SearchQuery(text="IgnoredGeneratedThing")).results
     )
 
 
 def test_empty_answer_says_why_and_suggests_names(searcher: Searcher) -> None:
-    response = searcher.search("Zqxwvut", limit=5)
+    response = searcher.search(SearchQuery(text="Zqxwvut", limit=5))
     assert (response.results, response.empty_reason) == (
         [],
         "no indexed definition matches 'Zqxwvut' closely enough",
@@ -96,7 +96,7 @@ def test_empty_answer_says_why_and_suggests_names(searcher: Searcher) -> None:
 
 
 def test_filters_that_exclude_everything_explain_it(searcher: Searcher) -> None:
-    response = searcher.search("HttpClient", kind="macro")
+    response = searcher.search(SearchQuery(text="HttpClient", kind="macro"))
     assert response.results == []
     assert response.empty_reason == "nothing matches with these filters; these match without them"
     assert response.suggestions[0] == "HttpClient"
@@ -112,14 +112,14 @@ def test_filters_that_exclude_everything_explain_it(searcher: Searcher) -> None:
     ],
 )
 def test_filters_restrict_results(searcher: Searcher, filters: dict, expected: list[str]) -> None:
-    response = searcher.search("send", limit=2, **filters)
+    response = searcher.search(SearchQuery(text="send", limit=2, **filters))
     assert [r.qualname for r in response.results] == expected
 
 
 @pytest.mark.parametrize("limit", [0, -1, 1001, 10**9])
 def test_absurd_limits_are_refused(searcher: Searcher, limit: int) -> None:
     with pytest.raises(QueryError, match="limit must be between 1 and 1000"):
-        searcher.search("HttpClient", limit=limit)
+        searcher.search(SearchQuery(text="HttpClient", limit=limit))
 
 
 @pytest.mark.parametrize(
@@ -135,11 +135,11 @@ def test_absurd_limits_are_refused(searcher: Searcher, limit: int) -> None:
     ],
 )
 def test_tantivy_syntax_is_searched_as_plain_text(searcher: Searcher, query: str, route: str) -> None:
-    response = searcher.search(query, limit=5)
+    response = searcher.search(SearchQuery(text=query, limit=5))
     assert (response.route, response.failures) == (route, {})
 
 
 @pytest.mark.parametrize("query", ["((((", '"', "*", "", "q" * 10_000])
 def test_unsearchable_queries_raise_query_error(searcher: Searcher, query: str) -> None:
     with pytest.raises(QueryError):
-        searcher.search(query)
+        searcher.search(SearchQuery(text=query))

@@ -10,7 +10,7 @@ import pytest
 
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
-from symfind.storage import Searcher
+from symfind.storage import Searcher, SearchQuery
 
 # Each name the query means is the one the other channels like less: a longer qualname
 # (ngram and words score the qualname too) and a later path.
@@ -65,7 +65,7 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
 def test_the_case_typed_breaks_ties_between_names_at_the_same_distance(
     searcher: Searcher, query: str, expected: list[str]
 ) -> None:
-    assert [r.qualname for r in searcher.search(query, limit=2).results] == expected
+    assert [r.qualname for r in searcher.search(SearchQuery(text=query, limit=2)).results] == expected
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_the_case_typed_breaks_ties_between_names_at_the_same_distance(
 def test_the_order_of_words_typed_breaks_ties_between_names_with_the_same_words(
     searcher: Searcher, query: str, first: str
 ) -> None:
-    results = searcher.search(query, limit=2).results
+    results = searcher.search(SearchQuery(text=query, limit=2)).results
     other = "testServer" if first == "testClient" else "testClient"
     assert [r.name for r in results] == [
         f"{first}MaxHeaderListSize{other.removeprefix('test')}IntentionalViolation",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from symfind.extract.records import Symbol, SymbolKind
-from symfind.storage import IndexWriter, Searcher
+from symfind.storage import IndexWriter, Searcher, SearchQuery
 from symfind.storage.records import FileState
 
 METHODS = {
@@ -56,7 +56,7 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
 
 
 def words_ranking(searcher: Searcher, query: str) -> list[str]:
-    results = searcher.search(query, limit=10).results
+    results = searcher.search(SearchQuery(text=query, limit=10)).results
     ranked = [r for r in results if "words" in r.why.channels]
     return [r.qualname for r in sorted(ranked, key=lambda r: r.why.channels["words"].rank)]
 

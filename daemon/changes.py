@@ -1,0 +1,70 @@
+"""What a batch of file events asks the daemon to re-check: a pure function of the events
+and the repository root, so that it is tested without a watcher.
+
+The watcher (`daemon.watcher`) turns watchdog's events into `Change`s, leaving out paths
+inside directories the index never looks into; the daemon (`daemon.service`) turns
+`changed_paths` into the files to re-extract, adding what is below a changed directory
+(in the index and on disk, which this function cannot know), and the indexer decides,
+by the ignore rules, whether each such file is indexed at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+
+from symfind.daemon.walk import IGNORE_FILES
+
+#: Git's own ignore file inside the repository; it changes the rules like an ignore file.
+GIT_EXCLUDE = ".git/info/exclude"
+
+
+class Change:
+    """A path that changed, and whether it is (or was) a directory."""
+
+    __slots__ = ("is_directory", "path")
+
+    def __init__(self, path: str, is_directory: bool) -> None:
+        self.path = path
+        self.is_directory = is_directory
+
+
+class ChangedPaths(msgspec.Struct, frozen=True, kw_only=True):
+    """Repository-relative POSIX paths a batch of changes touches.
+
+    Attributes:
+        files: Files created, modified, moved (both ends) or deleted.
+        directories: Directories created, moved (both ends) or deleted: what was and is
+            below them must be re-checked.
+        ignore_dirs: Directories whose ignore rules changed (an ignore file there was
+            written, moved or deleted): their rules must be read again, and the whole
+            tree re-checked.
+    """
+
+    files: frozenset[str] = frozenset()
+    directories: frozenset[str] = frozenset()
+    ignore_dirs: frozenset[str] = frozenset()
+
+
+def changed_paths(changes: Iterable[Change], root: Path) -> ChangedPaths:
+    """Sort `changes` (absolute paths) into what they ask to re-check below `root`; a path
+    outside `root` (a move out of the repository reports its source too) is left out."""
+    files: set[str] = set()
+    directories: set[str] = set()
+    ignore_dirs: set[str] = set()
+    for change in changes:
+        try:
+            relative = Path(change.path).relative_to(root).as_posix()
+        except ValueError:
+            continue
+        directory, _, name = relative.rpartition("/")
+        if name in IGNORE_FILES or relative == GIT_EXCLUDE:
+            ignore_dirs.add(directory)
+        elif change.is_directory:
+            directories.add(relative)
+        else:
+            files.add(relative)
+    return ChangedPaths(files=frozenset(files), directories=frozenset(directories),
+                        ignore_dirs=frozenset(ignore_dirs))
