@@ -7,7 +7,7 @@ import re
 import pytest
 
 from symfind.storage import QueryError
-from symfind.storage.search import check_path_filter, glob_to_regex
+from symfind.storage.globs import check_path_filter, glob_to_regex
 
 PATHS = ["a.py", "src/a.py", "src/pkg/b.py", "tests/test_a.py", "src/pkg/c.go", "docs/x.md",
          ".github/ci.py", "app/[id]/page.ts"]
