@@ -6,16 +6,7 @@ import logging
 import sys
 
 from symfind.daemon.cli import main as cli_main
-from symfind.storage import escape_line
-
-
-class EscapingFormatter(logging.Formatter):
-    """Log lines with control characters escaped: messages quote file names, and the
-    log may be a terminal (`daemon run`, `index -v`). Tracebacks keep their lines."""
-
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
-        record.message = escape_line(record.message)
-        return super().formatMessage(record)
+from symfind.storage import EscapingFormatter
 
 
 def main(argv: list[str] | None = None) -> int:

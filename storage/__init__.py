@@ -5,7 +5,7 @@ tantivy is confined to this package (tests/unit/test_layering.py checks the impo
 """
 
 from symfind.extract.records import Language, SymbolKind
-from symfind.storage.escaping import escape, escape_counted, escape_line
+from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
 from symfind.storage.daemon_contract import (
     BUSY_STATES,
     STATUS_NAME,
@@ -50,6 +50,7 @@ from symfind.storage.sources import IndexSource
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "EscapingFormatter",
     "escape",
     "escape_counted",
     "escape_line",

@@ -1,6 +1,6 @@
 """Escaping of repository text for display: what a person would not see is shown.
 
-Imports: the standard library only.
+Imports: the standard library only. `EscapingFormatter` does the same for log lines.
 
 Names, paths, signatures and source come from the repository, which may be hostile.
 Invisible characters that can hide or reorder text — bidi controls, zero-width and other
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import re
 import unicodedata
 
@@ -89,3 +90,12 @@ def escape_line(text: str) -> str:
         return text
     return "".join(map(_shown_on_a_line, text))
 
+
+class EscapingFormatter(logging.Formatter):
+    """Log lines with control characters escaped: messages quote file names, and the
+    log may be a terminal (`daemon run`, `index -v`, an MCP host's console). Tracebacks
+    keep their lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        record.message = escape_line(record.message)
+        return super().formatMessage(record)

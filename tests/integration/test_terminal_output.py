@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from symfind.daemon.__main__ import EscapingFormatter
+from symfind.storage import EscapingFormatter
 
 HOSTILE = {
     "\x1b]0;pwned\x07title.py": ("HostileTitle", "<U+001B>]0;pwned<U+0007>title.py"),
