@@ -11,6 +11,8 @@ Usage:
     python -m bench.relevance requests tokio        # some corpora
     python -m bench.relevance --all --no-symfind    # baselines only
     python -m bench.relevance --report-only         # tables from the last run's results
+    python -m bench.relevance --all --table bench/coverage_corpora.toml \
+        --report-dir bench/out/relevance-new        # the coverage corpora (never tuned to)
 
 Writes to `bench/out/`: `results.jsonl` (one row per tool x query), `relevance.md` (the
 tables, also printed), `relevance.json` (the numbers), `misses-<tool>.md` (a sample of
@@ -143,13 +145,13 @@ def timing_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def corpus_table(names: list[str]) -> str:
+def corpus_table(names: list[str], table_path: Path = corpora.TABLE) -> str:
     """Markdown: the corpora with files, definitions and queries (from stats.json)."""
     lines = ["### Corpora", "",
              "| corpus | version | language | source | files | ctags tags | definitions "
              "| queries | dropped as ambiguous (exact) |",
              "|---|---|---|---|---:|---:|---:|---:|---:|"]
-    table_rows = {c.name: c for c in corpora.load_table()}
+    table_rows = {c.name: c for c in corpora.load_table(table_path)}
     for name in names:
         corpus = table_rows[name]
         stats = json.loads((groundtruth.out_dir(corpus) / "stats.json").read_text("utf-8"))
@@ -184,7 +186,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def symfind_coverage(names: list[str]) -> str:
+def symfind_coverage(names: list[str], table_path: Path = corpora.TABLE) -> str:
     """Markdown: share of ground-truth definitions whose (path, line) symfind indexed.
 
     Uses symfind's Python API (`storage.Searcher.all_symbols`) on the relevance indexes;
@@ -197,7 +199,7 @@ def symfind_coverage(names: list[str]) -> str:
         return f"(coverage skipped: {error})\n"
     found: collections.Counter = collections.Counter()
     total: collections.Counter = collections.Counter()
-    table_rows = {c.name: c for c in corpora.load_table()}
+    table_rows = {c.name: c for c in corpora.load_table(table_path)}
     for name in names:
         corpus = table_rows[name]
         searcher = Searcher(index_dir_for(corpus.path.resolve()))
@@ -219,10 +221,10 @@ def symfind_coverage(names: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def kinds_table(names: list[str]) -> str:
+def kinds_table(names: list[str], table_path: Path = corpora.TABLE) -> str:
     """Markdown: ground-truth definitions by language x ctags kind over the corpora."""
     counts: collections.Counter = collections.Counter()
-    table_rows = {c.name: c for c in corpora.load_table()}
+    table_rows = {c.name: c for c in corpora.load_table(table_path)}
     for name in names:
         stats = json.loads(
             (groundtruth.out_dir(table_rows[name]) / "stats.json").read_text("utf-8"))
@@ -238,19 +240,20 @@ def kinds_table(names: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report(rows: list[dict], names: list[str], coverage: bool, out: Path = OUT) -> str:
+def report(rows: list[dict], names: list[str], coverage: bool, out: Path = OUT,
+           table_path: Path = corpora.TABLE) -> str:
     """All tables as one Markdown document; also writes the misses and the JSON numbers."""
     parts = ["## Relevance", "",
              "A hit: same path and same line as the ctags definition (the line of the name).",
-             "", corpus_table(names), table(rows, "shape", "By query shape"),
+             "", corpus_table(names, table_path), table(rows, "shape", "By query shape"),
              table(rows, "language", "By language (all shapes)"), timing_table(rows)]
     tool_names = {r["tool"] for r in rows}
     for name in ("symfind", "fuzzy-scan"):
         if name in tool_names:
             parts.append(language_shape_table(rows, name))
-    parts.append(kinds_table(names))
+    parts.append(kinds_table(names, table_path))
     if coverage and "symfind" in tool_names:
-        parts.append(symfind_coverage(names))
+        parts.append(symfind_coverage(names, table_path))
     for name in tool_names:
         (out / f"misses-{name}.md").write_text(misses_report(rows, name), encoding="utf-8")
     numbers = {
@@ -271,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated subset of fuzzy-scan,ctags-lookup,ripgrep,symfind")
     parser.add_argument("--no-symfind", action="store_true", help="baselines only")
     parser.add_argument("--per-shape", type=int, default=groundtruth.PER_SHAPE)
+    parser.add_argument("--table", type=Path, default=corpora.TABLE,
+                        help="corpus table (default: %(default)s); with another table, "
+                             "--all takes every corpus of it (e.g. coverage_corpora.toml)")
     parser.add_argument("--report-only", action="store_true",
                         help="rebuild the tables from results.jsonl in the report directory")
     parser.add_argument("--report-dir", type=Path, default=OUT,
@@ -286,8 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = groundtruth.read_jsonl(results)
         names = list(dict.fromkeys(r["corpus"] for r in rows))
     else:
-        chosen_corpora = corpora.select(corpora.load_table(), args.names,
-                                        None if args.names else "relevance")
+        every = "relevance" if args.table == corpora.TABLE else None
+        chosen_corpora = corpora.select(corpora.load_table(args.table), args.names,
+                                        None if args.names else every)
         chosen = tools.available_tools(include_symfind=not args.no_symfind)
         if args.tools:
             wanted = set(args.tools.split(","))
@@ -297,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             rows += run_corpus(corpus, chosen, args.per_shape)
         groundtruth.write_jsonl(results, rows)
         names = [c.name for c in chosen_corpora]
-    text = report(rows, names, coverage=True, out=out)
+    text = report(rows, names, coverage=True, out=out, table_path=args.table)
     (out / "relevance.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

@@ -20,8 +20,11 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
         separator: Joins scope parts in a qualname (`.` or `::`).
         member_separator: Joins a type and its method when it differs (Ruby `#`).
         tags: Stems of the tag query files (`queries/<stem>-tags.scm`), read in order
-            and joined, when not just the language's own: TSX uses TypeScript's (its
-            grammar is TypeScript's plus JSX); C and C++ share file-scope variables.
+            and joined, when not just the language's own (order matters: the first
+            matching pattern wins). What languages share lives in one file: TSX uses
+            TypeScript's (its grammar is TypeScript's plus JSX); JavaScript and
+            TypeScript share module-level variables (`js-variables`); C and C++ share
+            typedefs and macros (`c-typedefs`) and file-scope variables (`c-variables`).
     """
 
     name: str
@@ -37,23 +40,29 @@ LANGUAGES: dict[str, LanguageSpec] = {
     for spec in (
         LanguageSpec(name="python", grammar="python", extensions=(".py", ".pyi")),
         LanguageSpec(
-            name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx")
+            name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
+            tags=("javascript", "js-variables"),
         ),
-        LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
-        LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript",)),
+        LanguageSpec(
+            name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"),
+            tags=("typescript", "js-variables"),
+        ),
+        LanguageSpec(
+            name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript", "js-variables")
+        ),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
         LanguageSpec(name="java", grammar="java", extensions=(".java",)),
         LanguageSpec(
             name="c", grammar="c", extensions=(".c", ".h"), separator="::",
-            tags=("c", "c-variables"),
+            tags=("c", "c-typedefs", "c-variables"),
         ),
         LanguageSpec(
             name="cpp",
             grammar="cpp",
             extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
             separator="::",
-            tags=("cpp", "c-variables"),
+            tags=("cpp", "c-typedefs", "cpp-namespace-variables", "c-variables"),
         ),
         LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
         LanguageSpec(

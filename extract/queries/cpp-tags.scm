@@ -142,109 +142,11 @@
 (namespace_definition
   name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.module
 
-; Aliases: `using Ptr = ...;` and typedefs (as in C).
+; Aliases: `using Ptr = ...;` (typedefs and macros, as in C: c-typedefs-tags.scm).
 (alias_declaration
   name: (type_identifier) @name) @definition.type
 
+; Reference typedefs, `typedef const T& const_reference;` (C has none: not in c-typedefs).
 (type_definition
-  declarator: [(type_identifier) (primitive_type)] @name) @definition.type
-
-(type_definition
-  declarator: (pointer_declarator
-    declarator: (type_identifier) @name)) @definition.type
-
-(type_definition
-  declarator: (pointer_declarator
-    declarator: (pointer_declarator
-      declarator: (type_identifier) @name))) @definition.type
-
-(type_definition
-  declarator: (array_declarator
-    declarator: (type_identifier) @name)) @definition.type
-
-(type_definition
-  declarator: (function_declarator
-    declarator: (parenthesized_declarator
-      (pointer_declarator
-        declarator: (type_identifier) @name)))) @definition.type
-
-(type_definition
-  declarator: (pointer_declarator
-    declarator: (function_declarator
-      declarator: (parenthesized_declarator
-        (pointer_declarator
-          declarator: (type_identifier) @name))))) @definition.type
-
-(type_definition
-  declarator: (function_declarator
-    declarator: (type_identifier) @name)) @definition.type
-
-(type_definition
-  declarator: (function_declarator
-    declarator: (parenthesized_declarator
-      (type_identifier) @name))) @definition.type
-
-; Macros: function-like ones are macros, object-like ones constants.
-(preproc_function_def
-  name: (identifier) @name) @definition.macro
-
-(preproc_def
-  name: (identifier) @name) @definition.constant
-
-; Namespace-scope variables (ctags `variable`), in a namespace or `extern "C"` body,
-; directly or one `#if`/`#ifdef` (or its `#else`/`#elif`) deep; file-scope ones are in
-; c-variables-tags.scm.
-(declaration_list
-  (declaration
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-        (init_declarator declarator: [
-          (identifier) @name
-          (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-          (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable
-  (#not-match? @definition.variable "^extern\\b"))
-
-(declaration_list
-  [(preproc_if
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (preproc_ifdef
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (_ [(preproc_else
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-       (preproc_elif
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)])]
-  (#not-match? @definition.variable "^extern\\b"))
+  declarator: (reference_declarator
+    (type_identifier) @name)) @definition.type

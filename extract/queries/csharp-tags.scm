@@ -39,6 +39,10 @@
 (constructor_declaration
   name: (identifier) @name) @definition.method
 
+; Finalizers, `~Handle()`: named like their class, as constructors are.
+(destructor_declaration
+  name: (identifier) @name) @definition.method
+
 ; `const` fields, one symbol per declarator.
 (field_declaration
   (modifier "const")
