@@ -7,11 +7,12 @@ A commit costs in proportion to the files it changed, whatever the repository's 
   many of its bytes are valid. Replaced atomically (write, fsync, rename) at every commit;
   it stays a few hundred bytes.
 - `files-<id>.log`, the file states: frames of a 4-byte length and a msgpack `FileChanges`,
-  each a commit's changes. A commit appends its frame (fsynced) before the header that
-  counts it, so a reader that reads the header, then the log up to `log_bytes`, sees
-  exactly one commit's table; bytes past `log_bytes` (a writer killed in between) are
-  cut by the next writer. Once the log outgrows twice a snapshot of the table, a commit
-  starts a new log with one snapshot frame, points the header at it and removes the old.
+  each a commit's changes. A commit appends its frame (fsynced) before Tantivy's commit,
+  and the header that counts it after: a reader that reads the header, then the log up
+  to `log_bytes`, sees exactly one commit's table, and a frame past `log_bytes` names the
+  paths of a commit cut short, which the next writer re-checks. Once the log outgrows
+  twice a snapshot of the table, a commit starts a new log with one snapshot frame,
+  points the header at it and removes the old.
 
 Readers that only need counts and the generation (every search) read the header; the
 table (`read_manifest`, `ManifestReader`) is read only by those that need file states.
@@ -61,7 +62,8 @@ class FileChanges(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
 
 class ManifestHeader(msgspec.Struct, frozen=True, kw_only=True):
     """What `manifest.json` holds: everything of `Manifest` but the file table, which is
-    in the log it names. Fields as in `Manifest`, and:
+    in the log it names. Fields as in `Manifest` (`pending`: paths of a commit cut short,
+    recorded by the writer that found its frame, until its next commit), and:
 
     Attributes:
         log_name: The log holding the file table (a file name in the index directory).
@@ -271,14 +273,38 @@ class ChangeLog:
     """The writer's end of the log: appends frames, starts new logs, removes old ones."""
 
     def __init__(self, index_dir: Path, name: str, valid_bytes: int) -> None:
-        """Continue the log `name` after its first `valid_bytes` (what a header counts):
-        anything past them is an unfinished commit's and is cut off."""
+        """Continue the log `name` after its first `valid_bytes` (what a header counts);
+        anything past them is the frame of a commit that did not finish (`unfinished`)."""
         self.index_dir = index_dir
         self.name = name
         self.size = valid_bytes
         self._snapshot_bytes = valid_bytes
-        with open(index_dir / name, "r+b") as handle:
-            handle.truncate(valid_bytes)
+        self._appended = 0
+
+    def unfinished(self) -> list[str]:
+        """The paths of a commit cut short: those of the whole frames past `size` (a frame
+        cut short itself was never followed by Tantivy's commit)."""
+        paths: list[str] = []
+        with open(self.index_dir / self.name, "rb") as handle:
+            handle.seek(self.size)
+            data = handle.read()
+        offset = 0
+        while offset + _LENGTH.size <= len(data):
+            (length,) = _LENGTH.unpack_from(data, offset)
+            start, offset = offset + _LENGTH.size, offset + _LENGTH.size + length
+            if offset > len(data):
+                break
+            try:
+                changes = _CHANGES_DECODER.decode(data[start:offset])
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                break
+            paths += [*changes.files, *changes.skipped, *changes.removed]
+        return paths
+
+    def cut(self) -> None:
+        """Drop whatever follows the valid bytes."""
+        with open(self.index_dir / self.name, "r+b") as handle:
+            handle.truncate(self.size)
 
     @classmethod
     def start(
@@ -296,13 +322,21 @@ class ChangeLog:
         return cls(index_dir, name, len(frame))
 
     def append(self, changes: FileChanges) -> None:
-        """Append one commit's changes, durably."""
+        """Write one commit's changes after the valid bytes, durably (replacing whatever
+        followed them). They count once a header says so (`advance`)."""
         frame = _frame(changes)
-        with open(self.index_dir / self.name, "ab") as handle:
+        with open(self.index_dir / self.name, "r+b") as handle:
+            handle.seek(self.size)
             handle.write(frame)
+            handle.truncate()
             handle.flush()
             os.fsync(handle.fileno())
-        self.size += len(frame)
+        self._appended = len(frame)
+
+    def advance(self) -> None:
+        """Count the frame last appended as valid (its commit is done)."""
+        self.size += self._appended
+        self._appended = 0
 
     def outgrown(self) -> bool:
         """Whether rewriting the table as one snapshot is due."""

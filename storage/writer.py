@@ -2,13 +2,13 @@
 
 Imports: tantivy, msgspec, `extract.records`, `storage` modules.
 
-Crash safety: before a batch is committed the manifest header lists the batch's paths
-as `pending`; after Tantivy's commit their new states are appended to the log and a
-header without pending paths counts them (`storage.manifest`). Killed at any point, the
-next writer finds either the old state or `pending` paths to re-check, and
-`replace_file` always deletes a path before adding, so a re-run never duplicates symbols.
-A commit writes the header twice and the changed paths' states once: its cost follows
-the batch, not the repository.
+Crash safety: before Tantivy's commit the batch's changes are appended to the log of
+file states, past what the manifest header counts; after it, a new header counts them
+(`storage.manifest`). Killed at any point, the next writer finds either the old state,
+or the old state and a frame past it naming the paths to re-check (kept in the header's
+`pending` until its own next commit), and `replace_file` always deletes a path before
+adding, so a re-run never duplicates symbols. A commit writes the changed paths' states
+and a header of a few hundred bytes: its cost follows the batch, not the repository.
 """
 
 from __future__ import annotations
@@ -119,9 +119,12 @@ class IndexWriter:
             pending: list[str] = []
         else:
             self._files, self._skipped, self._excluded = table.files, table.skipped, table.excluded
-            pending = header.pending
-            self.header = msgspec.structs.replace(header, pending=[])
             self._log = ChangeLog(index_dir, header.log_name, header.log_bytes)
+            pending = sorted({*header.pending, *self._log.unfinished()})
+            self.header = msgspec.structs.replace(header, pending=pending)
+            if pending != header.pending:  # recorded before the log forgets them
+                write_header(index_dir, self.header)
+            self._log.cut()
             self._log.remove_others()  # abandoned by a writer killed while starting one
             self._fresh_log = False
         self._symbols = sum(state.symbols for state in self._files.values())
@@ -214,14 +217,14 @@ class IndexWriter:
 
     def commit(self) -> ManifestHeader:
         """Make staged changes visible and durable; returns the new manifest header."""
-        pending = sorted(self._staged)
-        write_header(self.index_dir, msgspec.structs.replace(self.header, pending=pending))
+        if self._fresh_log:  # from now on a next writer continues the new log
+            write_header(self.index_dir, self.header)
+        self._log.append(self._changes(sorted(self._staged)))
         self._writer.commit()
-        if self._log.outgrown():
+        self._log.advance()
+        log = self._log
+        if log.outgrown():
             log = ChangeLog.start(self.index_dir, self._files, self._skipped, self._excluded)
-        else:
-            log = self._log
-            log.append(self._changes(pending))
         self.header = msgspec.structs.replace(
             self.header,
             generation=self.header.generation + 1,

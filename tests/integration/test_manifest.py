@@ -97,9 +97,10 @@ def test_readers_follow_commits_and_compactions(tmp_path: Path, monkeypatch: pyt
     assert [p.name for p in index_dir.glob("files-*.log")] == [header.log_name]
 
 
-def test_a_log_frame_without_its_header_is_cut(tmp_path: Path) -> None:
-    """Killed after appending a commit's changes, before the header that counts them: the
-    next writer keeps the previous table and re-checks the commit's paths."""
+def test_a_commit_cut_short_leaves_its_paths_to_re_check(tmp_path: Path) -> None:
+    """Killed after appending a commit's changes, before the header that counts them:
+    readers keep the previous table, and the next writer re-checks the commit's paths,
+    recording them in the header until its own next commit."""
     index_dir = tmp_path / "index"
     with open_writer(index_dir) as writer:
         writer.replace_file("a.py", state("a.py"), [symbol("a.py", "a")])
@@ -109,17 +110,23 @@ def test_a_log_frame_without_its_header_is_cut(tmp_path: Path) -> None:
     before = read_manifest(published)
     with open_writer(index_dir) as writer:
         writer.replace_file("b.py", state("b.py"), [symbol("b.py", "b")])
+        writer.delete_file("a.py")
         writer.commit()
     header = read_header(published)
     assert header is not None
-    shutil.copy2(index_dir / header.log_name, published / header.log_name)  # a longer log
+    shutil.copy2(index_dir / header.log_name, published / header.log_name)  # commit 2's frame
     assert read_manifest(published) == before
     with open_writer(published) as writer:
-        assert (writer.files, writer.suspect) == (before.files, frozenset())  # type: ignore[union-attr]
+        assert (writer.files, writer.suspect) == (before.files, {"a.py", "b.py"})  # type: ignore[union-attr]
+        assert read_header(published).pending == ["a.py", "b.py"]  # type: ignore[union-attr]
+    with open_writer(published) as writer:  # killed again before committing: still known
+        assert writer.suspect == {"a.py", "b.py"}
         writer.replace_file("c.py", state("c.py"), [symbol("c.py", "c")])
         writer.commit()
     manifest = read_manifest(published)
-    assert manifest is not None and sorted(manifest.files) == ["a.py", "c.py"]
+    assert manifest is not None and (sorted(manifest.files), manifest.pending) == (["a.py", "c.py"], [])
+    with open_writer(published) as writer:
+        assert writer.suspect == frozenset()
 
 
 def test_a_damaged_log_is_reported_not_read_as_empty(tmp_path: Path) -> None:

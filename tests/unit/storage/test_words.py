@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
@@ -49,3 +51,18 @@ def test_squash_makes_spellings_of_one_name_agree() -> None:
 )
 def test_qualifier_parts(qualname: str, parts: list[str]) -> None:
     assert qualifier_parts(qualname) == parts
+
+
+def test_split_text_gives_the_words_of_each_identifier_in_turn() -> None:
+    """One pass over the text equals splitting it at non-identifier characters first."""
+    texts = [
+        "func (c *Client) Do(req *Request) (*Response, error)",
+        "template<typename T> std::vector<T> HTTPServer::parse_JSONBody(const T& x) -> int",
+        "ÉtatHTTP naïveCase $scope.$apply ns\\Foo\\BarBaz utf8Decode X11Display",
+        "public static <T> T[] ArrayUtils.addAll(final T[] array1, final T... array2)",
+        "a.b::C#d->eF /usr/lib/ABCDef_ghi-JKL2mno", "", "   ", "__init__ ___",
+    ]
+    for text in texts:
+        by_identifier = [word for chunk in re.split(r"[^\w$]+", text)
+                         for word in split_identifier(chunk)]
+        assert split_text(text) == by_identifier, text
