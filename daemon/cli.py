@@ -63,14 +63,22 @@ EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING = 0, 2, 3, 4, 5
 _JSON = msgspec.json.Encoder()
 
 
-def _limit(text: str) -> int:
+def _positive_int(text: str, most: int | None = None) -> int:
+    """An argument that must be an integer of at least 1 (and at most `most`)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 1 <= value <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LIMIT}, got {value}")
+    if most is not None and not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {most}, got {value}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _limit(text: str) -> int:
+    # The search's own limit (SearchQuery.check), said in argparse's words at parse time.
+    return _positive_int(text, MAX_LIMIT)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,8 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
-        sub.add_argument("--max-file-bytes", type=_limit_bytes, help="skip larger files (1 MB)")
-        sub.add_argument("--workers", type=_limit_bytes, help="extraction processes (all cores)")
+        sub.add_argument("--max-file-bytes", type=_positive_int, help="skip larger files (1 MB)")
+        sub.add_argument("--workers", type=_positive_int, help="extraction processes (all cores)")
         sub.add_argument("--json", action="store_true", help="print the report as JSON")
 
     search = commands.add_parser(
@@ -138,16 +146,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="repository root (default: .); repeat to serve several, searched together",
     )
     return parser
-
-
-def _limit_bytes(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def _report_text(report: IndexReport, config: Config) -> str:

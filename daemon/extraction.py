@@ -7,6 +7,7 @@ index's `skipped` table.
 
 from __future__ import annotations
 
+import enum
 import logging
 import os
 import stat
@@ -22,13 +23,28 @@ logger = logging.getLogger(__name__)
 _BINARY_SNIFF_BYTES = 8192
 
 
+class SkipReason(enum.StrEnum):
+    """Why a file the walk offered was not indexed (recorded in the manifest)."""
+
+    VANISHED = "vanished"  # deleted before it could be read
+    UNREADABLE = "unreadable"
+    SYMLINK = "symlink"
+    NOT_REGULAR = "not_regular"  # a FIFO, socket or device
+    TOO_LARGE = "too_large"  # over `max_file_bytes`
+    BINARY = "binary"
+    MINIFIED = "minified"  # a line over `max_line_chars`
+    PARSE_TIMEOUT = "parse_timeout"
+    UNSUPPORTED = "unsupported"
+    PARSE_ERROR = "parse_error"
+
+
 class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """What processing one file produced: symbols, a skip reason, or 'unchanged'."""
 
     path: str
     state: FileState | None = None
     symbols: list[Symbol] = []
-    skip_reason: str = ""
+    skip_reason: SkipReason | None = None
     unchanged: bool = False
 
 
@@ -54,42 +70,42 @@ def process_file(
     try:
         info = os.lstat(full)
     except FileNotFoundError:
-        return FileOutcome(path=path, skip_reason="vanished")
+        return FileOutcome(path=path, skip_reason=SkipReason.VANISHED)
     except OSError:
-        return FileOutcome(path=path, skip_reason="unreadable")
+        return FileOutcome(path=path, skip_reason=SkipReason.UNREADABLE)
     if stat.S_ISLNK(info.st_mode):
-        return FileOutcome(path=path, skip_reason="symlink")
+        return FileOutcome(path=path, skip_reason=SkipReason.SYMLINK)
     if not stat.S_ISREG(info.st_mode):
-        return FileOutcome(path=path, skip_reason="not_regular")
+        return FileOutcome(path=path, skip_reason=SkipReason.NOT_REGULAR)
     if info.st_size > options.max_file_bytes:
-        return FileOutcome(path=path, skip_reason="too_large")
+        return FileOutcome(path=path, skip_reason=SkipReason.TOO_LARGE)
     try:
         fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as handle:
             data = handle.read(options.max_file_bytes + 1)
     except FileNotFoundError:
-        return FileOutcome(path=path, skip_reason="vanished")
+        return FileOutcome(path=path, skip_reason=SkipReason.VANISHED)
     except OSError:
-        return FileOutcome(path=path, skip_reason="unreadable")
+        return FileOutcome(path=path, skip_reason=SkipReason.UNREADABLE)
     if len(data) > options.max_file_bytes:  # grew between stat and read
-        return FileOutcome(path=path, skip_reason="too_large")
+        return FileOutcome(path=path, skip_reason=SkipReason.TOO_LARGE)
     digest = file_digest(data)
     state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
     if digest == previous_digest:
         return FileOutcome(path=path, state=state, unchanged=True)
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:
-        return FileOutcome(path=path, skip_reason="binary")
+        return FileOutcome(path=path, skip_reason=SkipReason.BINARY)
     if _is_minified(data, options.max_line_chars):
-        return FileOutcome(path=path, skip_reason="minified")
+        return FileOutcome(path=path, skip_reason=SkipReason.MINIFIED)
     try:
         symbols = extract_symbols(path, data, deadline_s=options.parse_deadline_s)
     except ParseTimeout:
-        return FileOutcome(path=path, skip_reason="parse_timeout")
+        return FileOutcome(path=path, skip_reason=SkipReason.PARSE_TIMEOUT)
     except UnsupportedLanguage:
-        return FileOutcome(path=path, skip_reason="unsupported")
+        return FileOutcome(path=path, skip_reason=SkipReason.UNSUPPORTED)
     except ExtractError:
         logger.exception("cannot extract %s", path)
-        return FileOutcome(path=path, skip_reason="parse_error")
+        return FileOutcome(path=path, skip_reason=SkipReason.PARSE_ERROR)
     language = symbols[0].language if symbols else ""
     return FileOutcome(
         path=path, state=msgspec.structs.replace(state, language=language), symbols=symbols

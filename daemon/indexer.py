@@ -1,6 +1,6 @@
 """Bring an index up to date with the files on disk: full builds and incremental updates.
 
-Imports: msgspec, `extract`, `storage`, `daemon` modules.
+Imports: msgspec, `storage`, `daemon` modules.
 
 A file is re-extracted only when its size or mtime changed and its content digest
 differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 
 from symfind.daemon.config import Config
 from symfind.daemon.errors import ExtractionWorkerDied
-from symfind.daemon.extraction import FileOutcome
+from symfind.daemon.extraction import FileOutcome, SkipReason
 from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import (
     Exclusion,
@@ -62,7 +62,7 @@ def apply_outcome(writer: IndexWriter, outcome: FileOutcome) -> None:
     """Stage one file's outcome in the writer."""
     if outcome.unchanged and outcome.state is not None:
         writer.touch_file(outcome.path, outcome.state)
-    elif outcome.skip_reason == "vanished":
+    elif outcome.skip_reason is SkipReason.VANISHED:
         writer.delete_file(outcome.path)
     elif outcome.skip_reason:
         writer.skip_file(outcome.path, outcome.skip_reason)
@@ -187,7 +187,7 @@ def apply_changes(
     with contextlib.closing(outcomes(config, candidates, writer.files)) as flow:
         for outcome in flow:
             known = outcome.path in writer.files or outcome.path in writer.skipped
-            if outcome.skip_reason == "vanished" and not known:
+            if outcome.skip_reason is SkipReason.VANISHED and not known:
                 continue
             apply_outcome(writer, outcome)
             staged += 1

@@ -10,9 +10,9 @@ from symfind.extract.languages import LANGUAGES, language_for_file, language_for
 from symfind.extract.records import SCOPE_KINDS, Language, Symbol, SymbolKind
 
 if TYPE_CHECKING:
-    from symfind.extract.parse import extract_symbols, extraction_fingerprint, supported_languages
+    from symfind.extract.parse import extract_symbols, extraction_fingerprint
 
-_PARSE_EXPORTS = ("extract_symbols", "extraction_fingerprint", "supported_languages")
+_PARSE_EXPORTS = ("extract_symbols", "extraction_fingerprint")
 
 
 def __getattr__(name: str) -> object:
@@ -37,5 +37,4 @@ __all__ = [
     "extraction_fingerprint",
     "language_for_file",
     "language_for_path",
-    "supported_languages",
 ]

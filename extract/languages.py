@@ -1,6 +1,6 @@
 """Which language a file is, and how each language spells its scopes.
 
-Imports: nothing of ours. The grammar names are those of tree-sitter-language-pack 0.13.
+Imports: msgspec, nothing of ours. The grammar names are those of tree-sitter-language-pack 0.13.
 """
 
 from __future__ import annotations

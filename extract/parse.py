@@ -99,11 +99,6 @@ class _Definition(NamedTuple):
     join: str = ""  # "static", "member" or "" (see the module docstring)
 
 
-def supported_languages() -> list[str]:
-    """Return the ids of every language with a tag query, sorted."""
-    return sorted(LANGUAGES)
-
-
 @functools.cache
 def _parser_and_query(language: str) -> tuple[Parser, Query]:
     spec = LANGUAGES.get(language)

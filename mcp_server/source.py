@@ -1,6 +1,6 @@
 """Read definition source from the repository, confined to files the index holds.
 
-Imports: `storage` (records) and the standard library.
+Imports: msgspec, `storage` (records) and the standard library.
 
 Every read goes through `open_indexed()`:
 

@@ -1,6 +1,6 @@
 """What an index directory holds, whether it is usable, and opening it safely.
 
-Imports: tantivy, msgspec, `storage` modules.
+Imports: tantivy, `storage` modules.
 
 An index directory holds `tantivy/` (the Tantivy index), `manifest.json` and the log of
 file states it names (`storage.manifest`). Telling whether an index is usable reads the

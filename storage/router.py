@@ -1,6 +1,6 @@
 """Read a query's shape and decide which channels run, with which weights.
 
-Imports: `storage.words` only (no Tantivy: plans are plain data, tested as a table).
+Imports: msgspec and `storage` modules (no Tantivy: plans are plain data, tested as a table).
 
 Routes:
 - `identifier`: one identifier (`HtppClient`, `parse_header_links`) → exact, ngram,

@@ -1,6 +1,6 @@
 """Run a query against an index: route, run channels, fuse, explain.
 
-Imports: tantivy, msgspec, `extract.records`, `storage` modules. Raw query text never
+Imports: tantivy, `extract.records`, `storage` modules. Raw query text never
 reaches Tantivy's query parser: every Tantivy query is built from parsed terms.
 """
 

@@ -1,8 +1,11 @@
-"""Imports follow CONVENTIONS.md §1, checked on the source with `ast`."""
+"""Imports follow CONVENTIONS.md §1, checked on the source with `ast`; so do the
+`Imports:` sentences of module docstrings (CONVENTIONS.md §9), which must not drift."""
 
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,9 @@ ALLOWED = {
     "daemon": ({"extract", "storage"}, set()),
     "mcp_server": ({"storage"}, set()),
 }
+#: third-party packages a module docstring's `Imports:` sentence names
+THIRD_PARTIES = {"mcp", "msgspec", "pathspec", "platformdirs", "pydantic", "rapidfuzz", "tantivy",
+                 "tree_sitter", "tree_sitter_language_pack", "watchdog"}
 #: third-party packages confined to one of ours
 CONFINED = {"tree_sitter": "extract", "tree_sitter_language_pack": "extract",
             "tantivy": "storage", "watchdog": "daemon", "mcp": "mcp_server"}
@@ -76,3 +82,29 @@ def test_package_imports_only_what_its_layer_allows(package: str) -> None:
 
 def test_every_package_has_sources() -> None:
     assert all(sources(package) for package in OURS)
+
+
+def _named(text: str, names: Iterable[str]) -> set[str]:
+    """The names that `text` mentions as whole words (`mcp` is not in `mcp_server`)."""
+    return {name for name in names if re.search(rf"(?<![\w.]){name}(?!\w)", text)}
+
+
+@pytest.mark.parametrize("package", sorted(OURS))
+def test_imports_sentences_name_what_modules_import(package: str) -> None:
+    """A module's `Imports:` sentence names the third-party packages and our other
+    packages it imports, no more, no fewer (a package's `__init__` states its layer's rule
+    instead, which the tests above check)."""
+    wrong = []
+    for path in sources(package):
+        if path.name == "__init__.py":
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        claim = re.search(r"Imports:(.*?)(?:\.(?:\s|$)|$)", " ".join(doc.split()))
+        if claim is None:
+            continue
+        tops = {module.split(".")[0] for module in imported_modules(path)}
+        imported = (tops & THIRD_PARTIES) | (tops & OURS) - {package}
+        said = _named(claim.group(1), THIRD_PARTIES | OURS - {package})
+        if said != imported:
+            wrong.append(f"{path.relative_to(ROOT)} says {sorted(said)}, imports {sorted(imported)}")
+    assert wrong == []
