@@ -1,6 +1,6 @@
 """Bring an index up to date with the files on disk: full builds and incremental updates.
 
-Imports: msgspec, `storage`, `daemon` modules.
+Imports: `storage`, `daemon` modules.
 
 A file is re-extracted only when its size or mtime changed and its content digest
 differs from the manifest. Extraction itself is `daemon.extraction` (one file) and

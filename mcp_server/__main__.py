@@ -1,7 +1,7 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
-Imports: `mcp_server.server` and the standard library. `symfind mcp --repo PATH ...` execs
-exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
+Imports: `mcp_server.server`, `storage` (the log formatter), the standard library.
+`symfind mcp --repo PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
 Exit codes: 0 when the client closes stdin, 2 for a bad repository path.
 """

@@ -1,6 +1,6 @@
 """The symfind MCP server: an `MCPServer` over one repository, or over several.
 
-Imports: mcp, `storage`, `mcp_server` modules.
+Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
 opened index reader, and the daemon it starts when there is no index yet).
