@@ -178,34 +178,137 @@ _LEADING_ATTRIBUTE_MACROS = re.compile(
     rb"\b([A-Za-z_]\w*[ \t]*\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\))"
     rb"(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
 )
+# A `#define` with its continuation lines. Block comments inside one, not ending its line
+# (`/* public */ \` between field lines, `(ERR_LIB_SYS /* 2 */ | ...)`, `while
+# (/*CONSTCOND*/ 0)`), end the definition early in tree-sitter's C grammar: what follows
+# parses as code, and a header of field macros lost everything after. (A comment that
+# ends the line is read fine, and blanking it would let the value run on.)
+_LINE_END = re.compile(rb"[ \t]*(?:\r?\n|\Z)")
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+# An unclosed comment runs to the end: one scan, not one per `/*` (linear on any input).
+_BLOCK_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)", re.S)
+# X-macro helpers: a function-like `#define` or an `#undef` (see `_blank_macros`).
+_DIRECTIVE = re.compile(
+    rb"^[ \t]*#[ \t]*(?:undef\b|define[ \t]+\w+\()(?:[^\n]*\\\r?\n)*[^\n]*", re.M
+)
+# An enumerator followed by an annotation macro (GLib's `G_IO_IN GLIB_SYSDEF_POLLIN,`,
+# `G_APPLICATION_DEFAULT_FLAGS GLIB_AVAILABLE_ENUMERATOR_IN_2_74 = 0,`): the macro is
+# blanked when the line is in an enum's body.
+_ANNOTATED_ENUMERATOR = re.compile(
+    rb"^[ \t]*[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)"
+    rb"(?=[ \t]*(?:[,=}]|/[/*]|\r?$))",
+    re.M,
+)
+_ENUM_HEAD = re.compile(rb"\benum\b")
+_ENUM_HEAD_BYTES = 256  # `typedef enum /*< flags >*/ {`: the keyword is near the brace
+_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)|//[^\n]*", re.S)
+# Braces, and what to step over whole: comments, strings, characters, directives. (An
+# unclosed comment, string or character ends at the end of the file or line.)
+_BRACE_TOKENS = re.compile(
+    rb"/\*.*?(?:\*/|\Z)|//[^\n]*|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
+    rb"|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)|[{}]",
+    re.S | re.M,
+)
 _NOT_NEWLINE = re.compile(rb"[^\n]")
 
 
+def _previous_code_line(before: bytes) -> bytes:
+    """The last line of `before` that holds code, comments removed: a complete
+    preprocessor directive (`#undef XX`, `#define XX(a) a,` of an X-macro list) or a
+    comment (`/* private */`) continues no expression."""
+    lines = before.split(b"\n")
+    index = len(lines)
+    while index > 0:
+        index -= 1
+        line = lines[index].split(b"//", 1)[0].rstrip()
+        if line.endswith(b"*/"):  # drop the block comment, back to where it opens
+            while b"/*" not in line and index > 0:
+                index -= 1
+                line = lines[index].rstrip()
+            line = line[: line.rfind(b"/*")].rstrip()
+        continued = index > 0 and lines[index - 1].rstrip().endswith(b"\\")
+        directive = line.lstrip().startswith(b"#") and not continued and not line.endswith(b"\\")
+        if line.strip() and not directive:
+            return line
+    return b""
+
+
+def _in_enums(source: bytes, offsets: list[int]) -> list[bool]:
+    """For each offset (ascending), whether the innermost brace open there opens an enum's
+    body. One sweep over the file's braces, not those in comments, strings and
+    preprocessor directives (`#define INIT { {`)."""
+    inside: list[bool] = []
+    stack: list[bool] = []
+    tokens = _BRACE_TOKENS.finditer(source)
+    token = next(tokens, None)
+    for offset in offsets:
+        while token is not None and token.start() < offset:
+            index = token.start()
+            if token.group() == b"{":
+                low = max(0, index - _ENUM_HEAD_BYTES)
+                head = max(source.rfind(b";", low, index), source.rfind(b"}", low, index),
+                           source.rfind(b"{", low, index), low)
+                code = _COMMENT.sub(b" ", source[head:index])
+                stack.append(_ENUM_HEAD.search(code) is not None)
+            elif token.group() == b"}" and stack:
+                stack.pop()
+            token = next(tokens, None)
+        inside.append(bool(stack) and stack[-1])
+    return inside
+
+
+def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> bool:
+    """Whether a line holding nothing but a macro is blanked: not when it continues an
+    expression or list, ends an enum (its last enumerator), or is the return type on a
+    line of its own -- but always the X-macro list in an enum (`UV_ERRNO_MAP(XX)` after
+    `#define XX(...) ...,`) and the last field macro of a struct (`UV_HANDLE_FIELDS`
+    then `}`), which leave no enumerator or field behind."""
+    start, end = match.span()
+    previous = _previous_code_line(source[max(0, start - _CONTEXT_BYTES) : start].rstrip())
+    following = source[end : end + _CONTEXT_BYTES].lstrip()
+    called = b"(" in match.group()
+    if in_enum:
+        if called and previous.endswith(b","):
+            return True
+    elif following.startswith(b"}"):
+        return True
+    return not (
+        previous.endswith(_CONTINUED_BY)
+        or following.startswith(_CONTINUES)
+        or (not called and _BARE_DECLARATOR.match(following))
+    )
+
+
 def _blank_macros(source: bytes) -> bytes:
-    """Replace lone macro lines and class export, trailing annotation and leading attribute
-    macros with spaces, keeping every byte offset and line number."""
-    blanked: bytearray | None = None
+    """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
+    offset and line number: lone macro lines, class export, trailing annotation and
+    leading attribute macros, X-macro helpers in enums, and comments inside `#define`s."""
+    spans: list[tuple[int, int]] = []
     for pattern in (_CLASS_MACROS, _TRAILING_MACROS, _LEADING_ATTRIBUTE_MACROS):
-        for match in pattern.finditer(source):
-            if blanked is None:
-                blanked = bytearray(source)
-            start, end = match.span(1)
-            blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
-    for match in _MACRO_LINE.finditer(source):
-        start, end = match.span()
-        before = source[max(0, start - _CONTEXT_BYTES) : start].rstrip()
-        previous = before.rsplit(b"\n", 1)[-1].split(b"//", 1)[0].rstrip()
-        following = source[end : end + _CONTEXT_BYTES].lstrip()
-        if (
-            previous.endswith(_CONTINUED_BY)
-            or following.startswith(_CONTINUES)
-            or (b"(" not in match.group() and _BARE_DECLARATOR.match(following))
-        ):
-            continue
-        if blanked is None:
-            blanked = bytearray(source)
-        blanked[start:end] = b" " * (end - start)
-    return source if blanked is None else bytes(blanked)
+        spans.extend(match.span(1) for match in pattern.finditer(source))
+    for define in _DEFINE.finditer(source):
+        for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
+            if not _LINE_END.match(source, comment.end()):
+                spans.append(comment.span())
+    lines = list(_MACRO_LINE.finditer(source))
+    directives = list(_DIRECTIVE.finditer(source))
+    annotated = list(_ANNOTATED_ENUMERATOR.finditer(source))
+    offsets = sorted({match.start() for match in (*lines, *directives, *annotated)})
+    in_enum = dict(zip(offsets, _in_enums(source, offsets)))
+    spans.extend(match.span(1) for match in annotated if in_enum[match.start()])
+    spans.extend(line.span() for line in lines
+                 if _blank_macro_line(source, line, in_enum[line.start()]))
+    # The grammar has no `#define`/`#undef` in an enum's body: it reads them as calls
+    # missing a comma and may lose the enumerator after them. X-macro helpers are
+    # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
+    # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
+    spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
+    if not spans:
+        return source
+    blanked = bytearray(source)
+    for start, end in spans:
+        blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
+    return bytes(blanked)
 
 
 def _text(node: Node, parsed: bytes) -> str:

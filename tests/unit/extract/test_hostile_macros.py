@@ -41,3 +41,31 @@ def test_macro_blanking_stays_linear(case: str) -> None:
     )
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     assert done.stdout.decode().split() == expected
+
+
+# Inputs for the scans that decide what to blank (the enum/struct brace sweep, comments in
+# `#define`s, annotated enumerators): unclosed comments, strings and characters one
+# after another, each of which a careless pattern would scan to the end of the input.
+# Only the blanking runs here: tree-sitter's own time on such junk is not the question.
+BLANKING = {
+    "unclosed-comments": b"struct s {\n  FIELDS\n};\n" + b"/* { " * 100_000,
+    "unclosed-strings": b"enum e {\n  LIST(XX)\n" + b'"\\' * 100_000 + b"\n}\n",
+    "unclosed-chars": b"enum e {\n  A_B GLIB_X,\n" + b"'\\" * 100_000 + b"\n}\n",
+    "define-comments": b"#define M \\\n" + b"/* a */ /*" * 200_000 + b" 1\n",
+    "enum-lines": b"enum e {\n" + b"  A_B GLIB_X,\n  LIST(XX)\n#undef XX\n" * 20_000 + b"};\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLANKING))
+def test_deciding_what_to_blank_stays_linear(case: str) -> None:
+    code = (
+        "import sys\nfrom symfind.extract.parse import _blank_macros\n"
+        "source = sys.stdin.buffer.read()\nblanked = _blank_macros(source)\n"
+        "print(len(blanked) == len(source) and blanked.count(b'\\n') == source.count(b'\\n'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=BLANKING[case], cwd=ROOT,
+        capture_output=True, timeout=BOUND_S, check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert done.stdout.decode().split() == ["True"]

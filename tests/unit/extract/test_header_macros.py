@@ -1,0 +1,152 @@
+"""C headers built of macros keep every definition after the constructs that used to
+derail the parse. Each snippet is shaped on a real header (libuv's uv.h, uv/unix.h and
+uv/tree.h, OpenSSL's err.h, GLib's gmain.h and gioenums.h) and followed by definitions; the whole
+symbol list is compared. (tests/e2e/test_c_headers.py runs the real headers.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.extract import extract_symbols
+
+FIELD_MACROS = b"""\
+#define UV_REQ_FIELDS                                                         \\
+  /* public */                                                                \\
+  void* data;                                                                 \\
+  /* read-only */                                                             \\
+  uv_req_type type;                                                           \\
+  UV_REQ_PRIVATE_FIELDS                                                       \\
+
+/* Abstract base class of all requests. */
+struct uv_req_s {
+  UV_REQ_FIELDS
+};
+
+/* Platform-specific request types. */
+UV_PRIVATE_REQ_TYPES
+
+struct uv_shutdown_s {
+  UV_REQ_FIELDS
+  uv_stream_t* handle;
+  uv_shutdown_cb cb;
+  UV_SHUTDOWN_PRIVATE_FIELDS
+};
+
+typedef struct uv_handle_s uv_handle_t;
+
+struct uv_handle_s {
+  UV_HANDLE_FIELDS
+};
+
+union uv_any_handle {
+  int fd;
+};
+"""
+
+X_MACROS = b"""\
+#define UV_HANDLE_TYPE_MAP(XX)                                                \\
+  XX(ASYNC, async)                                                            \\
+  XX(CHECK, check)                                                            \\
+
+typedef enum {
+#define XX(code, _) UV_ ## code = UV__ ## code,
+  UV_ERRNO_MAP(XX)
+#undef XX
+  UV_ERRNO_MAX = UV__EOF - 1
+} uv_errno_t;
+
+typedef enum {
+  UV_UNKNOWN_HANDLE = 0,
+#define XX(uc, lc) UV_##uc,
+  UV_HANDLE_TYPE_MAP(XX)
+#undef XX
+  UV_FILE,
+  UV_HANDLE_TYPE_MAX
+} uv_handle_type;
+
+struct uv_loop_s {
+  void* data;
+};
+
+typedef void (*uv_close_cb)(uv_handle_t* handle);
+"""
+
+DEFINE_COMMENTS = b"""\
+#define ERR_R_SYS_LIB (ERR_LIB_SYS /* 2 */ | ERR_RFLAG_COMMON)
+#define ERR_R_BN_LIB (ERR_LIB_BN /* 3 */ | ERR_RFLAG_COMMON)
+
+#define RB_INIT(root) do {                                                    \\
+  (root)->rbh_root = NULL;                                                    \\
+} while (/*CONSTCOND*/ 0)
+
+#define RB_HEAD(name, type)                                                   \\
+struct name {                                                                 \\
+  struct type *rbh_root; /* root of the tree */                               \\
+}
+
+RB_HEAD(uv__signal_tree_s, uv_signal_s);
+
+#define UV_REQ_PRIVATE_FIELDS  /* empty */
+
+struct uv__work {
+  void (*work)(struct uv__work *w);
+};
+
+static int uv__signal_compare(uv_signal_t* w1, uv_signal_t* w2) {
+  return w1->signum - w2->signum;
+}
+"""
+
+ANNOTATED_ENUMERATORS = b"""\
+typedef enum /*< flags >*/
+{
+  G_IO_IN	GLIB_SYSDEF_POLLIN,
+  G_IO_OUT	GLIB_SYSDEF_POLLOUT,
+  G_IO_NVAL	GLIB_SYSDEF_POLLNVAL
+} GIOCondition;
+
+typedef enum /*< prefix=G_APPLICATION >*/
+{
+  G_APPLICATION_FLAGS_NONE GLIB_DEPRECATED_ENUMERATOR_IN_2_74_FOR(G_APPLICATION_DEFAULT_FLAGS),
+  G_APPLICATION_DEFAULT_FLAGS GLIB_AVAILABLE_ENUMERATOR_IN_2_74 = 0,
+  G_APPLICATION_IS_SERVICE  =          (1 << 0)
+} GApplicationFlags;
+
+struct _GSourceFuncs {
+  int (*prepare)(void);
+};
+"""
+
+CASES = {
+    "field-macros": (FIELD_MACROS, [
+        ("constant", "UV_REQ_FIELDS", 1), ("struct", "uv_req_s", 9), ("struct", "uv_shutdown_s", 16),
+        ("type", "uv_handle_t", 23), ("struct", "uv_handle_s", 25),
+        ("struct", "uv_any_handle", 29),
+    ]),
+    "x-macros": (X_MACROS, [
+        # The `XX` helpers defined inside the enums are not indexed: the grammar has no
+        # directive there (they are blanked so that the enumerators after them parse).
+        ("macro", "UV_HANDLE_TYPE_MAP", 1), ("constant", "UV_ERRNO_MAX", 9),
+        ("type", "uv_errno_t", 10), ("constant", "UV_UNKNOWN_HANDLE", 13),
+        ("constant", "UV_FILE", 17), ("constant", "UV_HANDLE_TYPE_MAX", 18),
+        ("type", "uv_handle_type", 19), ("struct", "uv_loop_s", 21), ("type", "uv_close_cb", 25),
+    ]),
+    "annotated-enumerators": (ANNOTATED_ENUMERATORS, [
+        ("constant", "G_IO_IN", 3), ("constant", "G_IO_OUT", 4), ("constant", "G_IO_NVAL", 5),
+        ("type", "GIOCondition", 6), ("constant", "G_APPLICATION_FLAGS_NONE", 10),
+        ("constant", "G_APPLICATION_DEFAULT_FLAGS", 11), ("constant", "G_APPLICATION_IS_SERVICE", 12),
+        ("type", "GApplicationFlags", 13), ("struct", "_GSourceFuncs", 15),
+    ]),
+    "define-comments": (DEFINE_COMMENTS, [
+        ("constant", "ERR_R_SYS_LIB", 1), ("constant", "ERR_R_BN_LIB", 2), ("macro", "RB_INIT", 4),
+        ("macro", "RB_HEAD", 8), ("constant", "UV_REQ_PRIVATE_FIELDS", 15),
+        ("struct", "uv__work", 17), ("function", "uv__signal_compare", 21),
+    ]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_definition_after_a_macro_construct_is_kept(case: str) -> None:
+    source, expected = CASES[case]
+    symbols = extract_symbols("include/uv.h", source)
+    assert [(s.kind, s.qualname, s.line) for s in symbols] == expected
