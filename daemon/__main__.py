@@ -1,6 +1,6 @@
 """Entry point of `symfind` and `python -m symfind.daemon`: logging set-up, then the CLI.
 
-Imports: the standard library, then (inside `main`) `daemon.cli`.
+Imports: the standard library, then (inside `main`) `daemon.cli` and `storage` (the log formatter).
 
 Ctrl-C ends any command with exit code 130 and no traceback (an index left as of its
 last commit); output the terminal's encoding cannot show is written as `\\uXXXX`
@@ -41,12 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Imported here: a Ctrl-C while the CLI's dependencies load is caught too.
         from symfind.daemon.cli import parse_args, run, verbosity
+        from symfind.storage import EscapingFormatter
 
         args = parse_args(argv)
         level = logging.WARNING - 10 * min(verbosity(args), 2)
-        logging.basicConfig(
-            stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s"
-        )
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+        logging.basicConfig(level=level, handlers=[handler])
         return run(args)
     except KeyboardInterrupt:
         print("symfind: interrupted", file=sys.stderr)

@@ -1,6 +1,6 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
-Imports: `mcp_server.server`, `storage` and the standard library. `symfind mcp --repo
+Imports: `mcp_server.server`, `storage` (roots, the log formatter) and the standard library. `symfind mcp --repo
 PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
 Each `--repo` is taken from the repository holding it (`storage.find_root`), and refused
@@ -78,11 +78,13 @@ def serve(args: argparse.Namespace) -> int:
     """Check the roots, then serve them on stdio until the client closes stdin."""
     # Imported here, once Ctrl-C is handled: they take a while to load.
     from symfind.mcp_server.server import build_roots_server, build_server
-    from symfind.storage import NotARepository, check_root, find_root
+    from symfind.storage import EscapingFormatter, NotARepository, check_root, find_root
     from symfind.storage.leases import lease_from_env
 
     level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     repos = [Path(repo).expanduser() for repo in args.repo or ["."]]
     for repo in repos:
         if not repo.is_dir():
