@@ -369,7 +369,8 @@ def daemon_idle(index_base: Path, root: Path, idle_s: float = 10.0) -> dict:
     symfind = _symfind()
     env = tools.symfind_env(index_base)
     started = time.perf_counter()
-    subprocess.run([*symfind, "daemon", "start", str(root)], env=env, check=True,
+    # --force: a release tarball has no .git and more files than symfind takes for a repository.
+    subprocess.run([*symfind, "daemon", "start", "--force", str(root)], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     try:
         status: dict = {}
@@ -416,7 +417,7 @@ def part_index(corpus: corpora.Corpus, runs: int) -> dict:
     for run in range(runs):
         shutil.rmtree(scratch, ignore_errors=True)
         scratch.mkdir(parents=True)
-        sym = run_measured([*symfind, "index", "--json", str(root)],
+        sym = run_measured([*symfind, "index", "--json", "--force", str(root)],
                            env=tools.symfind_env(scratch))
         report = json.loads(sym.stdout)
         with tempfile.TemporaryDirectory(prefix="symfind-kernel-ctags-") as tmp:
@@ -492,7 +493,7 @@ def part_sizes(corpus: corpora.Corpus, subtrees: list[str], per_shape: int,
             base, index_s, index_cpu_s = FULL_INDEX_BASE, full["symfind_median_s"], None
         else:
             base = SIZES_INDEX_BASE
-            measured = run_measured([*symfind, "index", "--json", str(root)],
+            measured = run_measured([*symfind, "index", "--json", "--force", str(root)],
                                     env=tools.symfind_env(base))
             index_s, index_cpu_s = measured.seconds, measured.cpu_seconds
         search = run_queries(base, root, queries, passes)

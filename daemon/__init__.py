@@ -3,23 +3,29 @@
 Imports: `extract` and `storage`. Nothing imports `daemon`.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-from symfind.daemon.config import Config, IndexOptions, load_config
 from symfind.daemon.errors import DaemonError, RepositoryError
 
 if TYPE_CHECKING:
+    from symfind.daemon.config import Config, IndexOptions, load_config
     from symfind.daemon.indexer import IndexReport, update_index
+
+# Loaded when first asked for: the indexer pulls in tree-sitter and multiprocessing (so
+# that `symfind search` starts faster), the config Tantivy (so that the entry point, which
+# imports this package, catches a Ctrl-C while they load).
+_LAZY = {
+    "Config": "config", "IndexOptions": "config", "load_config": "config",
+    "IndexReport": "indexer", "update_index": "indexer",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The indexer pulls in tree-sitter and multiprocessing: loaded when first asked for,
-    # so that `symfind search` (which imports this package) starts faster.
-    if name in ("IndexReport", "update_index"):
-        from symfind.daemon import indexer
+    if name in _LAZY:
+        return getattr(import_module(f"symfind.daemon.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'symfind.daemon' has no attribute {name!r}")
 
-        return getattr(indexer, name)
-    raise AttributeError(f"module 'daemon' has no attribute {name!r}")
 
 __all__ = [
     "Config",

@@ -2,8 +2,8 @@
 
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
-missing or unusable, 4 index locked by another process (or daemon already running),
-5 `daemon status` found no daemon, 6 the index or the repository cannot be read or written
+missing or unusable, 4 index locked by another process (`daemon run` while a daemon runs;
+`index`/`reindex` hand the work to a running daemon), 5 `daemon status` found no daemon, 6 the index or the repository cannot be read or written
 (permission denied, disk full), 130 interrupted (Ctrl-C). `search` with several `--repo` fuses their answers
 (`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
@@ -17,15 +17,26 @@ import os
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import Any, TextIO
 
 import msgspec
 
-from symfind.daemon.client import request
+from symfind.daemon.client import index_via_daemon, request
 from symfind.daemon.config import Config, load_config, require_readable
 from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
-from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from symfind.daemon.protocol import (
+    ErrorReply,
+    IndexReport,
+    IndexRequest,
+    ProtocolError,
+    SearchReply,
+    SearchRequest,
+    StatusReply,
+    StatusRequest,
+)
+from symfind.daemon.registry import daemon_of, resident_bytes, running_daemons
 from symfind.daemon.render import ProgressBar, format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind
 from symfind.storage import (
@@ -33,6 +44,7 @@ from symfind.storage import (
     IndexLocked,
     IndexMissing,
     IndexSource,
+    NotARepository,
     QueryError,
     Repo,
     RepoSearch,
@@ -44,14 +56,13 @@ from symfind.storage import (
     SearchResult,
     Manifest,
     StorageError,
+    check_root,
+    escape_line,
     read_manifest,
     repo_labels,
     search_repo,
     search_repos,
 )
-
-if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor the watcher
-    from symfind.daemon.indexer import IndexReport
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symfind",
         description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
     )
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
+    parser.add_argument("-V", "--version", action="version", version=f"symfind {symfind_version()}")
+    _add_verbose(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     for name, text in (
@@ -91,10 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         ("reindex", "drop the index and rebuild it from scratch"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+        sub.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
         sub.add_argument("--max-file-bytes", type=_positive_int, help="skip larger files (1 MB)")
         sub.add_argument("--workers", type=_positive_int, help="extraction processes (all cores)")
         sub.add_argument("--json", action="store_true", help="print the report as JSON")
+        _add_force(sub)
+        _add_verbose(sub)
 
     search = commands.add_parser(
         "search",
@@ -104,8 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     search.add_argument("query", nargs="?", help="what to look for")
     search.add_argument(
+        "paths", nargs="*", metavar="PATH",
+        help="repository (default: the one holding .); several are searched together",
+    )
+    search.add_argument(
         "--repo", action="append", metavar="PATH",
-        help="repository root (default: .); repeat to search several and fuse their results",
+        help="repository root, as PATH; repeat to search several and fuse their results",
     )
     search.add_argument("--limit", type=_limit, default=10, help=f"results, 1..{MAX_LIMIT}")
     search.add_argument("--kind", choices=[k.value for k in SymbolKind], help="only this kind")
@@ -115,24 +133,34 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--queries-from", type=Path, metavar="FILE", help="one query per line; JSON lines out"
     )
+    _add_verbose(search)
 
     status = commands.add_parser("status", help="what the index holds and how fresh it is")
-    status.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
+    status.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
     status.add_argument("--json", action="store_true", help="JSON output")
     status.add_argument(
         "--skipped", action="store_true",
         help="list every file and directory not indexed, with the reason",
     )
+    _add_verbose(status)
 
     daemon = commands.add_parser(
         "daemon",
         help="the per-repository daemon that keeps the index fresh",
         description="start: detach a daemon (log in the index dir); stop: stop it; "
-        "status: ask it; run: serve in the foreground with logs on stderr.",
+        "status: ask it; run: serve in the foreground with logs on stderr; list: every "
+        "running daemon of this user.",
     )
-    daemon.add_argument("action", choices=["start", "stop", "status", "run"])
-    daemon.add_argument("path", nargs="?", default=".", help="repository root (default: .)")
-    daemon.add_argument("--json", action="store_true", help="JSON output (status)")
+    daemon.add_argument("action", choices=["start", "stop", "status", "run", "list"])
+    daemon.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
+    daemon.add_argument("--json", action="store_true", help="JSON output")
+    daemon.add_argument(
+        "--lease", type=_seconds, metavar="SECONDS",
+        help="exit once no MCP server has used it for SECONDS (what `symfind mcp` asks for); "
+        "default: stay until stopped",
+    )
+    _add_force(daemon)
+    _add_verbose(daemon)
 
     mcp = commands.add_parser(
         "mcp", help="serve the MCP tools on stdio",
@@ -142,12 +170,74 @@ def build_parser() -> argparse.ArgumentParser:
         "--repo", action="append", metavar="PATH",
         help="repository root (default: .); repeat to serve several, searched together",
     )
+    mcp.add_argument(
+        "--tool-prefix", metavar="PREFIX",
+        help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
+        "own tools have the same names",
+    )
+    _add_force(mcp)
+    _add_verbose(mcp)
     return parser
+
+
+def _add_verbose(parser: argparse.ArgumentParser) -> None:
+    """`-v` before or after the subcommand (`symfind -v search …`, `symfind search … -vv`):
+    each level counts under its own name, `verbosity()` adds them up."""
+    dest = "verbose" if parser.prog == "symfind" else "sub_verbose"
+    parser.add_argument("-v", "--verbose", dest=dest, action="count", default=0,
+                        help="more logs (-vv: debug)")
+
+
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--force", action="store_true",
+        help="index it even if it is /, the home directory, or a huge tree with no .git",
+    )
+
+
+def verbosity(args: argparse.Namespace) -> int:
+    """How many `-v` were given, before and after the subcommand."""
+    return args.verbose + getattr(args, "sub_verbose", 0)
+
+
+def symfind_version() -> str:
+    try:
+        return version("symfind")
+    except PackageNotFoundError:  # pragma: no cover (running from a bare checkout)
+        return "0+unknown"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, with PATHs taken wherever they stand (argparse stops filling
+    positionals once an option follows one: `search Foo --limit 3 src/`,
+    `daemon start --json src/`)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    stray = [arg for arg in extra if not arg.startswith("-")]
+    if args.command == "search":
+        args.paths += stray
+        extra = [arg for arg in extra if arg.startswith("-")]
+    elif len(stray) == 1 and getattr(args, "path", "") is None:
+        args.path = stray[0]
+        extra.remove(stray[0])
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
 
 
 def _report_text(report: IndexReport, config: Config) -> str:
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()))
-    return (
+    return escape_line(
         f"indexed {config.repo}: {report.files} files, {report.symbols} symbols "
         f"({report.indexed} extracted, {report.unchanged} unchanged, {report.deleted} removed"
         + (f"; skipped: {skipped}" if skipped else "")
@@ -155,14 +245,70 @@ def _report_text(report: IndexReport, config: Config) -> str:
     )
 
 
-def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
-    from symfind.daemon.indexer import update_index  # extraction: only the commands that index
+def _json(value: Any) -> str:
+    """One `--json` answer: `value` (a Struct or a dict) with the symfind version that made it."""
+    fields = value if isinstance(value, dict) else msgspec.to_builtins(value)
+    return _JSON.encode({**fields, "symfind_version": symfind_version()}).decode()
 
-    config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
+
+def _config_to_index(args: argparse.Namespace, path: str, **options: int | None) -> Config:
+    """The Config of a repository about to be indexed or watched: refused when it is not
+    repository-like, unless `--force`.
+
+    Raises:
+        RepositoryError: Bad path or settings.
+        NotARepository: `/`, the home directory or a huge unmarked tree, without `--force`.
+        PermissionError: The repository's root cannot be read.
+    """
+    config = load_config(path, **options)
     require_readable(config.repo)
-    report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
-    out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
+    if not args.force:
+        check_root(config.repo)
+    return config
+
+
+def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
+    config = _config_to_index(
+        args, args.path, max_file_bytes=args.max_file_bytes, workers=args.workers
+    )
+    report = _index_via_daemon(config, args, fresh=fresh)
+    if report is None:
+        from symfind.daemon.indexer import update_index  # extraction: only the commands that index
+
+        logger.info("%s %s into %s with %d workers", "rebuilding" if fresh else "indexing",
+                    config.repo, config.index_dir, config.workers)
+        report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
+    out.write((_json(report) if args.json else _report_text(report, config)) + "\n")
     return EXIT_OK
+
+
+def _index_via_daemon(
+    config: Config, args: argparse.Namespace, *, fresh: bool
+) -> IndexReport | None:
+    """`index`/`reindex` while a daemon runs: the daemon (the index's only writer) does it
+    and we wait, showing its progress; None when no daemon runs.
+
+    Raises:
+        DaemonRunning: `--max-file-bytes` was given: the daemon indexes with its own.
+        DaemonError: The daemon failed to index, or broke the exchange.
+    """
+    from symfind.daemon.process import running_status
+
+    if args.max_file_bytes is not None:
+        status = running_status(config)
+        if status is not None:
+            raise DaemonRunning(
+                f"a symfind daemon (pid {status.pid}) serves {config.repo} with its own "
+                "--max-file-bytes; stop it (`symfind daemon stop`) to index with another"
+            )
+    bar = ProgressBar("reindexing (daemon)" if fresh else "indexing (daemon)")
+    try:
+        return index_via_daemon(config.index_dir, IndexRequest(fresh=fresh), bar)
+    except ProtocolError as exc:
+        raise DaemonError(
+            f"the running daemon did not index: {exc}; stop it (`symfind daemon stop`) "
+            "and run this again"
+        ) from exc
 
 
 def _result_fields(result: SearchResult) -> dict[str, object]:
@@ -193,17 +339,41 @@ def _batch_line(repo: Repo, query: SearchQuery) -> bytes:
     )
 
 
+#: A line of `--queries-from` longer than this is no query (the longest is 512
+#: characters): the file is the wrong one (binary, `/dev/zero`), not read any further.
+MAX_QUERY_LINE_BYTES = 64 * 1024
+#: All of `--queries-from` is read before searching, at most this much.
+MAX_QUERIES_BYTES = 16 * 1024 * 1024
+
+
 def _query_lines(path: Path) -> list[str]:
-    """The non-blank lines of a `--queries-from` file, stripped.
+    """The lines of a `--queries-from` file, stripped — blank ones too: one answer per
+    line. Lines end at `\\n` only (a `\\r` before it is dropped).
 
     Raises:
-        QueryError: The file cannot be read.
+        QueryError: The file cannot be read, has a line over MAX_QUERY_LINE_BYTES or is
+            over MAX_QUERIES_BYTES.
     """
+    lines: list[str] = []
+    total = 0
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(path, "rb") as source:
+            while line := source.readline(MAX_QUERY_LINE_BYTES + 1):
+                total += len(line)
+                if len(line) > MAX_QUERY_LINE_BYTES:
+                    raise QueryError(
+                        f"line {len(lines) + 1} of {path} is over {MAX_QUERY_LINE_BYTES:,} "
+                        "bytes: --queries-from takes one query per line"
+                    )
+                if total > MAX_QUERIES_BYTES:
+                    raise QueryError(
+                        f"{path} is over {MAX_QUERIES_BYTES // 2**20} MiB; "
+                        "--queries-from reads at most that much (split the file)"
+                    )
+                lines.append(line.decode("utf-8", errors="replace").strip())
     except OSError as exc:
         raise QueryError(f"cannot read {path}: {exc.strerror}") from exc
-    return [line.strip() for line in lines if line.strip()]
+    return lines
 
 
 def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchResponse | None:
@@ -223,12 +393,28 @@ def _search_query(args: argparse.Namespace, text: str) -> SearchQuery:
                        path=args.path)
 
 
+def _named_index_missing(config: Config) -> IndexMissing:
+    """"No index" naming the repository symfind looked for (found from the cwd upwards)."""
+    return IndexMissing(
+        f"no index of {config.repo} (looked in {config.index_dir}) — "
+        f"run `symfind index {config.repo}` first"
+    )
+
+
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
-    """`search`: one repository, or several (`--repo` repeated) fused into one ranking.
-    Each is searched through its daemon when one runs, else its index directly."""
-    if args.repo is not None and len(args.repo) > 1:
-        return run_federated_search(args, out)
-    config = load_config(args.repo[0] if args.repo else ".")  # a bad path: exit 2
+    """`search`: one repository, or several (PATHs, `--repo` repeated) fused into one
+    ranking. Each is searched through its daemon when one runs, else its index directly."""
+    paths = [*(args.repo or []), *args.paths]
+    if len(paths) > 1:
+        return run_federated_search(args, paths, out)
+    config = load_config(paths[0] if paths else ".")  # a bad path: exit 2
+    try:
+        return _search_one(args, config, out)
+    except IndexMissing:
+        raise _named_index_missing(config) from None
+
+
+def _search_one(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     repo = Repo(str(config.repo), str(config.repo), _daemon_or_index(config.index_dir))
     if args.queries_from is not None:
         if args.query is not None:
@@ -305,11 +491,11 @@ def _federated_line(
     return _JSON.encode(line), response.answered
 
 
-def run_federated_search(args: argparse.Namespace, out: TextIO) -> int:
-    """`search` with several `--repo`: one fused ranking; per-repository failures are
+def run_federated_search(args: argparse.Namespace, paths: list[str], out: TextIO) -> int:
+    """`search` over several repositories: one fused ranking; per-repository failures are
     reported (stderr for the table, `repos` in JSON) and fail the search only when no
     repository answered."""
-    repos = federated_repos(args.repo)
+    repos = federated_repos(paths)
     with ThreadPoolExecutor(max_workers=min(len(repos), os.cpu_count() or 1)) as pool:
         return _federated_search(args, repos, pool, out)
 
@@ -331,20 +517,20 @@ def _federated_search(
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
     response = search_repos(repos, _search_query(args, args.query), executor=pool)
     if args.json:
-        out.write(_JSON.encode(response).decode() + "\n")
+        out.write(_json(response) + "\n")
     else:
         for status in response.repos:
             if status.status is not RepoState.OK:
-                print(f"symfind: {status.repo}: {status.message}", file=sys.stderr)
+                _error(f"{status.repo}: {status.message}")
         if response.answered:
             out.write(format_federated(response) + "\n")
         else:
-            print(f"symfind: {response.empty_reason}", file=sys.stderr)
+            _error(response.empty_reason)
     return EXIT_OK if response.answered else EXIT_INDEX
 
 
 def _format(response: SearchResponse, as_json: bool) -> str:
-    return _JSON.encode(response).decode() if as_json else format_response(response)
+    return _json(response) if as_json else format_response(response)
 
 
 def _directory_bytes(path: Path) -> int:
@@ -376,11 +562,14 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
 
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
-    searcher = Searcher(config.index_dir)  # validates schema version and readability
+    try:
+        searcher = Searcher(config.index_dir)  # validates schema version and readability
+    except IndexMissing:
+        raise _named_index_missing(config) from None
     not_indexed = _not_indexed(manifest)
     if args.skipped:
         if args.json:
-            out.write(_JSON.encode({"not_indexed": not_indexed}).decode() + "\n")
+            out.write(_json({"not_indexed": not_indexed}) + "\n")
         else:
             out.writelines(f"{entry['reason']:<13} {entry['path']}\n" for entry in not_indexed)
         return EXIT_OK
@@ -401,14 +590,14 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "daemon": msgspec.to_builtins(running_status(config)),
     }
     if args.json:
-        out.write(_JSON.encode(status).decode() + "\n")
+        out.write(_json(status) + "\n")
         return EXIT_OK
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
     dirs_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped_dirs.items())) or "none"
     out.write(
-        f"repository    {status['repo']}\n"
-        f"index         {status['index_dir']} ({status['index_bytes'] / 1e6:.1f} MB)\n"
+        f"repository    {escape_line(status['repo'])}\n"
+        f"index         {escape_line(status['index_dir'])} ({status['index_bytes'] / 1e6:.1f} MB)\n"
         f"schema        v{status['schema_version']}, generation {status['generation']}\n"
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
         f"directories   skipped: {dirs_text}\n"
@@ -429,30 +618,79 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
         line += f", watching by {daemon['watch']}"
     if daemon.get("errors"):
         line += f"; {daemon['errors']} indexing errors, last: {daemon.get('last_error')}"
-    return line
+    return escape_line(line)
+
+
+def _registered_config(config: Config) -> Config:
+    """`config` pointing at the index directory of the daemon registered for its
+    repository, when one runs (started with another `SYMFIND_INDEX_DIR`)."""
+    entry = daemon_of(config.repo)
+    if entry is None or Path(entry.index_dir) == config.index_dir:
+        return config
+    return msgspec.structs.replace(config, index_dir=Path(entry.index_dir))
+
+
+def run_daemon_list(args: argparse.Namespace, out: TextIO) -> int:
+    """`daemon list`: every running daemon of this user, with its state and memory."""
+    rows = []
+    for entry in running_daemons():
+        reply = request(Path(entry.index_dir), StatusRequest(), timeout_s=5.0)
+        state = reply.status.state if isinstance(reply, StatusReply) else "not answering"
+        rows.append({**msgspec.to_builtins(entry), "state": state,
+                     "rss_bytes": resident_bytes(entry.pid)})
+    if args.json:
+        out.write(_json({"daemons": rows}) + "\n")
+        return EXIT_OK
+    out.write(f"{'PID':>8}  {'BY':<4}  {'LEASE':>6}  {'STATE':<13}  {'RSS':>8}  REPOSITORY\n")
+    for row in rows:
+        rss = f"{row['rss_bytes'] / 2**20:.0f}MiB" if row["rss_bytes"] else "?"
+        lease = f"{row['lease_s']:g}s" if row["lease_s"] else "-"
+        out.write(f"{row['pid']:>8}  {row['started_by']:<4}  {lease:>6}  {row['state']:<13}  "
+                  f"{rss:>8}  {escape_line(str(row['repo']))}\n")
+    return EXIT_OK
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
     from symfind.daemon.process import running_status, start_daemon, stop_daemon
 
-    config = load_config(args.path)
-    if args.action in ("run", "start"):
-        require_readable(config.repo)
+    if args.action == "list":
+        return run_daemon_list(args, out)
+    if args.action in ("start", "run"):
+        config = msgspec.structs.replace(_config_to_index(args, args.path), lease_s=args.lease)
+    else:
+        config = _registered_config(load_config(args.path))
     if args.action == "run":
         from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 
         return Daemon(config).run()
     if args.action == "start":
+        running = running_status(config)
+        if running is not None and args.json:  # idempotent: what the MCP server relies on
+            out.write(_json(running) + "\n")
+            return EXIT_OK
+        if running is not None:
+            out.write(f"daemon already running for {escape_line(running.repo)} "
+                      f"(pid {running.pid}, {running.state})\n")
+            return EXIT_OK
         status = start_daemon(config)
-        out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
+        if args.json:
+            out.write(_json(status) + "\n")
+        else:
+            repo = escape_line(status.repo)
+            out.write(f"daemon running for {repo} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
         pid = stop_daemon(config)
-        out.write("no daemon was running\n" if pid is None else f"daemon (pid {pid}) stopped\n")
+        if args.json:
+            out.write(_json({"repo": str(config.repo), "stopped": pid is not None, "pid": pid})
+                      + "\n")
+        else:
+            out.write("no daemon was running\n" if pid is None
+                      else f"daemon (pid {pid}) stopped\n")
         return EXIT_OK
     status = running_status(config)
     if args.json:
-        out.write(_JSON.encode(status).decode() + "\n")
+        out.write((_json(status) if status is not None else "null") + "\n")
     else:
         out.write((_daemon_line(msgspec.to_builtins(status)) if status else "not running") + "\n")
     return EXIT_OK if status is not None else EXIT_NOT_RUNNING
@@ -460,18 +698,29 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Replace this process with the MCP server (by process: `daemon` never imports it)."""
-    repos = [str(load_config(path).repo) for path in args.repo or ["."]]
+    repos = [str(_config_to_index(args, path).repo) for path in args.repo or ["."]]
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
+    flags += ["--force"] * args.force + ["-v"] * min(verbosity(args), 2)
+    if args.tool_prefix is not None:
+        flags += ["--tool-prefix", args.tool_prefix]  # checked by the server
     # -P: a directory named like our packages in the cwd must not shadow them.
-    verbosity = ["-v"] * min(args.verbose, 2)
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags, *verbosity])
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
     return EXIT_OK  # not reached
+
+
+def _error(message: object) -> None:
+    """One line on stderr, control characters escaped (messages quote paths and queries)."""
+    print(f"symfind: {escape_line(str(message))}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run one `symfind` command; returns the process exit code."""
+    return run(parse_args(argv), out)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run the parsed command; returns the process exit code (errors: one line on stderr)."""
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
     try:
         if args.command in ("index", "reindex"):
             return run_index(args, out, fresh=args.command == "reindex")
@@ -483,22 +732,22 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
             return run_mcp(args)
         return run_status(args, out)
     except DaemonRunning as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
-    except (QueryError, DaemonError) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+    except (QueryError, DaemonError, NotARepository) as exc:
+        _error(exc)
         return EXIT_USAGE
     except (IndexMissing, SchemaMismatch) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX
     except IndexLocked as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
     except StorageError as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX
     except OSError as exc:  # the index or the repository: permissions, a full disk
-        print(f"symfind: {os_error_line(exc)}", file=sys.stderr)
+        _error(os_error_line(exc))
         return EXIT_IO
     except KeyboardInterrupt:
         # Staged changes are rolled back and extraction workers killed on the way out;

@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 
 from symfind.daemon.errors import RepositoryError
-from symfind.storage import index_dir_for
+from symfind.storage import find_root, index_dir_for
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_LINE_CHARS = 5_000
@@ -55,6 +55,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     options: IndexOptions = IndexOptions()
     workers: int = 1
     watch: WatchMode = WatchMode.AUTO
+    #: A daemon started for MCP servers exits once none has used it for this many
+    #: seconds (`storage.leases`); None: it stays until stopped (started by hand).
+    lease_s: float | None = None
 
 
 def _env_int(name: str, default: int) -> int:
@@ -104,12 +107,13 @@ def load_config(
     max_file_bytes: int | None = None,
     workers: int | None = None,
 ) -> Config:
-    """Build the Config for a repository from flags, environment and defaults.
+    """Build the Config for the repository holding `repo` (the nearest directory upwards
+    with a VCS marker or an index: `storage.find_root`) from flags, environment and defaults.
 
     Raises:
         RepositoryError: Bad repository path or a malformed `SYMFIND_*` variable.
     """
-    root = resolve_repo(repo)
+    root = find_root(resolve_repo(repo))
     options = IndexOptions(
         max_file_bytes=max_file_bytes
         or _env_int("SYMFIND_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),

@@ -36,7 +36,9 @@ def start_daemon(config: Config) -> DaemonStatus:
         return status
     config.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     log_path = config.index_dir / LOG_NAME
-    child = spawn_daemon("run", config.repo, log_path, verbose=True)
+    # --force: `start` has checked it is a repository.
+    lease = ["--lease", repr(config.lease_s)] if config.lease_s else []
+    child = spawn_daemon("run", config.repo, log_path, verbose=True, options=["--force", *lease])
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         status = running_status(config)

@@ -37,17 +37,25 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
+import setproctitle
 
+from symfind.daemon import registry
 from symfind.daemon.changes import Change, changed_paths
-from symfind.daemon.client import PID_NAME, read_pid, socket_path
+from symfind.daemon.client import PID_NAME, private_socket_dir, read_pid, socket_path
 from symfind.daemon.config import Config, WatchMode
-from symfind.daemon.errors import DaemonRunning
-from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
+from symfind.daemon.errors import DaemonError, DaemonRunning, UnsafeSocketDirectory
+from symfind.daemon.indexer import apply_changes, sync_repository
+from symfind.daemon.lease import wait_for_stop
 from symfind.daemon.protocol import (
     ErrorReply,
+    IndexReply,
+    IndexReport,
+    IndexRequest,
     OkReply,
+    ProgressReply,
     ProtocolError,
     Reply,
     Request,
@@ -63,14 +71,15 @@ from symfind.daemon.walk import IgnoreRules, walk_repository
 from symfind.daemon.watcher import Batch, RepositoryWatcher
 from symfind.storage import (
     SCHEMA_VERSION,
-    IndexDamaged,
     STATUS_NAME,
     DaemonState,
     DaemonStatus,
+    IndexDamaged,
     IndexLocked,
     IndexSource,
     IndexWriter,
     QueryError,
+    SearchResponse,
     StorageError,
     write_atomically,
 )
@@ -99,6 +108,8 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
+#: How often a client of `symfind index` hears how far the daemon got.
+PROGRESS_EVERY_S = 0.1
 
 
 class _Stopping(Exception):
@@ -126,6 +137,26 @@ def _enable_faulthandler() -> None:
         logger.warning("cannot enable faulthandler: %s", exc)
 
 
+class _ProgressSender:
+    """Sends a client's indexing progress, at most every PROGRESS_EVERY_S and at the
+    end; a client gone away stops the messages, not the indexing."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+        self._last = 0.0
+        self._gone = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._gone or (done < total and now - self._last < PROGRESS_EVERY_S):
+            return
+        self._last = now
+        try:
+            send_reply(self._conn, ProgressReply(done=done, total=total))
+        except OSError:
+            self._gone = True
+
+
 class Daemon:
     """One repository's daemon. `run()` blocks until stopped."""
 
@@ -149,6 +180,7 @@ class Daemon:
         self._catch_up = (0, 0)
         self._started_at = time.time()
         self._server: socketserver.ThreadingUnixStreamServer | None = None
+        self._registered: Path | None = None  # this daemon's registry entry
         # Indexing failures survived, the last one, and whether the last repair failed too.
         self._errors = 0
         self._last_error = ""
@@ -172,7 +204,7 @@ class Daemon:
             _enable_faulthandler()
         try:
             return self._serve()
-        except DaemonRunning:
+        except (DaemonRunning, UnsafeSocketDirectory):
             raise  # not a failure of this daemon: the CLI says which one runs
         except BaseException:
             logger.critical("daemon for %s failed", self.config.repo, exc_info=True)
@@ -193,19 +225,19 @@ class Daemon:
                 f"a symfind daemon ({holder}) already serves {self.config.repo}"
             ) from exc
         (index_dir / PID_NAME).write_text(f"{os.getpid()}\n", encoding="utf-8")
+        # What `ps` and `top` show: not `python3 -P -m symfind.daemon …`.
+        setproctitle.setproctitle(f"symfind daemon {self.config.repo}")
         self._install_signal_handlers()
         try:
             self._serve_socket()
+            self._register()  # listed once it answers, as `daemon start` returns then
             self._watcher = self._start_watcher()
             self._catch_up_with_disk()
             self._watcher.check_coverage()
             self._write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
-            while not self._stop.is_set():
-                self._look_at_root.wait(ROOT_CHECK_S)
-                self._look_at_root.clear()
-                if not self._stop.is_set():
-                    self._check_root()
+            wait_for_stop(self._stop, index_dir, self.config.lease_s,
+                          wake=self._look_at_root, every_s=ROOT_CHECK_S, on_wake=self._check_root)
         finally:
             saved = self._shutdown()
         return 0 if saved and not self._broken else 1
@@ -235,8 +267,21 @@ class Daemon:
         self._write_status()
         pid_file = self.config.index_dir / PID_NAME
         self._step("remove the pid file", lambda: pid_file.unlink(missing_ok=True))
+        if self._registered is not None:
+            entry = self._registered
+            self._step("leave the registry", lambda: entry.unlink(missing_ok=True))
         logger.info("daemon stopped")
         return saved
+
+    def _register(self) -> None:
+        """List this daemon in the user's registry (`symfind daemon list`); without it the
+        daemon still serves, it is only harder to find."""
+        entry = registry.this_process(self.config.repo, self.config.index_dir,
+                                      self.config.lease_s)
+        try:
+            self._registered = registry.register(entry)
+        except (OSError, DaemonError) as exc:
+            logger.warning("not listed in the daemon registry: %s", exc)
 
     @staticmethod
     def _step(what: str, action: Callable[[], object]) -> bool:
@@ -514,7 +559,8 @@ class Daemon:
 
     def _serve_socket(self) -> None:
         path = socket_path(self.config.index_dir)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.parent != self.config.index_dir:
+            private_socket_dir(path, create=True)
         path.unlink(missing_ok=True)  # we hold the writer lock: any old socket is stale
         daemon = self
 
@@ -524,7 +570,10 @@ class Daemon:
                 while True:
                     try:
                         message = receive_request(conn)
-                        send_reply(conn, daemon.answer(message))
+                        if isinstance(message, IndexRequest):
+                            send_reply(conn, daemon.index_for(conn, message))
+                        else:
+                            send_reply(conn, daemon.answer(message))
                     except (ProtocolError, OSError):  # the client went away
                         return
 
@@ -535,6 +584,49 @@ class Daemon:
             os.umask(old_umask)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, name="symfind-socket", daemon=True).start()
+
+    def index_for(self, conn: socket.socket, request: IndexRequest) -> Reply:
+        """Run `symfind index` (re-check every file) or `symfind reindex` (`fresh`: drop
+        the index and rebuild it) for a client, sending it progress on `conn` (called from
+        a socket thread; waits for the batch or catch-up under way)."""
+        client = _ProgressSender(conn)
+        with self._write_lock:
+            if self._stop.is_set():
+                return ErrorReply(kind="index", message="the daemon is stopping")
+            self._set_state(DaemonState.INDEXING)
+            started = time.monotonic()
+            try:
+                report = self._index_now(request.fresh, client)
+            finally:
+                self._pending = 0
+                self._set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
+        self._write_status()
+        logger.info("%s for a client in %.1f s", "reindex" if request.fresh else "index",
+                    time.monotonic() - started)
+        if report is None:
+            return ErrorReply(kind="index", message=f"indexing failed: {self._last_error}")
+        return IndexReply(report)
+
+    def _index_now(self, fresh: bool, progress: Callable[[int, int], None]) -> IndexReport | None:
+        """Re-check every file, after emptying the index when `fresh` (caller holds the
+        write lock); None when that failed even after the retry `_sync_all` makes."""
+
+        def count(done: int, total: int) -> None:
+            self._pending = total - done
+            progress(done, total)
+
+        if fresh:
+            self._drop_writer()
+            if not self._guarded("dropping the index", self._open_fresh_writer):
+                self._broken = True
+                return None
+        return self._sync_all(progress=count, commit_every=CATCH_UP_COMMIT_EVERY)
+
+    def _open_fresh_writer(self) -> None:
+        self._writer = IndexWriter(
+            self.config.index_dir, repo_root=self.config.repo,
+            options_hash=self.config.options.fingerprint(), fresh=True,
+        )
 
     def answer(self, message: Request) -> Reply:
         """Handle one request (called from socket threads)."""

@@ -21,7 +21,7 @@ from multiprocessing.context import SpawnContext
 
 import msgspec
 
-from symfind.daemon.config import Config
+from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome, process_file
 from symfind.storage import FileState

@@ -1,19 +1,23 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
-Imports: `mcp_server.server` and the standard library. `symfind mcp --repo PATH ...` execs
-exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
+Imports: `mcp_server.server`, `storage` (roots, the log formatter) and the standard library. `symfind mcp --repo
+PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
-Exit codes: 0 when the client closes stdin, 2 for a bad repository path.
+Each `--repo` is taken from the repository holding it (`storage.find_root`), and refused
+(`/`, the home directory, a huge tree with no VCS marker) unless `--force`.
+Exit codes: 0 when the client closes stdin, 2 for a bad or refused repository path, 130
+on Ctrl-C (no traceback, even while the server's dependencies load).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import re
+import signal
 import sys
 from pathlib import Path
-
-from symfind.mcp_server.server import build_roots_server, build_server
 
 logger = logging.getLogger("symfind.mcp_server")
 
@@ -33,24 +37,77 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not start the indexer when a repository has no index yet",
     )
+    parser.add_argument(
+        "--tool-prefix", metavar="PREFIX", type=_tool_prefix,
+        help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
+        "own tools have the same names",
+    )
+    parser.add_argument(
+        "--force", action="store_true",
+        help="serve a repository even if it is /, the home directory or a huge tree with no .git",
+    )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
     return parser
 
 
+def _tool_prefix(text: str) -> str:
+    # Tool names are 1-128 of [A-Za-z0-9_-.] (MCP); hosts join server and tool names with
+    # `__` or `_`, so keep to what every host accepts.
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,31}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a letter then up to 31 letters, digits, _ or -; got {text!r}")
+    return text
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def _exit_on_ctrl_c(_signum: int, _frame: object) -> None:
+    # Exit at once: the stdio transport reads stdin in a worker thread that nothing can
+    # interrupt, so a KeyboardInterrupt (asyncio cancelling the server) would wait for the
+    # client's next line. The server only reads; there is nothing to flush or commit.
+    os._exit(EXIT_INTERRUPTED)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGINT, _exit_on_ctrl_c)
+    return serve(build_parser().parse_args(argv))
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Check the roots, then serve them on stdio until the client closes stdin."""
+    # Imported here, once Ctrl-C is handled: they take a while to load.
+    from symfind.mcp_server.server import build_roots_server, build_server
+    from symfind.storage import EscapingFormatter, NotARepository, check_root, find_root
+    from symfind.storage.leases import lease_from_env
+
     level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     repos = [Path(repo).expanduser() for repo in args.repo or ["."]]
     for repo in repos:
         if not repo.is_dir():
             logger.error("repository %r is not a directory", str(repo))
             return 2
-    roots = list(dict.fromkeys(repo.resolve() for repo in repos))
+    roots = list(dict.fromkeys(find_root(repo.resolve()) for repo in repos))
+    try:
+        for root in roots if not args.force else ():
+            check_root(root)
+    except NotARepository as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return 2
+    try:
+        lease_s = lease_from_env()
+    except ValueError as exc:
+        print(f"symfind: {exc}", file=sys.stderr)
+        return 2
     if len(roots) == 1:
-        server = build_server(repos[0], auto_index=not args.no_index)
+        server = build_server(roots[0], auto_index=not args.no_index, daemon_lease_s=lease_s,
+                              tool_prefix=args.tool_prefix or "")
     else:
-        server = build_roots_server(roots, auto_index=not args.no_index)
+        server = build_roots_server(roots, auto_index=not args.no_index, daemon_lease_s=lease_s,
+                                    tool_prefix=args.tool_prefix or "")
     logger.info("serving %s on stdio", ", ".join(map(str, roots)))
     server.run("stdio")
     return 0

@@ -45,14 +45,27 @@ def self_contained(schema: Any, resolve: Any) -> Any:
     return {key: self_contained(value, resolve) for key, value in schema.items()}
 
 
+def lean_schema(schema: Any) -> Any:
+    """`schema` without pydantic's `title` keywords (`"title": "Took Ms"`), recursively: they
+    only repeat the property names, and were a fifth of tools/list. A property *named*
+    `title` (its value a schema, not a string) stays."""
+    if isinstance(schema, list):
+        return [lean_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {key: lean_schema(value) for key, value in schema.items()
+            if not (key == "title" and isinstance(value, str))}
+
+
 class Answer(BaseModel):
-    """A tool's whole answer: its JSON schema is self-contained (see the module docstring)."""
+    """A tool's whole answer: its JSON schema is self-contained and lean (see the module
+    docstring and `lean_schema`)."""
 
     @classmethod
     def __get_pydantic_json_schema__(
         cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return self_contained(handler(core_schema), handler.resolve_ref_schema)
+        return lean_schema(self_contained(handler(core_schema), handler.resolve_ref_schema))
 
 
 class ChannelMatch(BaseModel):

@@ -1,6 +1,6 @@
 """The symfind MCP server: an `MCPServer` over one repository, or over several.
 
-Imports: mcp, `storage`, `mcp_server` modules.
+Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
 opened index reader, and the daemon it starts when there is no index yet).
@@ -22,13 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS
+from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult
+from pydantic import ValidationError
 
-from symfind.mcp_server import tools
+from symfind.mcp_server import arguments, tools
 from symfind.mcp_server.state import Repository, Roots
 from symfind.storage import index_dir_for
+from symfind.storage.leases import DEFAULT_LEASE_S
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +67,8 @@ def server_version() -> str:
 
 
 def build_server(
-    repo: Path, *, index_dir: Path | None = None, auto_index: bool = True
+    repo: Path, *, index_dir: Path | None = None, auto_index: bool = True,
+    daemon_lease_s: float = DEFAULT_LEASE_S, tool_prefix: str = "",
 ) -> MCPServer[Any]:
     """The MCP server for the repository at `repo`.
 
@@ -71,25 +76,30 @@ def build_server(
         repo: Repository root (resolved here).
         index_dir: Where its index lives; default `storage.index_dir_for(root)`.
         auto_index: Start the repository's daemon when there is no index yet.
+        daemon_lease_s: The daemon it starts exits once no MCP server used it this long.
+        tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
     root = repo.resolve()
     where = index_dir or index_dir_for(root)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Repository]:
-        repository = Repository(root, where, auto_index=auto_index)
+        repository = Repository(root, where, auto_index=auto_index,
+                                daemon_lease_s=daemon_lease_s)
         repository.start()
         try:
             yield repository
         finally:
+            repository.stop()
             _leave_launch(repository)
 
-    server = _server(lifespan, INSTRUCTIONS)
-    tools.register(server)
-    return server
+    return _server(lifespan, INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix)
 
 
-def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCPServer[Any]:
+def build_roots_server(
+    roots: Sequence[Path], *, auto_index: bool = True, daemon_lease_s: float = DEFAULT_LEASE_S,
+    tool_prefix: str = "",
+) -> MCPServer[Any]:
     """The MCP server for several repositories: `codebase_search` searches them all and
     fuses their answers; each result, and each handle, names its repository.
 
@@ -97,12 +107,14 @@ def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCP
         roots: Repository roots (resolved here; one given twice is served once), in
             priority order: the first wins ties.
         auto_index: Start the daemon of a root that has no index yet.
+        daemon_lease_s: The daemons it starts exit once no MCP server used them this long.
+        tool_prefix: Put before every tool name (`sf_` → `sf_codebase_search`).
     """
     resolved = list(dict.fromkeys(root.resolve() for root in roots))
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Roots]:
-        served = Roots(resolved, auto_index=auto_index)
+        served = Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s)
         served.start()
         try:
             yield served
@@ -111,9 +123,8 @@ def build_roots_server(roots: Sequence[Path], *, auto_index: bool = True) -> MCP
             for repository in served.repos.values():
                 _leave_launch(repository)
 
-    server = _server(lifespan, ROOTS_INSTRUCTIONS)
-    tools.register(server, several=True)
-    return server
+    return _server(lifespan, ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
+                   tool_prefix)
 
 
 def _leave_launch(repository: Repository) -> None:
@@ -122,16 +133,33 @@ def _leave_launch(repository: Repository) -> None:
         logger.info("daemon start (pid %d) keeps running to finish the index", launch.process.pid)
 
 
+class SymfindServer(MCPServer[Any]):
+    """The SDK's server, telling arguments that fail a tool's schema in our words
+    (`mcp_server.arguments`) instead of pydantic's text."""
+
+    async def call_tool(
+        self, name: str, arguments_: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments_, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(arguments.describe(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
 def _server(
-    lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]], instructions: str
+    lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]], instructions: str,
+    served_tools: list[Tool], tool_prefix: str,
 ) -> MCPServer[Any]:
-    """An MCPServer without tools yet, refusing calls of tools it does not have."""
-    server: MCPServer[Any] = MCPServer(
+    """An MCPServer with `served_tools`, refusing calls of tools it does not have."""
+    server: MCPServer[Any] = SymfindServer(
         name="symfind",
         title="symfind — code definition search",
         version=server_version(),
-        instructions=instructions,
+        instructions=tools.rename_tools(instructions, tool_prefix),
         lifespan=lifespan,
+        tools=served_tools,
         # Our own logging set-up (stderr, -v) is done by __main__; the SDK's is a no-op then.
         log_level="WARNING",
     )

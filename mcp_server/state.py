@@ -39,6 +39,7 @@ from symfind.storage import (
     repo_labels,
     spawn_daemon,
 )
+from symfind.storage.leases import DEFAULT_LEASE_S, register_client
 
 logger = logging.getLogger(__name__)
 
@@ -93,10 +94,15 @@ class Repository:
         auto_index: Start the daemon when there is no index.
     """
 
-    def __init__(self, root: Path, index_dir: Path, *, auto_index: bool = True) -> None:
+    def __init__(
+        self, root: Path, index_dir: Path, *, auto_index: bool = True,
+        daemon_lease_s: float = DEFAULT_LEASE_S,
+    ) -> None:
         self.root = root
         self.index_dir = index_dir
         self.auto_index = auto_index
+        self.daemon_lease_s = daemon_lease_s
+        self._client_entry: Path | None = None
         self.launch: DaemonLaunch | None = None
         #: Verified lines of indexed files, for snippets and read_symbol.
         self.files = VerifiedFiles(root)
@@ -104,9 +110,27 @@ class Repository:
         self._launch_lock = threading.Lock()
 
     def start(self) -> None:
-        """Called once at server start: start the daemon if nothing is indexed yet."""
+        """Called once at server start: hold the lease of the repository's daemon (one
+        started for MCP servers stays while any uses it), and begin indexing if nothing is
+        indexed yet."""
+        self._hold_lease()
         if self.auto_index and index_state(self.index_dir) is IndexState.MISSING:
             self.start_daemon("no index yet")
+
+    def _hold_lease(self) -> None:
+        if self._client_entry is not None or not self.index_dir.is_dir():
+            return  # held already, or nothing indexed nor being indexed yet
+        try:
+            self._client_entry = register_client(self.index_dir)
+        except OSError as exc:
+            logger.warning("cannot list this server as a client of %s: %s", self.index_dir, exc)
+
+    def stop(self) -> None:
+        """Called once at server end: release the lease (a daemon started for MCP servers
+        exits once none has used it for its lease)."""
+        if self._client_entry is not None:
+            self._client_entry.unlink(missing_ok=True)
+            self._client_entry = None
 
     @contextmanager
     def reader(self) -> Iterator[Searcher]:
@@ -134,8 +158,11 @@ class Repository:
             if self.daemon_status() is not None:
                 return None  # a live daemon keeps the index up to date itself
             self.index_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._hold_lease()  # before the daemon starts: it must not find itself unused
             log_path = self.index_dir / LAUNCH_LOG_FILE
-            process = spawn_daemon("start", self.root, log_path)
+            # --force: the server has checked its roots (or was told to serve them anyway).
+            process = spawn_daemon("start", self.root, log_path, options=[
+                "--force", "--lease", repr(self.daemon_lease_s)])
             logger.info("indexing %s in the background (pid %d): %s", self.root, process.pid,
                         reason)
             self.launch = DaemonLaunch(process=process, started_at=time.monotonic(),
@@ -189,9 +216,13 @@ class Roots:
         auto_index: Start the daemon of a root that has no index.
     """
 
-    def __init__(self, roots: Sequence[Path], *, auto_index: bool = True) -> None:
+    def __init__(
+        self, roots: Sequence[Path], *, auto_index: bool = True,
+        daemon_lease_s: float = DEFAULT_LEASE_S,
+    ) -> None:
         self.repos: dict[str, Repository] = {
-            label: Repository(root, index_dir_for(root), auto_index=auto_index)
+            label: Repository(root, index_dir_for(root), auto_index=auto_index,
+                              daemon_lease_s=daemon_lease_s)
             for label, root in zip(repo_labels(roots), roots, strict=True)
         }
         #: Searches the repositories concurrently, for the server's life (Tantivy releases
@@ -207,3 +238,5 @@ class Roots:
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
+        for repo in self.repos.values():
+            repo.stop()

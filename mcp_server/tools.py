@@ -15,13 +15,15 @@ threads, and `Repository` serialises index access. Storage and handle failures b
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from symfind.mcp_server.help_tool import show_help, show_help_repos
+from symfind.mcp_server.models import lean_schema
 from symfind.mcp_server.read_tool import read_symbol, read_symbol_repos
 from symfind.mcp_server.search_tool import codebase_search, codebase_search_repos
 from symfind.mcp_server.status_tool import index_status, index_status_repos
@@ -50,16 +52,37 @@ _TOOLS: tuple[tuple[str, str, Callable[..., Any], Callable[..., Any], str], ...]
 )
 
 
-def register(server: MCPServer[Any], *, several: bool = False) -> None:
-    """Add the tools to `server`, in the order tools/list shows them: their forms for
-    several repositories when `several`."""
+#: Where our texts name a tool: the four names as words, `help` only as "call help" or as
+#: an instructions bullet ("- help: …"), never the English word.
+_TOOL_MENTION = re.compile(
+    r"(?<![\w])(?:codebase_search|read_symbol|index_status)(?![\w])"
+    r"|(?:(?<=call )|(?<=^- ))help(?![\w])",
+    re.MULTILINE,
+)
+
+
+def rename_tools(text: str, prefix: str) -> str:
+    """`text` with every mention of one of our tools carrying `prefix` (`--tool-prefix`)."""
+    return _TOOL_MENTION.sub(lambda mention: prefix + mention.group(0), text) if prefix else text
+
+
+def build(*, several: bool = False, prefix: str = "") -> list[Tool]:
+    """The tools, in the order tools/list shows them: their forms for several repositories
+    when `several`, named `prefix` + name (for hosts whose own tools clash with ours).
+    Input schemas leave out pydantic's `title`s (`lean_schema`): they repeat the names,
+    and hosts put the input schema in the model's context."""
+    built = []
     for name, title, one, many, added in _TOOLS:
         description = _doc(one) + (f"\n\n{added}" if several else "")
         if several:
             title = title.replace("this repository", "these repositories")
-        server.tool(
-            name=name, title=title, description=description, annotations=READ_ONLY,
-        )(many if several else one)
+        tool = Tool.from_function(
+            many if several else one, name=prefix + name, title=title,
+            description=rename_tools(description, prefix), annotations=READ_ONLY,
+        )
+        tool.parameters = lean_schema(tool.parameters)
+        built.append(tool)
+    return built
 
 
 def _doc(fn: Callable[..., object]) -> str:

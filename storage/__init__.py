@@ -4,7 +4,8 @@ contract between a repository's daemon and the index's readers (`daemon_contract
 tantivy is confined to this package (tests/unit/test_layering.py checks the imports).
 """
 
-from symfind.extract.records import SymbolKind
+from symfind.extract.records import Language, SymbolKind
+from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
 from symfind.storage.daemon_contract import (
     BUSY_STATES,
     STATUS_NAME,
@@ -18,6 +19,7 @@ from symfind.storage.errors import (
     IndexDamaged,
     IndexLocked,
     IndexMissing,
+    NotARepository,
     QueryError,
     SchemaMismatch,
     StorageError,
@@ -48,6 +50,7 @@ from symfind.storage.records import (
     Why,
     file_digest,
 )
+from symfind.storage.roots import DEFAULT_MAX_FILES, VCS_MARKERS, check_root, find_root
 from symfind.storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
 from symfind.storage.schema import SCHEMA_VERSION
 from symfind.storage.query import MAX_LIMIT, SearchQuery
@@ -56,7 +59,12 @@ from symfind.storage.sources import IndexSource
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "EscapingFormatter",
+    "escape",
+    "escape_counted",
+    "escape_line",
     "BUSY_STATES",
+    "DEFAULT_MAX_FILES",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "RRF_K",
@@ -78,6 +86,7 @@ __all__ = [
     "IndexWriter",
     "Manifest",
     "ManifestHeader",
+    "NotARepository",
     "Plan",
     "QueryError",
     "Repo",
@@ -93,9 +102,13 @@ __all__ = [
     "Searcher",
     "StorageError",
     "SymbolKind",
+    "VCS_MARKERS",
+    "Language",
     "Why",
     "check_index",
+    "check_root",
     "file_digest",
+    "find_root",
     "fuse",
     "fuse_answers",
     "index_base_dir",

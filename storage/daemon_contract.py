@@ -12,6 +12,7 @@ import enum
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -96,10 +97,10 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def spawn_daemon(action: str, repo: Path, log_path: Path, *, verbose: bool = False
-                 ) -> subprocess.Popen[bytes]:
-    """Run `symfind daemon ACTION REPO` as a detached process, its output appended to
-    `log_path`.
+def spawn_daemon(action: str, repo: Path, log_path: Path, *, verbose: bool = False,
+                 options: Sequence[str] = ()) -> subprocess.Popen[bytes]:
+    """Run `symfind daemon ACTION [OPTIONS] REPO` as a detached process, its output
+    appended to `log_path`.
 
     It gets its own session, so that a Ctrl-C meant for its parent (a shell, an MCP host)
     does not stop it in the middle of a commit.
@@ -109,7 +110,7 @@ def spawn_daemon(action: str, repo: Path, log_path: Path, *, verbose: bool = Fal
     """
     # -P: a directory named like our packages in the cwd must not shadow them.
     command = [sys.executable, "-P", "-m", "symfind.daemon", *(["-v"] if verbose else []),
-               "daemon", action, str(repo)]
+               "daemon", action, *options, str(repo)]
     with open(log_path, "ab") as log:
         return subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,

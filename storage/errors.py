@@ -27,3 +27,8 @@ class QueryError(StorageError):
 class IndexDamaged(StorageError):
     """The index's files are damaged (a checksum fails, a file is missing, Tantivy
     cannot read them); `symfind reindex` rebuilds it."""
+
+
+class NotARepository(StorageError):
+    """The directory is not taken for a repository (`/`, the home directory, a huge tree
+    with no version-control marker) unless the caller insists."""

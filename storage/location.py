@@ -22,6 +22,25 @@ def index_base_dir() -> Path:
     return Path(platformdirs.user_cache_dir("symfind")) / "indexes"
 
 
+def positive_setting(name: str, default: float, kind: type[float] = float) -> float:
+    """The `kind` (int or float) in variable `name`, or `default` when it is unset.
+
+    Raises:
+        ValueError: The variable is set but not a positive `kind`.
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        what = "integer" if kind is int else "number"
+        raise ValueError(f"{name} must be a positive {what}, got {raw!r}")
+    return value
+
+
 def index_dir_for(repo: Path) -> Path:
     """The index directory of one repository (`repo` must already be resolved)."""
     digest = hashlib.sha256(str(repo).encode("utf-8")).hexdigest()[:12]

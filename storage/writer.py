@@ -24,7 +24,6 @@ from pathlib import Path
 from types import TracebackType
 
 import msgspec
-import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.errors import IndexDamaged, IndexLocked, StorageError

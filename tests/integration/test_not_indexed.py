@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,9 @@ def test_index_keeps_code_named_like_credentials_and_lists_every_file_it_skips(r
 
     listed = symfind("status", str(repo), "--skipped", "--json")
     assert (listed.returncode, listed.stderr) == (0, "")
-    assert json.loads(listed.stdout) == {"not_indexed": NOT_INDEXED}
+    assert json.loads(listed.stdout) == {
+        "not_indexed": NOT_INDEXED, "symfind_version": version("symfind"),
+    }
     text = symfind("status", str(repo), "--skipped")
     assert text.stdout.splitlines() == [f"{e['reason']:<13} {e['path']}" for e in NOT_INDEXED]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from importlib.metadata import version
 from pathlib import Path
 
 import msgspec
@@ -42,6 +43,11 @@ def _timeless(response: object) -> object:
     return data
 
 
+def _as_printed(response: SearchResponse) -> object:
+    """What `search --json` prints for `response`: it, with the symfind version that made it."""
+    return {**_timeless(response), "symfind_version": version("symfind")}
+
+
 def _flags(filters: dict[str, str]) -> list[str]:
     return [part for key, value in filters.items() for part in (f"--{key}", value)]
 
@@ -64,7 +70,7 @@ def test_one_repository_answers_what_its_index_answers(
     assert (table.returncode, table.stderr, as_json.returncode, as_json.stderr) == (0, "", 0, "")
     in_ms = re.compile(r"\d+(\.\d+)? ms\]$", re.MULTILINE)
     assert in_ms.sub("ms]", table.stdout) == in_ms.sub("ms]", format_response(expected) + "\n")
-    assert _timeless(json.loads(as_json.stdout)) == _timeless(expected)
+    assert _timeless(json.loads(as_json.stdout)) == _as_printed(expected)
 
 
 def test_every_line_of_queries_from_answers_what_the_index_answers(
@@ -104,7 +110,7 @@ def test_a_running_daemon_answers_what_the_index_answers(
             expected = _expected(repo, env, SearchQuery(text=query))
             answer = symfind("search", query, "--repo", str(repo), "--json", env=env)
             assert (answer.returncode, answer.stderr) == (0, "")
-            assert _timeless(json.loads(answer.stdout)) == _timeless(expected)
+            assert _timeless(json.loads(answer.stdout)) == _as_printed(expected)
         # White-box: the answers came from the daemon, whose index source opened on the
         # first search request it served.
         assert running.daemon._source._searcher is not None

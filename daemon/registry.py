@@ -1,0 +1,137 @@
+"""The per-user registry of running daemons: `symfind daemon list`, and how `daemon stop`
+finds a daemon whatever `SYMFIND_INDEX_DIR` says.
+
+Imports: msgspec, platformdirs, psutil, `storage`, `daemon` modules.
+
+Each daemon writes `<runtime dir>/daemons/<pid>.json` once it serves (its repository,
+index directory, start time, and whether it was started by hand or for an MCP server) and
+removes it when it stops. The runtime dir is `$SYMFIND_RUNTIME_DIR`, else the user's
+runtime directory (`$XDG_RUNTIME_DIR/symfind`), else `<temp dir>/symfind-<uid>`; it is
+created 0700 and refused unless it is a real directory owned by the user and closed to
+others. An entry whose process is gone (a daemon killed outright) is removed by readers:
+the process start time tells a live daemon from a later process that got the same pid.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+
+import msgspec
+import platformdirs
+import psutil
+
+from symfind.daemon.errors import DaemonError
+from symfind.storage.leases import is_running, process_started_at
+
+RUNTIME_VARIABLE = "SYMFIND_RUNTIME_DIR"
+
+
+class StartedBy(StrEnum):
+    HAND = "hand"  # `symfind daemon start` / `daemon run`: stays until stopped
+    MCP = "mcp"  # started for an MCP server: exits once no MCP server used it for its lease
+
+
+class DaemonEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One running daemon as it registered itself."""
+
+    pid: int
+    repo: str
+    index_dir: str
+    started_by: StartedBy
+    #: Seconds without an MCP server before it exits; None: never.
+    lease_s: float | None = None
+    #: Process start time (seconds since the epoch), to tell it from a reused pid.
+    started_at: float
+
+
+_DECODER = msgspec.json.Decoder(DaemonEntry)
+
+
+def runtime_dir() -> Path:
+    """The user's registry directory, created if need be.
+
+    Raises:
+        DaemonError: It exists but is not a private directory of this user.
+    """
+    override = os.environ.get(RUNTIME_VARIABLE, "").strip()
+    if override:
+        base = Path(override).expanduser()
+    elif os.environ.get("XDG_RUNTIME_DIR", "").strip():
+        base = Path(platformdirs.user_runtime_dir("symfind"))
+    else:  # no session runtime dir (a container, cron, ssh without logind)
+        base = Path(tempfile.gettempdir()) / f"symfind-{os.getuid()}"
+    daemons = base / "daemons"
+    for directory in (base, daemons):
+        directory.mkdir(mode=0o700, exist_ok=True, parents=directory is base)
+        _check_private(directory)
+    return daemons
+
+
+def _check_private(directory: Path) -> None:
+    info = directory.lstat()
+    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid()
+            or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        raise DaemonError(
+            f"{directory} is not a private directory of this user (a symlink, another "
+            f"user's, or writable by others): remove it or set {RUNTIME_VARIABLE}"
+        )
+
+
+def register(entry: DaemonEntry) -> Path:
+    """Write this daemon's entry; the file to remove when it stops.
+
+    Raises:
+        DaemonError: The registry directory is not private.
+        OSError: It cannot be written.
+    """
+    path = runtime_dir() / f"{entry.pid}.json"
+    staging = path.with_suffix(".tmp")
+    staging.write_bytes(msgspec.json.encode(entry))
+    staging.replace(path)
+    return path
+
+
+def this_process(repo: Path, index_dir: Path, lease_s: float | None) -> DaemonEntry:
+    pid = os.getpid()
+    return DaemonEntry(
+        pid=pid, repo=str(repo), index_dir=str(index_dir),
+        started_by=StartedBy.MCP if lease_s else StartedBy.HAND, lease_s=lease_s,
+        started_at=process_started_at(pid) or 0.0,
+    )
+
+
+def running_daemons() -> list[DaemonEntry]:
+    """Every registered daemon whose process still runs, by repository then pid (entries
+    of processes that are gone are removed).
+
+    Raises:
+        DaemonError: The registry directory is not private.
+    """
+    found: list[DaemonEntry] = []
+    for path in runtime_dir().glob("*.json"):
+        try:
+            entry = _DECODER.decode(path.read_bytes())
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if is_running(entry.pid, entry.started_at):
+            found.append(entry)
+        else:
+            path.unlink(missing_ok=True)
+    return sorted(found, key=lambda entry: (entry.repo, entry.pid))
+
+
+def daemon_of(repo: Path) -> DaemonEntry | None:
+    """The running daemon registered for `repo`, whatever index directory it uses."""
+    return next((entry for entry in running_daemons() if entry.repo == str(repo)), None)
+
+
+def resident_bytes(pid: int) -> int | None:
+    """The process's resident memory (RSS); None when it cannot be read."""
+    try:
+        return int(psutil.Process(pid).memory_info().rss)
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return None
