@@ -46,11 +46,12 @@ def socket_path(index_dir: Path) -> Path:
     if len(os.fsencode(path)) <= _MAX_SOCKET_PATH:
         return path
     digest = hashlib.sha256(os.fsencode(index_dir)).hexdigest()[:16]
-    return _runtime_dir() / f"{digest}.sock"
+    return runtime_base() / f"{digest}.sock"
 
 
-def _runtime_dir() -> Path:
-    """The per-user directory of sockets whose index path is too long."""
+def runtime_base() -> Path:
+    """The per-user runtime directory: sockets whose index path is too long, the daemon
+    registry (checked by `private_dir`)."""
     xdg = os.environ.get("XDG_RUNTIME_DIR", "")
     # Only the user's own: `su`/`sudo -E` keep the invoking user's, which they could swap.
     if os.path.isabs(xdg) and _unsafe_reason(Path(xdg)) is None:
@@ -85,15 +86,24 @@ def private_socket_dir(path: Path, *, create: bool) -> bool:
     Raises:
         UnsafeSocketDirectory: It exists but is not the user's private directory.
     """
-    directory = path.parent
+    return private_dir(path.parent, create=create)
+
+
+def private_dir(directory: Path, *, create: bool, parents: bool = False) -> bool:
+    """Check (and with `create`, make, mode 0700) a per-user runtime directory (sockets,
+    the daemon registry); False when it does not exist and was not to be created.
+
+    Raises:
+        UnsafeSocketDirectory: It exists but is not the user's private directory.
+    """
     if create:
         try:
-            directory.mkdir(mode=0o700)
+            directory.mkdir(mode=0o700, parents=parents)
         except FileExistsError:
             pass  # checked below, whoever made it
         except OSError as exc:
             raise UnsafeSocketDirectory(
-                f"cannot create the socket directory {directory}: {exc.strerror}"
+                f"cannot create the runtime directory {directory}: {exc.strerror}"
             ) from exc
     reason = _unsafe_reason(directory)
     if reason == "it does not exist" and not create:

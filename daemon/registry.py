@@ -1,7 +1,7 @@
 """The per-user registry of running daemons: `symfind daemon list`, and how `daemon stop`
 finds a daemon whatever `SYMFIND_INDEX_DIR` says.
 
-Imports: msgspec, platformdirs, psutil, `storage`, `daemon` modules.
+Imports: msgspec, psutil, `storage`, `daemon` modules.
 
 Each daemon writes `<runtime dir>/daemons/<pid>.json` once it serves (its repository,
 index directory, start time, and whether it was started by hand or for an MCP server) and
@@ -15,16 +15,13 @@ the process start time tells a live daemon from a later process that got the sam
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 
 import msgspec
-import platformdirs
 import psutil
 
-from symfind.daemon.errors import DaemonError
+from symfind.daemon.client import private_dir, runtime_base
 from symfind.storage.leases import is_running, process_started_at
 
 RUNTIME_VARIABLE = "SYMFIND_RUNTIME_DIR"
@@ -55,37 +52,21 @@ def runtime_dir() -> Path:
     """The user's registry directory, created if need be.
 
     Raises:
-        DaemonError: It exists but is not a private directory of this user.
+        UnsafeSocketDirectory: It exists but is not a private directory of this user.
     """
     override = os.environ.get(RUNTIME_VARIABLE, "").strip()
-    if override:
-        base = Path(override).expanduser()
-    elif os.environ.get("XDG_RUNTIME_DIR", "").strip():
-        base = Path(platformdirs.user_runtime_dir("symfind"))
-    else:  # no session runtime dir (a container, cron, ssh without logind)
-        base = Path(tempfile.gettempdir()) / f"symfind-{os.getuid()}"
+    base = Path(override).expanduser() if override else runtime_base()
     daemons = base / "daemons"
-    for directory in (base, daemons):
-        directory.mkdir(mode=0o700, exist_ok=True, parents=directory is base)
-        _check_private(directory)
+    private_dir(base, create=True, parents=True)
+    private_dir(daemons, create=True)
     return daemons
-
-
-def _check_private(directory: Path) -> None:
-    info = directory.lstat()
-    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid()
-            or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
-        raise DaemonError(
-            f"{directory} is not a private directory of this user (a symlink, another "
-            f"user's, or writable by others): remove it or set {RUNTIME_VARIABLE}"
-        )
 
 
 def register(entry: DaemonEntry) -> Path:
     """Write this daemon's entry; the file to remove when it stops.
 
     Raises:
-        DaemonError: The registry directory is not private.
+        UnsafeSocketDirectory: The registry directory is not private.
         OSError: It cannot be written.
     """
     path = runtime_dir() / f"{entry.pid}.json"
@@ -109,7 +90,7 @@ def running_daemons() -> list[DaemonEntry]:
     of processes that are gone are removed).
 
     Raises:
-        DaemonError: The registry directory is not private.
+        UnsafeSocketDirectory: The registry directory is not private.
     """
     found: list[DaemonEntry] = []
     for path in runtime_dir().glob("*.json"):

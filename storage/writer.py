@@ -1,6 +1,6 @@
 """The single writer of an index: replace a file's symbols, delete files, commit batches.
 
-Imports: tantivy, msgspec, `extract.records`, `storage` modules.
+Imports: msgspec, `extract.records`, `storage` modules.
 
 Crash safety: before Tantivy's commit the batch's changes are appended to the log of
 file states, past what the manifest header counts; after it, a new header counts them

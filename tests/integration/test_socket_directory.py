@@ -128,7 +128,10 @@ def test_the_daemon_makes_the_directory_private_and_is_reached_through_it(
         assert (stat.S_ISDIR(info.st_mode), stat.S_IMODE(info.st_mode), info.st_uid) == (
             True, 0o700, os.getuid(),
         )
-        [sock] = directory.iterdir()
+        # Beside the socket: the registry of running daemons (`daemon list`), as private.
+        assert sorted(p.name for p in directory.iterdir() if not p.name.endswith(".sock")) == [
+            "daemons"]
+        [sock] = directory.glob("*.sock")
         assert stat.S_ISSOCK(sock.lstat().st_mode)
         status = symfind("daemon", "status", str(repo), tmpdir=shared_tmp,
                          index_base=long_index_base)
@@ -137,4 +140,6 @@ def test_the_daemon_makes_the_directory_private_and_is_reached_through_it(
         stopped = symfind("daemon", "stop", str(repo), tmpdir=shared_tmp,
                           index_base=long_index_base)
     assert stopped.returncode == 0, stopped.stderr
-    assert list((shared_tmp / f"symfind-{os.getuid()}").iterdir()) == []
+    # The socket is gone, and so is the daemon's registry entry.
+    directory = shared_tmp / f"symfind-{os.getuid()}"
+    assert (list(directory.glob("*.sock")), list((directory / "daemons").iterdir())) == ([], [])

@@ -84,7 +84,8 @@ def test_status_and_errors_show_hostile_paths_escaped(
                        env={"SYMFIND_INDEX_DIR": str(tmp_path)})
     assert (no_index.returncode, no_index.stdout) == (3, "")
     assert only_visible(no_index.stderr) and no_index.stderr.count("\n") == 1
-    assert no_index.stderr.startswith(f"symfind: no index at {tmp_path}/repo<U+001B>[2J-")
+    assert no_index.stderr.startswith(
+        f"symfind: no index of {shown} (looked in {tmp_path}/repo<U+001B>[2J-")
 
 
 def test_log_lines_escape_the_file_names_they_quote() -> None:
