@@ -84,6 +84,7 @@ CAUSE_NOTES = {
 #: `CURLOPT(CURLOPT_URL, ...)` in an enum, `int LIBBSD_REDIRECT(strnvis, ...)`).
 _MACRO_CALL_KINDS = frozenset({"function", "enumerator", "variable", "prototype"})
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 #: ctags kinds of values: inside a function body they are locals.
 _VALUE_KINDS = frozenset({"variable", "constant", "var", "local"})
 #: Function-like nodes of the grammars (bodies hold locals, not definitions).
@@ -132,22 +133,17 @@ def index_corpus(root: Path, workers: int) -> dict:
 
 
 def skipped_files(root: Path) -> dict[str, str]:
-    """path -> reason for the files symfind says it skipped ({} when it cannot say)."""
+    """path -> reason for the files symfind did not index (`symfind status --skipped --json`:
+    `{"not_indexed": [{"path", "reason"}, ...]}`); {} from a symfind that cannot say."""
     command = tools.symfind_command() or []
     proc = subprocess.run([*command, "status", "--skipped", "--json", str(root)],
                           env=tools.symfind_env(INDEXES), capture_output=True, text=True,
                           encoding="utf-8", errors="replace")
     if proc.returncode != 0:
+        log.warning("symfind status --skipped: exit %d, no skip reasons", proc.returncode)
         return {}
-    try:
-        data = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        return {}
-    rows = data.get("skipped", data) if isinstance(data, dict) else data
-    if not isinstance(rows, list):
-        return {}
-    return {row["path"]: row.get("reason", "") for row in rows
-            if isinstance(row, dict) and "path" in row}
+    rows = json.loads(proc.stdout).get("not_indexed", [])
+    return {row["path"]: row.get("reason", "") for row in rows}
 
 
 def indexed_symbols(root: Path) -> list:
@@ -168,8 +164,9 @@ class Regions:
     errors: set[int] = field(default_factory=set)
     #: Lines inside a multi-line string literal (after its first line).
     strings: set[int] = field(default_factory=set)
-    #: Lines inside a function, method, lambda or accessor body (after its first line).
-    bodies: set[int] = field(default_factory=set)
+    #: Line -> how many function, method, lambda or accessor bodies hold it (a body
+    #: starts after its first line).
+    bodies: collections.Counter = field(default_factory=collections.Counter)
 
 
 def parse_regions(path: Path) -> Regions:
@@ -192,7 +189,7 @@ def parse_regions(path: Path) -> Regions:
             regions.strings.update(range(first + 1, last + 1))
             continue
         elif node.type in _FUNCTION_NODES:
-            regions.bodies.update(range(first + 1, last + 1))
+            regions.bodies.update(range(first + 1, last + 1))  # Counter: += 1 a line
         stack.extend(node.children)
     return regions
 
@@ -219,12 +216,13 @@ def comparable_name(name: str, language: str) -> str:
 # --------------------------------------------------------------------------- causes
 
 
-def ctags_error(d: groundtruth.Definition, text: str, regions: Regions) -> str:
+def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regions) -> str:
     """Why ctags' tag is not a definition ("" when it is one).
 
     Args:
         d: The ctags definition.
         text: Its source line.
+        nearby: The lines from two before to two after it.
         regions: What the definition's file has where.
     """
     quoted = f"`{text.strip()[:80]}`"
@@ -232,6 +230,11 @@ def ctags_error(d: groundtruth.Definition, text: str, regions: Regions) -> str:
         return f"a name ctags makes up for something unnamed ({d.name}): {quoted}"
     if d.line in regions.strings:
         return f"code inside a string literal: {quoted}"
+    if (_IDENTIFIER.match(d.name) and d.name != "Companion"
+            and not re.search(rf"(?<!\w){re.escape(d.name)}(?!\w)", nearby)):
+        # Kotlin's unnamed `companion object` is a real object ctags names by its implicit
+        # name: it stays a miss.
+        return f"no identifier {d.name} within two lines (`0xffff` read as `xffff`): {quoted}"
     if (d.language in ("c", "cpp") and d.ctags_kind in _MACRO_CALL_KINDS and d.name.isupper()
             and re.search(rf"(?:^|[\s*&]){re.escape(d.name)}\s*\(", text)):
         return f"a macro call read as a {d.ctags_kind} named {d.name}: {quoted}"
@@ -246,6 +249,12 @@ def ctags_error(d: groundtruth.Definition, text: str, regions: Regions) -> str:
         name = re.escape(d.name)
         if re.match(rf"\s*{name}\.prototype\.", text):
             return f"an assignment to a prototype read as a {d.ctags_kind}: {quoted}"
+        if re.match(rf"\s*{name}\.\w+\s*[,)\]]", text):
+            return f"a member access read as a {d.ctags_kind}: {quoted}"
+        if d.ctags_kind == "alias" and re.match(r"\s*(?:import|export)\b", text):
+            return f"an imported or re-exported type read as a type alias: {quoted}"
+        if d.ctags_kind == "class" and re.match(rf"\s*['\"]?{name}['\"]?\s*:\s*\{{", text):
+            return f"a key of an object literal read as a class: {quoted}"
         # `name: value` is a property; a bare `name,` is one only in a function body (at
         # the top level it may be a destructured name, a definition).
         ends = "[:,}]" if d.line in regions.bodies else ":"
@@ -257,11 +266,17 @@ def ctags_error(d: groundtruth.Definition, text: str, regions: Regions) -> str:
     if (d.language == "csharp" and d.ctags_kind == "method" and "." in d.name
             and not re.match(r"I[A-Z]", d.name)):
         return f"a call on a variable read as a method: {quoted}"
-    if d.line in regions.bodies and (d.ctags_kind in _VALUE_KINDS
-                                     or (d.language in _JS_LANGUAGES and not d.scope)):
+    depth = regions.bodies[d.line]
+    if depth and (d.ctags_kind in _VALUE_KINDS or (d.language in _JS_LANGUAGES and not d.scope)):
         # The relevance bench leaves out what is defined in a function body; ctags lost the
         # function's scope here (JS/TS callbacks, Kotlin getters, PHP closures).
         return f"a local of a function body that ctags reported at {d.scope_kind or 'file'} level: {quoted}"
+    if depth >= 2 and d.language in _JS_LANGUAGES:
+        # Two functions deep: a member of an object built inside a function (jQuery's
+        # `jqXHR = { getResponseHeader: function () {...} }` inside `ajax`, itself in an AMD
+        # module's factory). One function deep is left a miss: an AMD factory's body is the
+        # module's top level.
+        return f"a member of an object local to a function: {quoted}"
     return ""
 
 
@@ -289,18 +304,20 @@ def classify(corpus: str, root: Path, defs: list[groundtruth.Definition], symbol
                 files[d.path] = (text.split("\n"), parse_regions(root / d.path))
             lines, regions = files[d.path]
             line = lines[d.line - 1] if d.line <= len(lines) else ""
-            cause, detail = cause_of(d, here, line, regions)
+            nearby = "\n".join(lines[max(d.line - 3, 0):d.line + 2])
+            cause, detail = cause_of(d, here, line, nearby, regions)
         misses.append(Miss(corpus=corpus, language=d.language, ctags_kind=d.ctags_kind,
                            name=d.name, path=d.path, line=d.line, cause=cause.value,
                            detail=detail))
     return covered, misses
 
 
-def cause_of(d: groundtruth.Definition, here: list, line: str,
+def cause_of(d: groundtruth.Definition, here: list, line: str, nearby: str,
              regions: Regions) -> tuple[Cause, str]:
-    """Why symfind's symbols of the file (`here`) miss `d`; `line` is its source line."""
+    """Why symfind's symbols of the file (`here`) miss `d`; `line` is its source line,
+    `nearby` the lines from two before to two after it."""
     quoted = f"`{line.strip()[:80]}`"
-    wrong = ctags_error(d, line, regions)
+    wrong = ctags_error(d, line, nearby, regions)
     if wrong:
         return Cause.CTAGS_ERROR, wrong
     if d.line in regions.errors:
