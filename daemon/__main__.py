@@ -6,6 +6,7 @@ import logging
 import sys
 
 from symfind.daemon.cli import main as cli_main
+from symfind.storage import EscapingFormatter
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,7 +14,9 @@ def main(argv: list[str] | None = None) -> int:
     verbosity = sum(a.count("v") for a in argv if a.startswith("-v") and set(a[1:]) == {"v"})
     verbosity += argv.count("--verbose")
     level = logging.WARNING - 10 * min(verbosity, 2)
-    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     return cli_main(argv)
 
 

@@ -2,7 +2,8 @@
 
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
-missing or unusable, 4 index locked by another process (or daemon already running),
+missing or unusable, 4 index locked by another process (`daemon run` while a daemon runs;
+`index`/`reindex` hand the work to a running daemon),
 5 `daemon status` found no daemon. `search` with several `--repo` fuses their answers
 (`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
@@ -16,14 +17,21 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import msgspec
 
-from symfind.daemon.client import request
+from symfind.daemon.client import index_via_daemon, request
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
-from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
+from symfind.daemon.protocol import (
+    ErrorReply,
+    IndexReport,
+    IndexRequest,
+    ProtocolError,
+    SearchReply,
+    SearchRequest,
+)
 from symfind.daemon.render import ProgressBar, format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind
 from symfind.storage import (
@@ -43,14 +51,12 @@ from symfind.storage import (
     FileState,
     Manifest,
     StorageError,
+    escape_line,
     read_manifest,
     repo_labels,
     search_repo,
     search_repos,
 )
-
-if TYPE_CHECKING:  # imported where used: a search needs neither extraction nor the watcher
-    from symfind.daemon.indexer import IndexReport
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _report_text(report: IndexReport, config: Config) -> str:
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()))
-    return (
+    return escape_line(
         f"indexed {config.repo}: {report.files} files, {report.symbols} symbols "
         f"({report.indexed} extracted, {report.unchanged} unchanged, {report.deleted} removed"
         + (f"; skipped: {skipped}" if skipped else "")
@@ -154,12 +160,43 @@ def _report_text(report: IndexReport, config: Config) -> str:
 
 
 def run_index(args: argparse.Namespace, out: TextIO, *, fresh: bool) -> int:
-    from symfind.daemon.indexer import update_index  # extraction: only the commands that index
-
     config = load_config(args.path, max_file_bytes=args.max_file_bytes, workers=args.workers)
-    report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
+    report = _index_via_daemon(config, args, fresh=fresh)
+    if report is None:
+        from symfind.daemon.indexer import update_index  # extraction: only the commands that index
+
+        report = update_index(config, fresh=fresh, progress=ProgressBar("indexing"))
     out.write((_JSON.encode(report).decode() if args.json else _report_text(report, config)) + "\n")
     return EXIT_OK
+
+
+def _index_via_daemon(
+    config: Config, args: argparse.Namespace, *, fresh: bool
+) -> IndexReport | None:
+    """`index`/`reindex` while a daemon runs: the daemon (the index's only writer) does it
+    and we wait, showing its progress; None when no daemon runs.
+
+    Raises:
+        DaemonRunning: `--max-file-bytes` was given: the daemon indexes with its own.
+        DaemonError: The daemon failed to index, or broke the exchange.
+    """
+    from symfind.daemon.process import running_status
+
+    if args.max_file_bytes is not None:
+        status = running_status(config)
+        if status is not None:
+            raise DaemonRunning(
+                f"a symfind daemon (pid {status.pid}) serves {config.repo} with its own "
+                "--max-file-bytes; stop it (`symfind daemon stop`) to index with another"
+            )
+    bar = ProgressBar("reindexing (daemon)" if fresh else "indexing (daemon)")
+    try:
+        return index_via_daemon(config.index_dir, IndexRequest(fresh=fresh), bar)
+    except ProtocolError as exc:
+        raise DaemonError(
+            f"the running daemon did not index: {exc}; stop it (`symfind daemon stop`) "
+            "and run this again"
+        ) from exc
 
 
 def _result_fields(result: SearchResult) -> dict[str, object]:
@@ -190,17 +227,41 @@ def _batch_line(repo: Repo, query: SearchQuery) -> bytes:
     )
 
 
+#: A line of `--queries-from` longer than this is no query (the longest is 512
+#: characters): the file is the wrong one (binary, `/dev/zero`), not read any further.
+MAX_QUERY_LINE_BYTES = 64 * 1024
+#: All of `--queries-from` is read before searching, at most this much.
+MAX_QUERIES_BYTES = 16 * 1024 * 1024
+
+
 def _query_lines(path: Path) -> list[str]:
-    """The non-blank lines of a `--queries-from` file, stripped.
+    """The lines of a `--queries-from` file, stripped — blank ones too: one answer per
+    line. Lines end at `\\n` only (a `\\r` before it is dropped).
 
     Raises:
-        QueryError: The file cannot be read.
+        QueryError: The file cannot be read, has a line over MAX_QUERY_LINE_BYTES or is
+            over MAX_QUERIES_BYTES.
     """
+    lines: list[str] = []
+    total = 0
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(path, "rb") as source:
+            while line := source.readline(MAX_QUERY_LINE_BYTES + 1):
+                total += len(line)
+                if len(line) > MAX_QUERY_LINE_BYTES:
+                    raise QueryError(
+                        f"line {len(lines) + 1} of {path} is over {MAX_QUERY_LINE_BYTES:,} "
+                        "bytes: --queries-from takes one query per line"
+                    )
+                if total > MAX_QUERIES_BYTES:
+                    raise QueryError(
+                        f"{path} is over {MAX_QUERIES_BYTES // 2**20} MiB; "
+                        "--queries-from reads at most that much (split the file)"
+                    )
+                lines.append(line.decode("utf-8", errors="replace").strip())
     except OSError as exc:
         raise QueryError(f"cannot read {path}: {exc.strerror}") from exc
-    return [line.strip() for line in lines if line.strip()]
+    return lines
 
 
 def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchResponse | None:
@@ -332,11 +393,11 @@ def _federated_search(
     else:
         for status in response.repos:
             if status.status is not RepoState.OK:
-                print(f"symfind: {status.repo}: {status.message}", file=sys.stderr)
+                _error(f"{status.repo}: {status.message}")
         if response.answered:
             out.write(format_federated(response) + "\n")
         else:
-            print(f"symfind: {response.empty_reason}", file=sys.stderr)
+            _error(response.empty_reason)
     return EXIT_OK if response.answered else EXIT_INDEX
 
 
@@ -424,8 +485,8 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
     dirs_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped_dirs.items())) or "none"
     out.write(
-        f"repository    {status['repo']}\n"
-        f"index         {status['index_dir']} ({status['index_bytes'] / 1e6:.1f} MB)\n"
+        f"repository    {escape_line(status['repo'])}\n"
+        f"index         {escape_line(status['index_dir'])} ({status['index_bytes'] / 1e6:.1f} MB)\n"
         f"schema        v{status['schema_version']}, generation {status['generation']}\n"
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
         f"directories   skipped: {dirs_text}\n"
@@ -454,7 +515,7 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
         line += f", watching by {daemon['watch']}"
     if daemon.get("errors"):
         line += f"; {daemon['errors']} indexing errors, last: {daemon.get('last_error')}"
-    return line
+    return escape_line(line)
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
@@ -466,8 +527,14 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
 
         return Daemon(config).run()
     if args.action == "start":
+        running = running_status(config)
+        if running is not None:  # idempotent: what the MCP server and scripts rely on
+            out.write(f"daemon already running for {escape_line(running.repo)} "
+                      f"(pid {running.pid}, {running.state})\n")
+            return EXIT_OK
         status = start_daemon(config)
-        out.write(f"daemon running for {status.repo} (pid {status.pid}, {status.state})\n")
+        repo = escape_line(status.repo)
+        out.write(f"daemon running for {repo} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
         pid = stop_daemon(config)
@@ -491,6 +558,11 @@ def run_mcp(args: argparse.Namespace) -> int:
     return EXIT_OK  # not reached
 
 
+def _error(message: object) -> None:
+    """One line on stderr, control characters escaped (messages quote paths and queries)."""
+    print(f"symfind: {escape_line(str(message))}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run one `symfind` command; returns the process exit code."""
     out = out or sys.stdout
@@ -506,17 +578,17 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
             return run_mcp(args)
         return run_status(args, out)
     except DaemonRunning as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
     except (QueryError, DaemonError) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_USAGE
     except (IndexMissing, SchemaMismatch) as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX
     except IndexLocked as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_LOCKED
     except StorageError as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_INDEX

@@ -15,3 +15,8 @@ class DaemonRunning(DaemonError):
 
 class ExtractionWorkerDied(DaemonError):
     """An extraction worker process ended abruptly; the files it held were not indexed."""
+
+
+class UnsafeSocketDirectory(DaemonError):
+    """The directory meant for the daemon's socket could be another user's (a symlink,
+    not ours, or writable by others): using it would let them answer our searches."""

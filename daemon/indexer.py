@@ -1,6 +1,6 @@
 """Bring an index up to date with the files on disk: full builds and incremental updates.
 
-Imports: msgspec, `storage`, `daemon` modules.
+Imports: `storage`, `daemon` modules.
 
 A file is re-extracted only when its size or mtime changed and its content digest
 differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
@@ -16,11 +16,10 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-import msgspec
-
 from symfind.daemon.config import Config
 from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome, SkipReason
+from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import (
     Exclusion,
     IgnoreRules,
@@ -45,19 +44,6 @@ BULK_COMMIT_EVERY_FILES = 20_000
 FILE_SKIPS = frozenset({Exclusion.SECRET, Exclusion.BAD_NAME})
 
 Progress = Callable[[int, int], None]
-
-
-class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
-    """Counts of one indexing run."""
-
-    files: int
-    indexed: int
-    unchanged: int
-    deleted: int
-    symbols: int
-    skipped: dict[str, int]
-    seconds: float
-    generation: int
 
 
 def _needs_processing(root: str, path: str, previous: dict[str, FileState]) -> bool:

@@ -33,7 +33,28 @@ class StopRequest(msgspec.Struct, frozen=True, tag="stop"):
     pass
 
 
-Request = SearchRequest | StatusRequest | StopRequest
+class IndexRequest(msgspec.Struct, frozen=True, kw_only=True, tag="index"):
+    """Re-check every file now (`symfind index`), or drop the index and rebuild it from
+    scratch (`fresh`: `symfind reindex`). The daemon answers with `ProgressReply`s while it
+    works, then one `IndexReply` (or an `ErrorReply`)."""
+
+    fresh: bool = False
+
+
+Request = SearchRequest | StatusRequest | StopRequest | IndexRequest
+
+
+class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
+    """Counts of one indexing run."""
+
+    files: int
+    indexed: int
+    unchanged: int
+    deleted: int
+    symbols: int
+    skipped: dict[str, int]
+    seconds: float
+    generation: int
 
 
 class SearchReply(msgspec.Struct, frozen=True, tag="search"):
@@ -42,6 +63,17 @@ class SearchReply(msgspec.Struct, frozen=True, tag="search"):
 
 class StatusReply(msgspec.Struct, frozen=True, tag="status"):
     status: DaemonStatus
+
+
+class ProgressReply(msgspec.Struct, frozen=True, kw_only=True, tag="progress"):
+    """Files done out of those to process, while an `IndexRequest` runs."""
+
+    done: int
+    total: int
+
+
+class IndexReply(msgspec.Struct, frozen=True, tag="indexed"):
+    report: IndexReport
 
 
 class OkReply(msgspec.Struct, frozen=True, tag="ok"):
@@ -56,7 +88,7 @@ class ErrorReply(msgspec.Struct, frozen=True, kw_only=True, tag="error"):
     message: str
 
 
-Reply = SearchReply | StatusReply | OkReply | ErrorReply
+Reply = SearchReply | StatusReply | OkReply | ErrorReply | ProgressReply | IndexReply
 
 _ENCODER = msgspec.msgpack.Encoder()
 _REQUEST_DECODER = msgspec.msgpack.Decoder(Request)

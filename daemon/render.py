@@ -1,4 +1,9 @@
-"""Human-readable output of the CLI: result tables, status, progress. Imports: `storage`."""
+"""Human-readable output of the CLI: result tables, status, progress. Imports: `storage`.
+
+Every text that comes from a repository (names, paths, labels, suggestions, reasons that
+quote a query) is shown through `escape_line`: on a terminal a control character in a
+file name is a command (ESC sequences) or a forged row (a newline).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import sys
 import time
 from typing import TextIO
 
-from symfind.storage import FederatedResponse, SearchResponse, SearchResult
+from symfind.storage import FederatedResponse, SearchResponse, SearchResult, escape_line
 
 
 def _why(channels: dict[str, object]) -> str:
@@ -41,7 +46,7 @@ def format_federated(response: FederatedResponse) -> str:
     if not response.results:
         return _no_results(response.empty_reason, response.suggestions) + f"\n[{searched}]"
     rows = [
-        (str(rank), result.repo, *_cells(result))
+        (str(rank), escape_line(result.repo), *_cells(result))
         for rank, result in enumerate(response.results, start=1)
     ]
     pending = sum(s.freshness.pending for s in response.repos if s.freshness is not None)
@@ -52,10 +57,10 @@ def format_federated(response: FederatedResponse) -> str:
 
 def _cells(result: SearchResult) -> tuple[str, str, str, str]:
     return (
-        str(result.kind),
-        result.qualname,
-        f"{result.path}:{result.line}",
-        _why(result.why.channels),  # type: ignore[arg-type]
+        escape_line(str(result.kind)),
+        escape_line(result.qualname),
+        escape_line(f"{result.path}:{result.line}"),
+        escape_line(_why(result.why.channels)),  # type: ignore[arg-type]
     )
 
 
@@ -70,9 +75,9 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def _no_results(reason: str, suggestions: list[str]) -> str:
-    lines = [f"no results: {reason}"]
+    lines = [f"no results: {escape_line(reason)}"]
     if suggestions:
-        lines.append("did you mean: " + ", ".join(suggestions))
+        lines.append("did you mean: " + ", ".join(map(escape_line, suggestions)))
     return "\n".join(lines)
 
 

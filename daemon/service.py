@@ -32,13 +32,17 @@ from collections.abc import Callable
 import msgspec
 
 from symfind.daemon.changes import Change, changed_paths
-from symfind.daemon.client import PID_NAME, read_pid, socket_path
+from symfind.daemon.client import PID_NAME, private_socket_dir, read_pid, socket_path
 from symfind.daemon.config import Config, WatchMode
-from symfind.daemon.errors import DaemonRunning
-from symfind.daemon.indexer import IndexReport, apply_changes, sync_repository
+from symfind.daemon.errors import DaemonRunning, UnsafeSocketDirectory
+from symfind.daemon.indexer import apply_changes, sync_repository
 from symfind.daemon.protocol import (
     ErrorReply,
+    IndexReply,
+    IndexReport,
+    IndexRequest,
     OkReply,
+    ProgressReply,
     ProtocolError,
     Reply,
     Request,
@@ -77,6 +81,8 @@ CATCH_UP_COMMIT_EVERY = 1_000
 #: 10,000 files), little next to extracting thousands of files (in worker processes, as
 #: a batch's paths are when there are many).
 RESYNC_FROM_EVENTS = 4_096
+#: How often a client of `symfind index` hears how far the daemon got.
+PROGRESS_EVERY_S = 0.1
 
 
 class _Stopping(Exception):
@@ -102,6 +108,26 @@ def _enable_faulthandler() -> None:
         faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
     except (AttributeError, ValueError, OSError) as exc:  # stderr without a descriptor
         logger.warning("cannot enable faulthandler: %s", exc)
+
+
+class _ProgressSender:
+    """Sends a client's indexing progress, at most every PROGRESS_EVERY_S and at the
+    end; a client gone away stops the messages, not the indexing."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+        self._last = 0.0
+        self._gone = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._gone or (done < total and now - self._last < PROGRESS_EVERY_S):
+            return
+        self._last = now
+        try:
+            send_reply(self._conn, ProgressReply(done=done, total=total))
+        except OSError:
+            self._gone = True
 
 
 class Daemon:
@@ -141,7 +167,7 @@ class Daemon:
             _enable_faulthandler()
         try:
             return self._serve()
-        except DaemonRunning:
+        except (DaemonRunning, UnsafeSocketDirectory):
             raise  # not a failure of this daemon: the CLI says which one runs
         except BaseException:
             logger.critical("daemon for %s failed", self.config.repo, exc_info=True)
@@ -418,7 +444,8 @@ class Daemon:
 
     def _serve_socket(self) -> None:
         path = socket_path(self.config.index_dir)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.parent != self.config.index_dir:
+            private_socket_dir(path, create=True)
         path.unlink(missing_ok=True)  # we hold the writer lock: any old socket is stale
         daemon = self
 
@@ -428,7 +455,10 @@ class Daemon:
                 while True:
                     try:
                         message = receive_request(conn)
-                        send_reply(conn, daemon.answer(message))
+                        if isinstance(message, IndexRequest):
+                            send_reply(conn, daemon.index_for(conn, message))
+                        else:
+                            send_reply(conn, daemon.answer(message))
                     except (ProtocolError, OSError):  # the client went away
                         return
 
@@ -439,6 +469,49 @@ class Daemon:
             os.umask(old_umask)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, name="symfind-socket", daemon=True).start()
+
+    def index_for(self, conn: socket.socket, request: IndexRequest) -> Reply:
+        """Run `symfind index` (re-check every file) or `symfind reindex` (`fresh`: drop
+        the index and rebuild it) for a client, sending it progress on `conn` (called from
+        a socket thread; waits for the batch or catch-up under way)."""
+        client = _ProgressSender(conn)
+        with self._write_lock:
+            if self._stop.is_set():
+                return ErrorReply(kind="index", message="the daemon is stopping")
+            self._set_state(DaemonState.INDEXING)
+            started = time.monotonic()
+            try:
+                report = self._index_now(request.fresh, client)
+            finally:
+                self._pending = 0
+                self._set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
+        self._write_status()
+        logger.info("%s for a client in %.1f s", "reindex" if request.fresh else "index",
+                    time.monotonic() - started)
+        if report is None:
+            return ErrorReply(kind="index", message=f"indexing failed: {self._last_error}")
+        return IndexReply(report)
+
+    def _index_now(self, fresh: bool, progress: Callable[[int, int], None]) -> IndexReport | None:
+        """Re-check every file, after emptying the index when `fresh` (caller holds the
+        write lock); None when that failed even after the retry `_sync_all` makes."""
+
+        def count(done: int, total: int) -> None:
+            self._pending = total - done
+            progress(done, total)
+
+        if fresh:
+            self._drop_writer()
+            if not self._guarded("dropping the index", self._open_fresh_writer):
+                self._broken = True
+                return None
+        return self._sync_all(progress=count, commit_every=CATCH_UP_COMMIT_EVERY)
+
+    def _open_fresh_writer(self) -> None:
+        self._writer = IndexWriter(
+            self.config.index_dir, repo_root=self.config.repo,
+            options_hash=self.config.options.fingerprint(), fresh=True,
+        )
 
     def answer(self, message: Request) -> Reply:
         """Handle one request (called from socket threads)."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, language_for_file, language_for_path
-from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
+from symfind.extract.records import SCOPE_KINDS, Extraction, Language, Symbol, SymbolKind
 
 if TYPE_CHECKING:
     from symfind.extract.parse import extract_file, extract_symbols, extraction_fingerprint
@@ -26,6 +26,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "LANGUAGES",
+    "Language",
     "SCOPE_KINDS",
     "ExtractError",
     "Extraction",

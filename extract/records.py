@@ -28,6 +28,25 @@ class SymbolKind(enum.StrEnum):
     VARIABLE = "variable"
 
 
+class Language(enum.StrEnum):
+    """The languages symfind extracts (`Symbol.language`; `extract.languages` says how
+    each is parsed, and a unit test keeps the two lists equal). Values are stable."""
+
+    PYTHON = "python"
+    JAVASCRIPT = "javascript"
+    TYPESCRIPT = "typescript"
+    TSX = "tsx"
+    GO = "go"
+    RUST = "rust"
+    JAVA = "java"
+    C = "c"
+    CPP = "cpp"
+    CSHARP = "csharp"
+    RUBY = "ruby"
+    PHP = "php"
+    KOTLIN = "kotlin"
+
+
 #: Kinds that open a scope for the names defined inside them.
 SCOPE_KINDS = frozenset(
     {

@@ -1,7 +1,7 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
-Imports: `mcp_server.server` and the standard library. `symfind mcp --repo PATH ...` execs
-exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
+Imports: `mcp_server.server`, `storage` (the log formatter), the standard library.
+`symfind mcp --repo PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
 Exit codes: 0 when the client closes stdin, 2 for a bad repository path.
 """
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from symfind.mcp_server.server import build_roots_server, build_server
+from symfind.storage import EscapingFormatter
 
 logger = logging.getLogger("symfind.mcp_server")
 
@@ -40,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     repos = [Path(repo).expanduser() for repo in args.repo or ["."]]
     for repo in repos:
         if not repo.is_dir():

@@ -1,6 +1,6 @@
 """Text renderings of tool answers, and the escaping of repository text.
 
-Imports: `mcp_server.models` and the standard library.
+Imports: `mcp_server.models`, `storage` (the escaping, shared with the CLI).
 
 Everything taken from the repository (names, signatures, paths, source) passes through
 `escape()`: invisible characters that can hide or reorder text — bidi controls,
@@ -11,9 +11,7 @@ Source is put in fenced blocks longer than any backtick run inside it.
 
 from __future__ import annotations
 
-import itertools
 import re
-import unicodedata
 
 from symfind.mcp_server.models import (
     HelpOutput,
@@ -27,55 +25,9 @@ from symfind.mcp_server.models import (
     SearchOutput,
     SymbolSource,
 )
+from symfind.storage import escape, escape_counted
 
-_KEEP = frozenset("\t\n")
-
-
-def _is_hidden(char: str) -> bool:
-    if char in _KEEP:
-        return False
-    code = ord(char)
-    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:  # variation selectors
-        return True
-    # Cf: format (bidi, zero-width, tags, BOM...); Cc: control; Zl/Zp: line separators.
-    return unicodedata.category(char) in ("Cf", "Cc", "Zl", "Zp")
-
-
-def _hidden_class() -> str:
-    """A regex character class of every hidden character, as ranges.
-
-    Format and control characters live in planes 0, 1 and 14 only; scanning just those is
-    8x faster than the whole range (a unit test checks that no character is missed). The
-    class is written as ~30 ranges, not ~500 single characters: `re` tests a class item
-    by item, and ranges make `escape()` ~30x faster on the text of every search answer.
-    """
-    planes = itertools.chain(range(0xD800), range(0xE000, 0x20000), range(0xE0000, 0xE1000))
-    ranges: list[list[int]] = []
-    for code in planes:
-        if not _is_hidden(chr(code)):
-            continue
-        if ranges and ranges[-1][1] == code - 1:
-            ranges[-1][1] = code
-        else:
-            ranges.append([code, code])
-    return "[" + "".join(
-        re.escape(chr(first)) + (f"-{re.escape(chr(last))}" if last > first else "")
-        for first, last in ranges
-    ) + "]"
-
-
-_HIDDEN = re.compile(_hidden_class())
-
-
-def escape(text: str) -> str:
-    """`text` with every invisible or control character shown as `<U+XXXX>`."""
-    return _HIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
-
-
-def escape_counted(text: str) -> tuple[str, int]:
-    """`escape(text)` and how many characters it escaped."""
-    return _HIDDEN.subn(lambda m: f"<U+{ord(m.group()):04X}>", text)
-
+__all__ = ["cap", "escape", "escape_counted", "fence", "numbered"]
 
 def cap(text: str, limit: int) -> tuple[str, bool]:
     """`text` cut to `limit` characters (marked with `…`), and whether it was cut."""

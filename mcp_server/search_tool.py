@@ -35,6 +35,7 @@ from symfind.mcp_server.status_tool import freshness
 from symfind.storage import (
     MAX_QUERY_CHARS,
     FederatedResponse,
+    Language,
     Manifest,
     Repo,
     SearchQuery,
@@ -59,6 +60,9 @@ PATH_CHARS = 300
 #: The kind filter's values, taken from storage's own record type (never a copy).
 KINDS: tuple[str, ...] = tuple(kind.value for kind in SymbolKind)
 KindName = Literal[KINDS]  # type: ignore[valid-type]  # pyright: ignore[reportInvalidTypeForm]
+#: The language filter's values, as the CLI's `--lang` choices.
+LANGUAGES: tuple[str, ...] = tuple(sorted(language.value for language in Language))
+LanguageName = Literal[LANGUAGES]  # type: ignore[valid-type]  # pyright: ignore[reportInvalidTypeForm]
 
 
 Query = Annotated[
@@ -76,16 +80,17 @@ Kind = Annotated[
     KindName | None,  # pyright: ignore[reportInvalidTypeForm]
     Field(description="Only definitions of this kind."),
 ]
-Language = Annotated[
-    str | None,
-    Field(min_length=1, max_length=32, description="Only this language id, e.g. `python`."),
+LanguageFilter = Annotated[
+    LanguageName | None,  # pyright: ignore[reportInvalidTypeForm]
+    Field(description="Only definitions in this language."),
 ]
 PathGlob = Annotated[
     str | None,
     Field(
         min_length=1,
         max_length=256,
-        description="Only paths matching this glob: `src/**/*.py`, `tests/`, `*.rs`.",
+        description="Only paths matching this glob, relative to the repository root: "
+        "`src/**/*.py`, `tests/`, `*.rs`.",
     ),
 ]
 #: Where a repository's results are read from: its verified files and its manifest.
@@ -98,7 +103,7 @@ def codebase_search(
     query: Query,
     limit: Limit = 10,
     kind: Kind = None,
-    language: Language = None,
+    language: LanguageFilter = None,
     path: PathGlob = None,
 ) -> Annotated[CallToolResult, SearchOutput]:
     """Use when you need where something is DEFINED in this repository: a class, function,
@@ -139,7 +144,7 @@ def codebase_search_repos(
     query: Query,
     limit: Limit = 10,
     kind: Kind = None,
-    language: Language = None,
+    language: LanguageFilter = None,
     path: PathGlob = None,
 ) -> Annotated[CallToolResult, ReposSearchOutput]:
     """codebase_search on a server with several repositories (its description is

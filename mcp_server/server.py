@@ -1,6 +1,6 @@
 """The symfind MCP server: an `MCPServer` over one repository, or over several.
 
-Imports: mcp, `storage`, `mcp_server` modules.
+Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
 opened index reader, and the daemon it starts when there is no index yet).
@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS
+from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult
+from pydantic import ValidationError
 
-from symfind.mcp_server import tools
+from symfind.mcp_server import arguments, tools
 from symfind.mcp_server.state import Repository, Roots
 from symfind.storage import index_dir_for
 
@@ -122,11 +124,26 @@ def _leave_launch(repository: Repository) -> None:
         logger.info("daemon start (pid %d) keeps running to finish the index", launch.process.pid)
 
 
+class SymfindServer(MCPServer[Any]):
+    """The SDK's server, telling arguments that fail a tool's schema in our words
+    (`mcp_server.arguments`) instead of pydantic's text."""
+
+    async def call_tool(
+        self, name: str, arguments_: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments_, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(arguments.describe(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
 def _server(
     lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]], instructions: str
 ) -> MCPServer[Any]:
     """An MCPServer without tools yet, refusing calls of tools it does not have."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = SymfindServer(
         name="symfind",
         title="symfind — code definition search",
         version=server_version(),

@@ -4,7 +4,8 @@ contract between a repository's daemon and the index's readers (`daemon_contract
 tantivy is confined to this package (tests/unit/test_layering.py checks the imports).
 """
 
-from symfind.extract.records import SymbolKind
+from symfind.extract.records import Language, SymbolKind
+from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
 from symfind.storage.daemon_contract import (
     BUSY_STATES,
     STATUS_NAME,
@@ -49,6 +50,10 @@ from symfind.storage.sources import IndexSource
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "EscapingFormatter",
+    "escape",
+    "escape_counted",
+    "escape_line",
     "BUSY_STATES",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
@@ -85,6 +90,7 @@ __all__ = [
     "Searcher",
     "StorageError",
     "SymbolKind",
+    "Language",
     "Why",
     "check_index",
     "file_digest",

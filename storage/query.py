@@ -3,7 +3,7 @@
 Every front end builds a `SearchQuery` (the CLI from its flags, the MCP tools from their
 parameters, the daemon from the request it received, which wraps one), and every search
 path takes it: `Searcher.search`, an `IndexSource`, `search_repos`. Its `check()` is the
-only place a limit or a kind is validated.
+only place a limit, a kind or a path filter is validated.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import msgspec
 
 from symfind.extract.records import SymbolKind
 from symfind.storage.errors import QueryError
+from symfind.storage.globs import check_path_filter
 from symfind.storage.router import Plan, route
 
 #: The most results one search returns.
@@ -43,7 +44,8 @@ class SearchQuery(msgspec.Struct, frozen=True, kw_only=True):
         """Validate the query and return the plan it runs.
 
         Raises:
-            QueryError: Empty or over-long text, a limit out of range or an unknown kind.
+            QueryError: Empty or over-long text, a limit out of range, an unknown kind, or
+                a path filter that is not a glob relative to the repository root.
         """
         if not 1 <= self.limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {self.limit}")
@@ -51,4 +53,6 @@ class SearchQuery(msgspec.Struct, frozen=True, kw_only=True):
         if self.kind and self.kind not in SymbolKind.__members__.values():
             valid = ", ".join(k.value for k in SymbolKind)
             raise QueryError(f"unknown kind {self.kind!r}; use one of: {valid}")
+        if self.path:
+            check_path_filter(self.path)
         return plan

@@ -7,7 +7,6 @@ reaches Tantivy's query parser: every Tantivy query is built from parsed terms.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.errors import SchemaMismatch
 from symfind.storage.fusion import contribution, fuse
+from symfind.storage.globs import glob_to_regex
 from symfind.storage.index import check_index, open_tantivy
 from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
 from symfind.storage.query import SearchQuery
@@ -39,36 +39,6 @@ SUGGESTIONS = 5
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
-
-
-def glob_to_regex(glob: str) -> str:
-    """Translate a path glob to the regex Tantivy matches against whole paths.
-
-    `*` stays within a directory, `**` crosses directories, `?` is one character; a glob
-    without `/` matches the file name in any directory, a glob ending in `/` (or naming a
-    directory) matches everything below it.
-    """
-    glob = glob.strip().lstrip("./")
-    out = []
-    i = 0
-    while i < len(glob):
-        char = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        out.append({"*": "[^/]*", "?": "[^/]"}.get(char) or re.escape(char))
-        i += 1
-    pattern = "".join(out)
-    if "/" not in glob.rstrip("/"):
-        pattern = "(.*/)?" + pattern
-    if glob.endswith("/"):
-        return pattern + ".*"
-    return pattern + "(/.*)?"
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:

@@ -73,7 +73,8 @@ def test_queries_from_file_prints_the_jsonl_contract(
     assert result.returncode == 0, result.stderr
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(a["query"], a["route"]) for a in answers] == [
-        ("HtppClient", "identifier"), ("Runtime::blok_on", "qualified"), ("((((", "invalid"),
+        ("HtppClient", "identifier"), ("", "invalid"), ("Runtime::blok_on", "qualified"),
+        ("((((", "invalid"),
     ]
     first = answers[0]
     assert list(first) == ["query", "route", "took_ms", "results"]
@@ -83,7 +84,8 @@ def test_queries_from_file_prints_the_jsonl_contract(
         "HttpClient", "httpkit/client.py", 10,
         {"rank": 1, "weight": 2.0, "contribution": round(2.0 / 61, 6), "distance": 1},
     )
-    assert answers[2]["error"].startswith("nothing searchable")
+    assert answers[1]["error"].startswith("empty query")
+    assert answers[3]["error"].startswith("nothing searchable")
 
 
 @pytest.mark.parametrize("limit", ["0", str(10**9), "-3", "ten"])

@@ -9,7 +9,6 @@ import logging
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from symfind.daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
 from symfind.daemon.watcher import Batch, Change
 from symfind.storage import Searcher, SearchQuery, read_manifest
 from tests.integration.daemon_process import idle, wait_for_status
+from tests.integration.second_user import as_nobody, nobody_cwd
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
@@ -264,7 +264,7 @@ def test_stopping_removes_socket_and_pid_file(repo: Path, tmp_path: Path) -> Non
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_a_watched_file_that_becomes_unreadable_is_counted_not_fatal() -> None:
     # Root reads everything, so the daemon runs in a subprocess that drops to `nobody`
-    # once its imports are done (the interpreter may live where `nobody` cannot read).
+    # once it has loaded what it reads of symfind (second_user.py says why).
     base = Path(tempfile.mkdtemp(prefix="symfind-daemon-perm-"))
     base.chmod(0o777)
     repo = base / "repo"
@@ -275,20 +275,11 @@ def test_a_watched_file_that_becomes_unreadable_is_counted_not_fatal() -> None:
     index_dir = base / "index"
     index_dir.mkdir()
     index_dir.chmod(0o777)
-    script = (
-        "import os\n"
-        "from pathlib import Path\n"
-        "from daemon.config import Config, IndexOptions\n"
-        "from daemon.service import Daemon\n"
-        "from extract import extract_symbols\n"
-        "extract_symbols('warm.py', b'pass')\n"
-        "if os.geteuid() == 0:\n"
-        "    os.setgid(65534); os.setuid(65534)\n"
+    command = as_nobody(
         f"Daemon(Config(repo=Path({str(repo)!r}), index_dir=Path({str(index_dir)!r}),"
         " options=IndexOptions(), workers=1)).run()\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    process = subprocess.Popen(command, cwd=nobody_cwd())
     try:
         wait_for_status(index_dir, process, lambda s: idle(s) and s.files == 2)
         victim.chmod(0o000)

@@ -26,7 +26,8 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.watcher import unwatched_directories
 from symfind.storage import index_dir_for
 from tests.integration.daemon_process import idle, wait_for_status
-from tests.integration.test_daemon import ROOT, TIMEOUT_S, Running, klass, write
+from tests.integration.second_user import as_nobody, nobody_cwd
+from tests.integration.test_daemon import TIMEOUT_S, Running, klass, write
 
 LINUX = sys.platform.startswith("linux")
 
@@ -114,25 +115,18 @@ def test_inotify_instance_limit_reached_falls_back_to_polling() -> None:
     log = base / "daemon.log"
     # As `nobody`, take every inotify instance that user may have (it normally has none),
     # then run the daemon: watchdog cannot create its own.
-    script = (
-        "import ctypes, errno, os\n"
-        "from pathlib import Path\n"
-        "from daemon.config import Config, IndexOptions\n"
-        "from daemon.service import Daemon\n"
-        "from extract import extract_symbols\n"
-        "extract_symbols('warm.py', b'pass')\n"
-        "os.setgid(65534); os.setuid(65534)\n"
+    command = as_nobody(
         "libc = ctypes.CDLL(None, use_errno=True)\n"
         "held = []\n"
         "while libc.inotify_init() >= 0:\n"
         "    held.append(1)\n"
         "assert ctypes.get_errno() == errno.EMFILE, ctypes.get_errno()\n"
         f"Daemon(Config(repo=Path({str(repo)!r}), index_dir=Path({str(index_dir)!r}),"
-        " options=IndexOptions(), workers=1)).run()\n"
+        " options=IndexOptions(), workers=1)).run()\n",
+        before_drop="import ctypes, errno\n",
     )
     with open(log, "wb") as stderr:
-        process = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stderr=stderr,
-                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+        process = subprocess.Popen(command, cwd=nobody_cwd(), stderr=stderr)
     try:
         started = wait_for_status(index_dir, process, lambda s: idle(s) and s.files == 2)
         assert started.watch == "polling"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import IndexLocked, IndexWriter, Searcher, read_manifest
+from tests.integration.second_user import as_nobody, nobody_cwd
 
 PY_CLASS = "class {name}:\n    def run(self):\n        pass\n"
 
@@ -171,8 +171,8 @@ def test_changed_options_rebuild_the_index(repo: Path, tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_unreadable_file_is_skipped_not_fatal() -> None:
-    # Root reads everything, so as root the indexing process drops to `nobody` once its
-    # imports are done (the interpreter itself may live where `nobody` cannot read).
+    # Root reads everything, so as root the indexing process drops to `nobody` once it
+    # has loaded what it reads of symfind (second_user.py says why).
     base = Path(tempfile.mkdtemp(prefix="symfind-perm-"))
     try:
         base.chmod(0o777)
@@ -182,24 +182,14 @@ def test_unreadable_file_is_skipped_not_fatal() -> None:
         locked.chmod(0o000)
         (base / "index").mkdir(mode=0o777)
         (base / "index").chmod(0o777)
-        script = (
-            "import os, msgspec\n"
-            "from pathlib import Path\n"
-            "from daemon.config import Config, IndexOptions\n"
-            "from daemon.indexer import update_index\n"
-            "from extract import extract_symbols\n"
-            "extract_symbols('warm.py', b'pass')\n"
-            "if os.geteuid() == 0:\n"
-            "    os.setgid(65534); os.setuid(65534)\n"
-            f"r = update_index(Config(repo=Path({str(repo)!r}), index_dir=Path({str(base / 'index')!r}),"
-            " options=IndexOptions(), workers=1))\n"
-            "print(msgspec.json.encode(r.skipped).decode(), r.files)\n"
+        command = as_nobody(
+            f"r = update_index(Config(repo=Path({str(repo)!r}),"
+            f" index_dir=Path({str(base / 'index')!r}), options=IndexOptions(), workers=1))\n"
+            "print(msgspec.json.encode(r.skipped).decode(), r.files)\n",
+            before_drop="import msgspec\n",
         )
-        root = Path(__file__).resolve().parents[2]
-        result = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, cwd=root,
-            env={**os.environ, "PYTHONPATH": str(root)}, check=False,
-        )
+        result = subprocess.run(command, capture_output=True, text=True, cwd=nobody_cwd(),
+                                check=False)
         assert (result.returncode, result.stdout) == (0, '{"unreadable":1} 1\n'), result.stderr
     finally:
         shutil.rmtree(base, ignore_errors=True)

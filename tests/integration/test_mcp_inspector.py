@@ -87,5 +87,5 @@ def test_inspector_bad_argument_exits_5(inspector: Path, server_command: list[st
                ["--method", "tools/call", "--tool-name", "codebase_search",
                 "--tool-args-json", '{"query": "HttpClient", "limit": 500}'])
     assert done.returncode == 5, done.stderr
-    assert "less than or equal to 50" in done.stdout
+    assert "bad arguments: `limit` must be at most 50 (got 500)" in done.stdout
     assert json.loads(done.stderr)["error"]["code"] == "tool_is_error"

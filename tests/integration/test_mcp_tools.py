@@ -199,27 +199,60 @@ async def test_empty_search_says_why_and_what_next(client: Client, indexed: tupl
 # ---- bounds --------------------------------------------------------------------------------
 
 
+ARGUMENTS_HINT = " (tools/list has each argument's schema; call help for how to search)"
+LANGUAGE_CHOICES = ("c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, "
+                    "tsx, typescript")
+PATH_HELP = ("a path filter is a glob relative to the repository root: `src/**/*.py`, "
+             "`tests/`, `*.go` (`*`, `**`, `?` and `[abc]` classes) (call help for the query "
+             "shapes that work)")
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"query": "HttpClient", "limit": 0}, "greater than or equal to 1"),
-        ({"query": "HttpClient", "limit": 10**6}, "less than or equal to 50"),
-        ({"query": ""}, "at least 1 character"),
-        ({"query": "a" * 10_000}, "at most 512 characters"),
-        ({"query": "   "}, "empty query"),
-        ({"query": "(((("}, "nothing searchable in '(((('"),
-        ({"query": "*"}, "nothing searchable in '*'"),
-        ({"query": "HttpClient", "kind": "banana"}, "Input should be 'class'"),
-        ({"query": "HttpClient", "path": ""}, "at least 1 character"),
-        ({}, "query\n  Field required"),
+        ({"query": "HttpClient", "limit": 0},
+         "bad arguments: `limit` must be at least 1 (got 0)" + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "limit": 10**6},
+         "bad arguments: `limit` must be at most 50 (got 1000000)" + ARGUMENTS_HINT),
+        ({"query": ""}, "bad arguments: `query` must not be empty" + ARGUMENTS_HINT),
+        ({"query": "a" * 10_000},
+         "bad arguments: `query` is 10000 characters; the limit is 512" + ARGUMENTS_HINT),
+        ({"query": "   "}, "empty query — type a name (`HttpClient`), `Class.method` or a few "
+         "words (call help for the query shapes that work)"),
+        ({"query": "HttpClient", "kind": "banana"},
+         "bad arguments: `kind` must be one of: " + ", ".join(k.value for k in SymbolKind)
+         + " (got 'banana')" + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "language": "py"},
+         f"bad arguments: `language` must be one of: {LANGUAGE_CHOICES} (got 'py')"
+         + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "language": "nonsense"},
+         f"bad arguments: `language` must be one of: {LANGUAGE_CHOICES} (got 'nonsense')"
+         + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "path": ""},
+         "bad arguments: `path` must not be empty" + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "path": "../.."},
+         f"path filter '../..' leaves the repository; {PATH_HELP}"),
+        ({"query": "HttpClient", "path": "/etc/*"},
+         f"path filter '/etc/*' is absolute; {PATH_HELP}"),
+        ({"query": "HttpClient", "path": "[["},
+         f"path filter '[[' has an unclosed '['; {PATH_HELP}"),
+        ({"query": "HttpClient", "limit": "ten"},
+         "bad arguments: `limit`: input should be a valid integer, unable to parse string as "
+         "an integer (got 'ten')" + ARGUMENTS_HINT),
+        ({}, "bad arguments: `query` is required" + ARGUMENTS_HINT),
     ],
 )
 async def test_bad_arguments_are_clear_tool_errors(
     client: Client, arguments: dict[str, Any], message: str
 ) -> None:
     text = error_text(await call(client, "codebase_search", arguments))
-    assert text.startswith("Error executing tool codebase_search: ")
-    assert message in text
+    assert text.removeprefix("Error executing tool codebase_search: ") == message
+
+
+async def test_the_language_filter_lists_the_languages(client: Client) -> None:
+    tool = next(t for t in (await client.list_tools()).tools if t.name == "codebase_search")
+    [choices, _null] = tool.input_schema["properties"]["language"]["anyOf"]
+    assert choices["enum"] == LANGUAGE_CHOICES.split(", ")
 
 
 @pytest.mark.parametrize(
@@ -264,9 +297,12 @@ async def test_read_symbol_caps_bytes(client: Client) -> None:
     assert out["bytes"] <= 256 < out["total_bytes"] == full["total_bytes"]
     assert full["source"].startswith(out["source"])
     assert out["end_line"] < out["definition_end_line"] == 21
-    for bad, message in ((255, "greater than or equal to 256"), (800 * 1024 + 1, "less than or equal to 819200")):
+    for bad, message in ((255, "`max_bytes` must be at least 256 (got 255)"),
+                         (800 * 1024 + 1, "`max_bytes` must be at most 819200 (got 819201)")):
         result = await call(client, "read_symbol", {"handle": search["results"][0]["handle"], "max_bytes": bad})
-        assert message in error_text(result)
+        assert error_text(result) == (
+            f"Error executing tool read_symbol: bad arguments: {message}" + ARGUMENTS_HINT
+        )
 
 
 # ---- help and index_status ---------------------------------------------------------------

@@ -372,16 +372,18 @@ def test_queries_from_a_file_answer_one_json_line_each_with_repositories(
     answers = [json.loads(line) for line in out.splitlines()]
     assert (code, err) == (0, "")
     assert [(a["query"], a["route"]) for a in answers] == [
-        ("HtppClient", "identifier"), ("((((", "invalid"), ("parse config", "words"),
+        ("HtppClient", "identifier"), ("", "invalid"), ("((((", "invalid"),
+        ("parse config", "words"),
     ]
     first = answers[0]
     assert list(first) == ["query", "route", "took_ms", "results", "repos"]
     assert list(first["results"][0]) == ["repo", "name", "qualname", "kind", "language", "path",
                                          "line", "end_line", "signature", "score", "why"]
     assert rows(first) == BILLING_ONLY["HtppClient"][:2]
-    assert rows(answers[2]) == [("billing", "parse_config", "billing/client.py", 33)]
-    assert statuses(answers[2]) == [("billing", "ok"), ("tools", "missing index")]
-    assert answers[1]["error"].startswith("nothing searchable")
+    assert rows(answers[3]) == [("billing", "parse_config", "billing/client.py", 33)]
+    assert statuses(answers[3]) == [("billing", "ok"), ("tools", "missing index")]
+    assert answers[1]["error"].startswith("empty query")
+    assert answers[2]["error"].startswith("nothing searchable")
 
 
 def test_one_repo_answers_exactly_as_before(
