@@ -54,6 +54,7 @@ from symfind.storage import (
     SearchQuery,
     SearchResponse,
     SearchResult,
+    FileState,
     Manifest,
     StorageError,
     check_root,
@@ -549,6 +550,12 @@ def _not_indexed(manifest: Manifest | None) -> list[dict[str, str]]:
     ]
 
 
+def _parsed_with_errors(manifest: Manifest | None) -> dict[str, FileState]:
+    """Indexed files whose parse had regions it could not read, by path."""
+    files = manifest.files if manifest is not None else {}
+    return {path: state for path, state in sorted(files.items()) if state.error_regions}
+
+
 def _counts(entries: list[dict[str, str]], *, directories: bool) -> dict[str, int]:
     counts: dict[str, int] = {}
     for entry in entries:
@@ -567,11 +574,20 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     except IndexMissing:
         raise _named_index_missing(config) from None
     not_indexed = _not_indexed(manifest)
+    with_errors = _parsed_with_errors(manifest)
     if args.skipped:
         if args.json:
-            out.write(_json({"not_indexed": not_indexed}) + "\n")
+            errors = [{"path": path, "error_regions": state.error_regions,
+                       "recovered": state.recovered} for path, state in with_errors.items()]
+            listed = {"not_indexed": not_indexed, "parsed_with_errors": errors}
+            out.write(_json(listed) + "\n")
         else:
             out.writelines(f"{entry['reason']:<13} {entry['path']}\n" for entry in not_indexed)
+            out.writelines(
+                f"parse_errors  {path} ({state.error_regions} regions not parsed, "
+                f"{state.recovered} definitions recovered by re-parsing)\n"
+                for path, state in with_errors.items()
+            )
         return EXIT_OK
     skipped = _counts(not_indexed, directories=False)
     skipped_dirs = _counts(not_indexed, directories=True)
@@ -584,6 +600,11 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "symbols": searcher.num_symbols,
         "skipped": skipped,
         "skipped_dirs": skipped_dirs,
+        "parse_errors": {
+            "files": len(with_errors),
+            "error_regions": sum(state.error_regions for state in with_errors.values()),
+            "recovered": sum(state.recovered for state in with_errors.values()),
+        },
         "pending": len(searcher.header.pending),
         "updated_at": searcher.header.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
@@ -601,6 +622,7 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         f"schema        v{status['schema_version']}, generation {status['generation']}\n"
         f"files         {status['files']} indexed; skipped: {skipped_text}\n"
         f"directories   skipped: {dirs_text}\n"
+        f"parse errors  {_parse_errors_text(status['parse_errors'])}\n"
         f"symbols       {status['symbols']}\n"
         f"last commit   {when}\n"
         f"daemon        {_daemon_line(status['daemon'])}\n"
@@ -608,6 +630,13 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
     if not_indexed:
         out.write("(`symfind status --skipped` lists what was skipped and why)\n")
     return EXIT_OK
+
+
+def _parse_errors_text(counts: dict[str, int]) -> str:
+    if not counts["files"]:
+        return "none"
+    return (f"{counts['files']} files indexed with {counts['error_regions']} regions not parsed; "
+            f"{counts['recovered']} definitions recovered by re-parsing")
 
 
 def _daemon_line(daemon: dict[str, object] | None) -> str:

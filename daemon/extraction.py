@@ -17,7 +17,7 @@ import msgspec
 
 from symfind.daemon.config import IndexOptions
 from symfind.daemon.files import NotRegularFile, read_regular
-from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_symbols
+from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_file
 from symfind.storage import FileState, file_digest
 
 logger = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ def process_file(
     if _is_minified(data, options.max_line_chars):
         return FileOutcome(path=path, skip_reason=SkipReason.MINIFIED)
     try:
-        symbols = extract_symbols(path, data, deadline_s=options.parse_deadline_s)
+        extraction = extract_file(path, data, deadline_s=options.parse_deadline_s)
     except ParseTimeout:
         return FileOutcome(path=path, skip_reason=SkipReason.PARSE_TIMEOUT)
     except UnsupportedLanguage:
@@ -109,7 +109,9 @@ def process_file(
     except ExtractError:
         logger.exception("cannot extract %s", path)
         return FileOutcome(path=path, skip_reason=SkipReason.PARSE_ERROR)
-    language = symbols[0].language if symbols else ""
-    return FileOutcome(
-        path=path, state=msgspec.structs.replace(state, language=language), symbols=symbols
+    symbols = extraction.symbols
+    state = msgspec.structs.replace(
+        state, language=symbols[0].language if symbols else "",
+        error_regions=extraction.error_regions, recovered=extraction.recovered,
     )
+    return FileOutcome(path=path, state=state, symbols=symbols)

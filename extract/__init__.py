@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, language_for_file, language_for_path
-from symfind.extract.records import SCOPE_KINDS, Language, Symbol, SymbolKind
+from symfind.extract.records import SCOPE_KINDS, Extraction, Language, Symbol, SymbolKind
 
 if TYPE_CHECKING:
-    from symfind.extract.parse import extract_symbols, extraction_fingerprint
+    from symfind.extract.parse import extract_file, extract_symbols, extraction_fingerprint
 
-_PARSE_EXPORTS = ("extract_symbols", "extraction_fingerprint")
+_PARSE_EXPORTS = ("extract_file", "extract_symbols", "extraction_fingerprint")
 
 
 def __getattr__(name: str) -> object:
@@ -29,10 +29,12 @@ __all__ = [
     "Language",
     "SCOPE_KINDS",
     "ExtractError",
+    "Extraction",
     "ParseTimeout",
     "Symbol",
     "SymbolKind",
     "UnsupportedLanguage",
+    "extract_file",
     "extract_symbols",
     "extraction_fingerprint",
     "language_for_file",

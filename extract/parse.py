@@ -39,7 +39,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
-from symfind.extract.records import SCOPE_KINDS, Symbol, SymbolKind
+from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
 
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200
@@ -522,10 +522,28 @@ def extract_symbols(
     language: str | None = None,
     deadline_s: float = DEFAULT_DEADLINE_S,
 ) -> list[Symbol]:
-    """Extract every definition in one file, in source order.
+    """Extract every definition in one file, in source order (`extract_file`'s symbols).
+
+    Raises:
+        UnsupportedLanguage: No tag query for the file's language.
+        ParseTimeout: Parsing took longer than `deadline_s`.
+        ExtractError: The query could not run on the tree.
+    """
+    return extract_file(path, source, language=language, deadline_s=deadline_s).symbols
+
+
+def extract_file(
+    path: str,
+    source: bytes,
+    *,
+    language: str | None = None,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+) -> Extraction:
+    """Extract every definition in one file, and count what did not parse.
 
     Syntax errors do not raise: tree-sitter recovers and the definitions it still
-    recognises are returned.
+    recognises are returned; the regions it could not parse are counted, and the
+    definitions found only by re-parsing after a lost region.
 
     Args:
         path: Repository-relative, `/`-separated path (recorded on each symbol and used
@@ -536,7 +554,7 @@ def extract_symbols(
         deadline_s: Wall-clock budget for parsing.
 
     Returns:
-        The symbols, ordered by line then name.
+        The symbols, ordered by line then name, and the parse's error counts.
 
     Raises:
         UnsupportedLanguage: No tag query for the file's language.
@@ -554,6 +572,8 @@ def extract_symbols(
     deadline = time.monotonic() + deadline_s
     root = _parse(parser, parsed, deadline_s)
     symbols = _symbols_in(root, query, spec, path, source, parsed)
+    error_regions = _error_regions(root)
+    found_first = len(symbols)
     seen = {(s.line, s.name) for s in symbols}
     floor = 0  # rows before this one are settled
     for _ in range(RECOVER_MAX_PARSES):
@@ -571,7 +591,24 @@ def extract_symbols(
                 symbols.append(symbol)
         floor = restart_row + 1
     symbols.sort(key=lambda s: (s.line, s.name, s.kind))
-    return symbols
+    return Extraction(
+        symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first
+    )
+
+
+def _error_regions(root: Node) -> int:
+    """The outermost ERROR nodes and the missing tokens of a tree (0 when it parsed)."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error:
+            continue
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+            continue
+        stack.extend(node.children)
+    return count
 
 
 

@@ -88,3 +88,18 @@ class Symbol(msgspec.Struct, frozen=True, kw_only=True):
     start_line: int = 0
     signature: str = ""
     doc: str = ""
+
+
+class Extraction(msgspec.Struct, frozen=True, kw_only=True):
+    """One file's symbols, and how well it parsed.
+
+    Attributes:
+        symbols: The definitions, ordered by line then name.
+        error_regions: Regions tree-sitter could not parse (outermost ERROR nodes and
+            missing tokens of the first parse); 0 for a file that parsed cleanly.
+        recovered: Definitions found only by re-parsing after a lost region.
+    """
+
+    symbols: list[Symbol]
+    error_regions: int = 0
+    recovered: int = 0

@@ -26,6 +26,9 @@ class FileState(msgspec.Struct, frozen=True, kw_only=True):
     digest: str
     symbols: int = 0
     language: str = ""
+    #: Regions the parser could not read, and the definitions re-parsing found after them.
+    error_regions: int = 0
+    recovered: int = 0
 
 
 class Manifest(msgspec.Struct, frozen=True, kw_only=True):

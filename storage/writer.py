@@ -216,7 +216,7 @@ class IndexWriter:
         old = self._files.get(path)
         if old is not None:
             self._files[path] = msgspec.structs.replace(
-                state, symbols=old.symbols, language=old.language
+                old, mtime_ns=state.mtime_ns, size=state.size, digest=state.digest
             )
             self._staged.add(path)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.config import load_config
+from symfind.extract import extract_file
 from symfind.storage import Searcher, read_manifest
 from tests.integration.daemon_process import idle, wait_for_status
 
@@ -93,7 +94,7 @@ def test_index_keeps_code_named_like_credentials_and_lists_every_file_it_skips(r
     listed = symfind("status", str(repo), "--skipped", "--json")
     assert (listed.returncode, listed.stderr) == (0, "")
     assert json.loads(listed.stdout) == {
-        "not_indexed": NOT_INDEXED, "symfind_version": version("symfind"),
+        "not_indexed": NOT_INDEXED, "parsed_with_errors": [], "symfind_version": version("symfind"),
     }
     text = symfind("status", str(repo), "--skipped")
     assert text.stdout.splitlines() == [f"{e['reason']:<13} {e['path']}" for e in NOT_INDEXED]
@@ -105,6 +106,7 @@ def test_index_keeps_code_named_like_credentials_and_lists_every_file_it_skips(r
     lines = symfind("status", str(repo)).stdout.splitlines()
     assert "files         4 indexed; skipped: 1 bad_name, 5 secret" in lines
     assert "directories   skipped: 1 default_dir, 1 ignored" in lines
+    assert "parse errors  none" in lines
 
 
 def test_code_that_stops_being_ignored_is_indexed_and_no_longer_listed(repo: Path) -> None:
@@ -116,6 +118,30 @@ def test_code_that_stops_being_ignored_is_indexed_and_no_longer_listed(repo: Pat
     assert read_manifest(load_config(repo).index_dir).excluded == {"node_modules/": "default_dir"}
     listed = json.loads(symfind("status", str(repo), "--skipped", "--json").stdout)
     assert listed["not_indexed"] == [e for e in NOT_INDEXED if e["reason"] in {"secret", "default_dir"}]
+
+
+def test_files_indexed_with_parse_errors_are_counted_and_listed(tmp_path: Path) -> None:
+    # The TypeScript fixture's tail: a grammar gap loses a region that re-parsing recovers.
+    fixture = (ROOT / "tests" / "fixtures" / "languages" / "typescript" / "sample.ts").read_bytes()
+    tail = fixture[fixture.index(b"// tree-sitter-typescript 0.13's grammar loses") :]
+    repo = tmp_path / "repo"
+    (repo / "web").mkdir(parents=True)
+    (repo / "web" / "tail.ts").write_bytes(tail)
+    (repo / "web" / "clean.ts").write_text("export function ok(): number {\n  return 1;\n}\n")
+    expected = extract_file("web/tail.ts", tail)
+    assert symfind("index", str(repo)).returncode == 0
+
+    status = json.loads(symfind("status", str(repo), "--json").stdout)
+    assert status["parse_errors"] == {
+        "files": 1, "error_regions": expected.error_regions, "recovered": expected.recovered,
+    }
+    listed = json.loads(symfind("status", str(repo), "--skipped", "--json").stdout)
+    assert listed == {"not_indexed": [], "parsed_with_errors": [
+        {"path": "web/tail.ts", "error_regions": expected.error_regions, "recovered": 4},
+    ]}
+    text = symfind("status", str(repo), "--skipped").stdout
+    assert text == (f"parse_errors  web/tail.ts ({expected.error_regions} regions not parsed, "
+                    "4 definitions recovered by re-parsing)\n")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from symfind.extract import parse
-from symfind.extract import extract_symbols
+from symfind.extract import extract_file, extract_symbols
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "languages" / "typescript" / "sample.ts"
 
@@ -60,3 +60,11 @@ def test_reparses_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tail_source() * 20  # twenty lost regions
     extract_symbols("broken.ts", broken)
     assert parses == 1 + parse.RECOVER_MAX_PARSES
+
+
+def test_error_regions_and_recovered_definitions_are_counted() -> None:
+    extraction = extract_file("tail.ts", tail_source())
+    assert (extraction.recovered, extraction.error_regions > 0) == (4, True)
+    assert extraction.symbols == extract_symbols("tail.ts", tail_source())
+    clean = extract_file("clean.ts", b"export function ok(): number {\n  return 1;\n}\n")
+    assert (clean.error_regions, clean.recovered, len(clean.symbols)) == (0, 0, 1)
