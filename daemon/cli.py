@@ -779,6 +779,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         _error(os_error_line(exc))
         return EXIT_IO
     except KeyboardInterrupt:
+        if args.command not in ("index", "reindex"):
+            print("symfind: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
         # Staged changes are rolled back and extraction workers killed on the way out;
         # commits made so far stay, and the next `index` goes on from the last one.
         if sys.stderr.isatty():

@@ -138,7 +138,7 @@ def test_files_indexed_with_parse_errors_are_counted_and_listed(tmp_path: Path) 
     listed = json.loads(symfind("status", str(repo), "--skipped", "--json").stdout)
     assert listed == {"not_indexed": [], "parsed_with_errors": [
         {"path": "web/tail.ts", "error_regions": expected.error_regions, "recovered": 4},
-    ]}
+    ], "symfind_version": version("symfind")}
     text = symfind("status", str(repo), "--skipped").stdout
     assert text == (f"parse_errors  web/tail.ts ({expected.error_regions} regions not parsed, "
                     "4 definitions recovered by re-parsing)\n")
