@@ -1,6 +1,6 @@
 """Read repository files without ever blocking on one that is not a regular file.
 
-Imports: the standard library only.
+Imports: `storage` (`read_at_most`), the standard library.
 
 A path checked with `lstat` can be replaced before it is opened — by a FIFO, whose
 blocking open waits for a writer forever (a daemon that ignores SIGTERM, a request
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import stat
+
+from symfind.storage import read_at_most
 
 _FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
           | getattr(os, "O_CLOEXEC", 0))
@@ -35,14 +37,7 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> tuple[bytes, os.st
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(f"{os.fsdecode(path)} is not a regular file")
-        chunks: list[bytes] = []
-        size = 0
-        while size < limit:
-            chunk = os.read(fd, limit - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_at_most(fd, limit)
     finally:
         os.close(fd)
-    return b"".join(chunks), info
+    return data, info

@@ -1,6 +1,6 @@
 """Read definition source from the repository, confined to files the index holds.
 
-Imports: msgspec, `storage` (records) and the standard library.
+Imports: msgspec, `storage` (records, `read_at_most`) and the standard library.
 
 Every read goes through `open_indexed()`:
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.storage import FileState, file_digest
+from symfind.storage import FileState, file_digest, read_at_most
 
 #: Indexed files are at most ~1 MB (the indexer's cap); never read more than this.
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -175,18 +175,10 @@ def read_bytes(fd: int, state: FileState) -> bytes:
         FileChanged: It grew while being read.
     """
     limit = min(state.size, MAX_FILE_BYTES) + 1
-    chunks: list[bytes] = []
-    size = 0
     try:
-        while size < limit:
-            chunk = os.read(fd, limit - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_at_most(fd, limit)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) != state.size or file_digest(data) != state.digest:
         raise FileChanged(
             "the file changed since it was indexed — re-run codebase_search once the index "

@@ -56,6 +56,7 @@ from symfind.storage.schema import SCHEMA_VERSION
 from symfind.storage.query import MAX_LIMIT, SearchQuery
 from symfind.storage.search import Searcher
 from symfind.storage.sources import IndexSource
+from symfind.storage.reading import read_at_most
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
@@ -116,6 +117,7 @@ __all__ = [
     "index_state",
     "live_daemon_status",
     "pid_alive",
+    "read_at_most",
     "read_manifest",
     "repo_labels",
     "route",
