@@ -57,7 +57,8 @@ class Repository:
         """`symfind index` into a scratch index base, timed, then dropped."""
         scratch = {**self.env, "SYMFIND_INDEX_DIR": str(self.index_base) + "-scratch"}
         started = time.monotonic()
-        subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "index", str(self.repo)],
+        subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "index", "--force",
+                        str(self.repo)],
                        env=scratch, check=True, stdout=subprocess.DEVNULL)
         self.figures["index_s"] = round(time.monotonic() - started, 2)
         shutil.rmtree(scratch["SYMFIND_INDEX_DIR"])
@@ -70,7 +71,7 @@ class Repository:
         with open(log, "wb") as stderr:
             self.daemon = subprocess.Popen(
                 [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run",
-                 str(self.repo)], stdout=subprocess.DEVNULL, stderr=stderr, env=self.env)
+                 "--force", str(self.repo)], stdout=subprocess.DEVNULL, stderr=stderr, env=self.env)
         wait(self.index_dir, idle)
         self.figures["catch_up_s"] = round(time.monotonic() - started, 2)
         current = status(self.index_dir)

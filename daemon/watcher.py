@@ -51,7 +51,10 @@ from symfind.daemon.walk import SKIP_DIRS
 
 logger = logging.getLogger(__name__)
 
-QUIET_S = 0.03
+#: One save's events (an editor's write to a temporary file and rename over the original)
+#: arrive within a millisecond or two of each other, so a 10 ms quiet window still hands
+#: them over as one batch; every millisecond waited here is added to save -> searchable.
+QUIET_S = 0.01
 MAX_WAIT_S = 0.15
 #: A batch that reaches this many events by MAX_WAIT_S is a burst (a `git checkout`, a
 #: code generator): it is handed over once the burst has been quiet for BURST_QUIET_S (or
