@@ -101,6 +101,19 @@ def require_readable(repo: Path) -> None:
         pass
 
 
+def repository_of(start: Path) -> Path:
+    """The repository holding `start` (`storage.find_root`), unless that repository does
+    not index `start` (ignored, or a `node_modules`-like directory): then `start` is a
+    repository of its own -- `symfind index vendor/lib` of an ignored checkout indexes that
+    checkout, not the project around it (which would not even hold it)."""
+    root = find_root(start)
+    if root == start:
+        return root
+    from symfind.daemon.walk import IgnoreRules, directory_excluded  # tree-sitter: rarely
+
+    return start if directory_excluded(start.relative_to(root).as_posix(), IgnoreRules(root)) else root
+
+
 def load_config(
     repo: str | os.PathLike[str] | None,
     *,
@@ -113,7 +126,7 @@ def load_config(
     Raises:
         RepositoryError: Bad repository path or a malformed `SYMFIND_*` variable.
     """
-    root = find_root(resolve_repo(repo))
+    root = repository_of(resolve_repo(repo))
     options = IndexOptions(
         max_file_bytes=max_file_bytes
         or _env_int("SYMFIND_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),

@@ -11,7 +11,8 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 - `@doc` optional docstring node (otherwise the comment block above is used);
 - `@receiver` optional Go method receiver type, inserted before the name;
 - `@scope` + `@scope.name` a node that scopes what is inside it without being a symbol
-  itself (Rust `impl Type`);
+  itself (Rust `impl Type`); `@scope.path` instead of `@scope.name` keeps every part of
+  the written name (`jQuery.offset = {...}` scopes `jQuery.offset.setOffset`);
 - `@package` a prefix for the definitions that start after it, up to the next one (Go
   `package`, file-scoped C# and PHP namespaces);
 - `@static` / `@member` optional, where the language has a member separator: a
@@ -21,6 +22,8 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 
 A name node captured by several patterns is one symbol, of the first such pattern in the
 file: a specific pattern (`const f = () => ...` → function) can precede a catch-all one.
+In JavaScript and TypeScript, the body of a module wrapper (AMD `define`, an IIFE, a UMD
+factory: wrappers.py) is re-parsed alone so that those queries read it as module level.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from tree_sitter_language_pack import get_language
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
+from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
 
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200
@@ -369,6 +373,9 @@ def _collect(matches: list[tuple[int, dict[str, list[Node]]]], parsed: bytes) ->
         if "scope" in captures and "scope.name" in captures:
             name = _bare_type_name(_text(captures["scope.name"][0], parsed))
             scopes[captures["scope"][0].id] = (name, True)
+        elif "scope" in captures and "scope.path" in captures:  # every part kept: `a.b`
+            name = ".".join(_split_name(_text(captures["scope.path"][0], parsed)))
+            scopes[captures["scope"][0].id] = (name, True)
         kinds = [key for key in captures if key.startswith("definition.")]
         if not kinds or "name" not in captures:
             continue
@@ -573,8 +580,17 @@ def extract_file(
     root = _parse(parser, parsed, deadline_s)
     symbols = _symbols_in(root, query, spec, path, source, parsed)
     error_regions = _error_regions(root)
-    found_first = len(symbols)
     seen = {(s.line, s.name) for s in symbols}
+    if spec.grammar in WRAPPER_GRAMMARS:
+        for body in module_bodies(root, parsed):
+            # The body alone, at its own offsets: its statements become a program's.
+            alone = _blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
+            inner = _parse(parser, alone, max(deadline - time.monotonic(), 0.001))
+            for symbol in _symbols_in(inner, query, spec, path, source, alone):
+                if (symbol.line, symbol.name) not in seen:
+                    seen.add((symbol.line, symbol.name))
+                    symbols.append(symbol)
+    found_first = len(symbols)
     floor = 0  # rows before this one are settled
     for _ in range(RECOVER_MAX_PARSES):
         restart_row = _restart_row(root, parsed, floor)
@@ -594,6 +610,12 @@ def extract_file(
     return Extraction(
         symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first
     )
+
+
+def _blanked_outside(source: bytes, start: int, end: int) -> bytes:
+    """`source` with every byte outside `start:end` but newlines made a space."""
+    return (_NOT_NEWLINE.sub(b" ", source[:start]) + source[start:end]
+            + _NOT_NEWLINE.sub(b" ", source[end:]))
 
 
 def _error_regions(root: Node) -> int:

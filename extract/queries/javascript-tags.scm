@@ -133,3 +133,44 @@
         property: (property_identifier) @name)
       right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#not-match? @receiver "^(exports|module)$"))
+
+; An object set on an object: `jQuery.offset = { setOffset: function () {} }` is the
+; variable `jQuery.offset`, and it scopes its methods (`jQuery.offset.setOffset`), as a
+; top-level `const api = {...}` does. Set on a prototype, `jQuery.Event.prototype = {
+; preventDefault() {} }`, it is no variable and gives `jQuery.Event.preventDefault`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @receiver
+        property: (property_identifier) @name)
+      right: (object)) @definition.variable)
+  (#not-eq? @name "prototype"))
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        property: (property_identifier) @_property) @scope.path
+      right: (object)) @scope)
+  (#not-eq? @_property "prototype"))
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (_) @scope.path
+        property: (property_identifier) @_property)
+      right: (object)) @scope)
+  (#eq? @_property "prototype"))
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression)
+      right: (object
+        [(method_definition
+           name: (property_identifier) @name)
+         (pair
+           key: (property_identifier) @name
+           value: [(arrow_function) (function_expression) (generator_function)])] @definition.method))))

@@ -89,6 +89,31 @@ def test_search_from_a_subdirectory_uses_the_repositorys_index(
     assert rows[0][0] == ("httpkit/client.py", 10)
 
 
+def test_a_directory_its_repository_ignores_is_a_repository_of_its_own(tmp_path: Path) -> None:
+    """`symfind index vendor/lib` of a checkout the project's .gitignore leaves out (a
+    vendored library, a benchmark's downloaded corpus) indexes that checkout; a directory
+    the project does index stays part of the project."""
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_REPO, project / "vendor" / "lib")
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("vendor/\n", encoding="utf-8")
+    (project / "app.py").write_text("def main():\n    pass\n", encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
+    vendored = symfind("index", "--json", str(project / "vendor" / "lib"), env=env)
+    own = symfind("index", "--json", str(project), env=env)
+    assert vendored.returncode == own.returncode == 0, vendored.stderr + own.stderr
+    alone = tmp_path / "alone"  # the same files as a repository of their own
+    shutil.copytree(FIXTURE_REPO, alone)
+    (alone / ".git").mkdir()
+    fixture = symfind("index", "--json", str(alone), env=env)
+    counts = [(r["files"], r["symbols"]) for r in
+              (json.loads(out.stdout) for out in (vendored, own, fixture))]
+    assert counts[0] == counts[2]  # the vendored copy alone, as the fixture indexed itself
+    assert counts[1] == (1, 1)  # the project: app.py only
+    status = symfind("status", "--json", str(project / "vendor" / "lib" / "httpkit"), env=env)
+    assert json.loads(status.stdout)["repo"] == str((project / "vendor" / "lib").resolve())
+
+
 def test_no_index_names_the_repository_it_looked_for(
     tmp_path: Path, git_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
