@@ -40,6 +40,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
+from symfind.extract.cmacros import MACRO_GRAMMARS, blank_macros
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
@@ -148,171 +149,7 @@ def _as_utf8(source: bytes) -> bytes:
     return source
 
 
-# A C or C++ line holding nothing but a macro, without a semicolon (`FMT_BEGIN_NAMESPACE`,
-# `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration), derails
-# tree-sitter for the rest of the scope.
-_MACRO_LINE_GRAMMARS = frozenset({"c", "cpp"})
-_MACRO_LINE = re.compile(
-    rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}(?:[ \t]*\([^\n;{}]*\))?[ \t]*(?://[^\n]*)?\r?$", re.M
-)
-# ... unless it continues an expression or a list (a last enumerator has no comma), or is
-# a return type on its own line (`LRESULT` then `WndProc(...)`).
-_CONTINUED_BY = (b",", b"(", b"=", b"+", b"-", b"*", b"/", b"&", b"|", b"?", b"<", b"\\")
-_CONTINUES = (b"{", b"}", b",", b")", b";")
-_BARE_DECLARATOR = re.compile(rb"[A-Za-z_~][\w:~]*\s*\(")
-_CONTEXT_BYTES = 4096
-# Export and attribute macros between `class` and the name (`class LEVELDB_EXPORT DB : ...`).
-_CLASS_MACROS = re.compile(
-    rb"\b(?:class|struct|union)[ \t]+"
-    rb"((?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]+)+)"
-    rb"(?=[A-Za-z_]\w*[ \t]*(?:final\b|[:{\r\n]))"
-)
-
-# Annotation macros after a parameter list (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`,
-# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name. (`\b`
-# after each name: without it `ABCDEF` splits into `ABC DEF` in exponentially many ways.)
-_TRAILING_MACROS = re.compile(
-    rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final)\b[ \t]*)*"
-    rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
-    rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
-)
-# Attribute macros with numeric arguments before a function's name (tmux's
-# `static void printflike(2, 3) log_debug(const char *, ...);`).
-_LEADING_ATTRIBUTE_MACROS = re.compile(
-    rb"\b([A-Za-z_]\w*[ \t]*\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\))"
-    rb"(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
-)
-# A `#define` with its continuation lines. Block comments inside one, not ending its line
-# (`/* public */ \` between field lines, `(ERR_LIB_SYS /* 2 */ | ...)`, `while
-# (/*CONSTCOND*/ 0)`), end the definition early in tree-sitter's C grammar: what follows
-# parses as code, and a header of field macros lost everything after. (A comment that
-# ends the line is read fine, and blanking it would let the value run on.)
-_LINE_END = re.compile(rb"[ \t]*(?:\r?\n|\Z)")
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
-# An unclosed comment runs to the end: one scan, not one per `/*` (linear on any input).
-_BLOCK_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)", re.S)
-# X-macro helpers: a function-like `#define` or an `#undef` (see `_blank_macros`).
-_DIRECTIVE = re.compile(
-    rb"^[ \t]*#[ \t]*(?:undef\b|define[ \t]+\w+\()(?:[^\n]*\\\r?\n)*[^\n]*", re.M
-)
-# An enumerator followed by an annotation macro (GLib's `G_IO_IN GLIB_SYSDEF_POLLIN,`,
-# `G_APPLICATION_DEFAULT_FLAGS GLIB_AVAILABLE_ENUMERATOR_IN_2_74 = 0,`): the macro is
-# blanked when the line is in an enum's body.
-_ANNOTATED_ENUMERATOR = re.compile(
-    rb"^[ \t]*[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)"
-    rb"(?=[ \t]*(?:[,=}]|/[/*]|\r?$))",
-    re.M,
-)
-_ENUM_HEAD = re.compile(rb"\benum\b")
-_ENUM_HEAD_BYTES = 256  # `typedef enum /*< flags >*/ {`: the keyword is near the brace
-_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)|//[^\n]*", re.S)
-# Braces, and what to step over whole: comments, strings, characters, directives. (An
-# unclosed comment, string or character ends at the end of the file or line.)
-_BRACE_TOKENS = re.compile(
-    rb"/\*.*?(?:\*/|\Z)|//[^\n]*|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
-    rb"|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)|[{}]",
-    re.S | re.M,
-)
 _NOT_NEWLINE = re.compile(rb"[^\n]")
-
-
-def _previous_code_line(before: bytes) -> bytes:
-    """The last line of `before` that holds code, comments removed: a complete
-    preprocessor directive (`#undef XX`, `#define XX(a) a,` of an X-macro list) or a
-    comment (`/* private */`) continues no expression."""
-    lines = before.split(b"\n")
-    index = len(lines)
-    while index > 0:
-        index -= 1
-        line = lines[index].split(b"//", 1)[0].rstrip()
-        if line.endswith(b"*/"):  # drop the block comment, back to where it opens
-            while b"/*" not in line and index > 0:
-                index -= 1
-                line = lines[index].rstrip()
-            line = line[: line.rfind(b"/*")].rstrip()
-        continued = index > 0 and lines[index - 1].rstrip().endswith(b"\\")
-        directive = line.lstrip().startswith(b"#") and not continued and not line.endswith(b"\\")
-        if line.strip() and not directive:
-            return line
-    return b""
-
-
-def _in_enums(source: bytes, offsets: list[int]) -> list[bool]:
-    """For each offset (ascending), whether the innermost brace open there opens an enum's
-    body. One sweep over the file's braces, not those in comments, strings and
-    preprocessor directives (`#define INIT { {`)."""
-    inside: list[bool] = []
-    stack: list[bool] = []
-    tokens = _BRACE_TOKENS.finditer(source)
-    token = next(tokens, None)
-    for offset in offsets:
-        while token is not None and token.start() < offset:
-            index = token.start()
-            if token.group() == b"{":
-                low = max(0, index - _ENUM_HEAD_BYTES)
-                head = max(source.rfind(b";", low, index), source.rfind(b"}", low, index),
-                           source.rfind(b"{", low, index), low)
-                code = _COMMENT.sub(b" ", source[head:index])
-                stack.append(_ENUM_HEAD.search(code) is not None)
-            elif token.group() == b"}" and stack:
-                stack.pop()
-            token = next(tokens, None)
-        inside.append(bool(stack) and stack[-1])
-    return inside
-
-
-def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> bool:
-    """Whether a line holding nothing but a macro is blanked: not when it continues an
-    expression or list, ends an enum (its last enumerator), or is the return type on a
-    line of its own -- but always the X-macro list in an enum (`UV_ERRNO_MAP(XX)` after
-    `#define XX(...) ...,`) and the last field macro of a struct (`UV_HANDLE_FIELDS`
-    then `}`), which leave no enumerator or field behind."""
-    start, end = match.span()
-    previous = _previous_code_line(source[max(0, start - _CONTEXT_BYTES) : start].rstrip())
-    following = source[end : end + _CONTEXT_BYTES].lstrip()
-    called = b"(" in match.group()
-    if in_enum:
-        if called and previous.endswith(b","):
-            return True
-    elif following.startswith(b"}"):
-        return True
-    return not (
-        previous.endswith(_CONTINUED_BY)
-        or following.startswith(_CONTINUES)
-        or (not called and _BARE_DECLARATOR.match(following))
-    )
-
-
-def _blank_macros(source: bytes) -> bytes:
-    """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
-    offset and line number: lone macro lines, class export, trailing annotation and
-    leading attribute macros, X-macro helpers in enums, and comments inside `#define`s."""
-    spans: list[tuple[int, int]] = []
-    for pattern in (_CLASS_MACROS, _TRAILING_MACROS, _LEADING_ATTRIBUTE_MACROS):
-        spans.extend(match.span(1) for match in pattern.finditer(source))
-    for define in _DEFINE.finditer(source):
-        for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
-            if not _LINE_END.match(source, comment.end()):
-                spans.append(comment.span())
-    lines = list(_MACRO_LINE.finditer(source))
-    directives = list(_DIRECTIVE.finditer(source))
-    annotated = list(_ANNOTATED_ENUMERATOR.finditer(source))
-    offsets = sorted({match.start() for match in (*lines, *directives, *annotated)})
-    in_enum = dict(zip(offsets, _in_enums(source, offsets)))
-    spans.extend(match.span(1) for match in annotated if in_enum[match.start()])
-    spans.extend(line.span() for line in lines
-                 if _blank_macro_line(source, line, in_enum[line.start()]))
-    # The grammar has no `#define`/`#undef` in an enum's body: it reads them as calls
-    # missing a comma and may lose the enumerator after them. X-macro helpers are
-    # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
-    # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
-    spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
-    if not spans:
-        return source
-    blanked = bytearray(source)
-    for start, end in spans:
-        blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
-    return bytes(blanked)
 
 
 def _text(node: Node, parsed: bytes) -> str:
@@ -575,7 +412,7 @@ def extract_file(
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
     # Signatures are read from the source as written; the parser may see macros blanked.
-    parsed = _blank_macros(source) if spec.grammar in _MACRO_LINE_GRAMMARS else source
+    parsed = blank_macros(source) if spec.grammar in MACRO_GRAMMARS else source
     deadline = time.monotonic() + deadline_s
     root = _parse(parser, parsed, deadline_s)
     symbols = _symbols_in(root, query, spec, path, source, parsed)
@@ -733,8 +570,10 @@ def extraction_fingerprint() -> str:
     for query_file in sorted(queries.iterdir(), key=lambda f: f.name):
         if query_file.name.endswith(".scm"):
             digest.update(query_file.name.encode() + query_file.read_bytes())
-    for module in _EXTRACTOR_MODULES:
-        digest.update(module.encode() + (_PACKAGE / module).read_bytes())
+    # Every module of this package: which of them decides the symbols changes over time
+    # (macro blanking, module wrappers), and a change the hash missed would mix extractors.
+    for module in sorted(_PACKAGE.glob("*.py"), key=lambda f: f.name):
+        digest.update(module.name.encode() + module.read_bytes())
     digest.update(f"tree-sitter {tree_sitter.__version__}".encode())
     # The grammar pack has no version attribute; its compiled grammars' names and sizes
     # change with it (importlib.metadata is avoided: it is slow and fragile to import).
@@ -744,6 +583,3 @@ def extraction_fingerprint() -> str:
             digest.update(f"{grammar.name}:{grammar.stat().st_size}".encode())
     return digest.hexdigest()[:16]
 
-
-#: The code that turns a file into symbols (records.py only describes them).
-_EXTRACTOR_MODULES = ("parse.py", "languages.py")

@@ -59,8 +59,8 @@ BLANKING = {
 @pytest.mark.parametrize("case", sorted(BLANKING))
 def test_deciding_what_to_blank_stays_linear(case: str) -> None:
     code = (
-        "import sys\nfrom symfind.extract.parse import _blank_macros\n"
-        "source = sys.stdin.buffer.read()\nblanked = _blank_macros(source)\n"
+        "import sys\nfrom symfind.extract.cmacros import blank_macros\n"
+        "source = sys.stdin.buffer.read()\nblanked = blank_macros(source)\n"
         "print(len(blanked) == len(source) and blanked.count(b'\\n') == source.count(b'\\n'))\n"
     )
     done = subprocess.run(

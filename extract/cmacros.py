@@ -1,0 +1,274 @@
+"""C and C++ macros that derail tree-sitter, blanked before parsing.
+
+tree-sitter parses C and C++ without a preprocessor: a line that is only a macro, an
+export macro between `class` and the name, an annotation macro after a parameter list,
+X-macro helpers in an enum, comments inside a `#define`, or a conditional directive in
+the middle of an expression make it lose the rest of a scope, and every definition in
+it. `blank_macros` replaces those bytes with spaces (newlines kept), so that every byte
+offset and line number stays the file's, and the definitions are read from the source as
+written (parse.py).
+
+Imports: the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NOT_NEWLINE = re.compile(rb"[^\n]")
+# Braces and parentheses, and what to step over whole: comments, strings, characters and
+# directives (with their continuation lines; `#define INIT { {`); a conditional directive
+# is told apart. (An unclosed comment, string or character ends at the end of the file
+# or line.)
+_TOKENS = re.compile(
+    rb"/\*.*?(?:\*/|\Z)|//[^\n]*"
+    rb"|(?P<conditional>^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b"
+    rb"(?:[^\n]*\\\r?\n)*[^\n]*)"
+    rb"|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
+    rb"|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)|[{}()]",
+    re.S | re.M,
+)
+
+# A C or C++ line holding nothing but a macro, without a semicolon (`FMT_BEGIN_NAMESPACE`,
+# `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration), derails
+# tree-sitter for the rest of the scope.
+MACRO_GRAMMARS = frozenset({"c", "cpp"})
+_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}(?:[ \t]*\([^\n;{}]*\))?[ \t]*(?://[^\n]*)?\r?$", re.M
+)
+# ... unless it continues an expression or a list (a last enumerator has no comma), or is
+# a return type on its own line (`LRESULT` then `WndProc(...)`).
+_CONTINUED_BY = (b",", b"(", b"=", b"+", b"-", b"*", b"/", b"&", b"|", b"?", b"<", b"\\")
+_CONTINUES = (b"{", b"}", b",", b")", b";")
+_BARE_DECLARATOR = re.compile(rb"[A-Za-z_~][\w:~]*\s*\(")
+_CONTEXT_BYTES = 4096
+# Export and attribute macros between `class` and the name (`class LEVELDB_EXPORT DB : ...`).
+_CLASS_MACROS = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+"
+    rb"((?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]+)+)"
+    rb"(?=[A-Za-z_]\w*(?:<[^\n{;]*>)?[ \t]*(?:final\b|[A-Z][A-Z0-9_]{2,}|[:{\r\n]))"
+)
+# ... and after the name (`class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL`).
+_CLASS_TRAILING_MACROS = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+(?:[A-Z][A-Z0-9_]{2,}[ \t]+)*[A-Za-z_]\w*[ \t]+"
+    rb"([A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*(?:final\b|[:{]|\r?$))",
+    re.M,
+)
+
+# Export and attribute macros at the start of a declaration, before its specifiers or type
+# (`PROTOBUF_NODISCARD std::string* Release(`, `SQLITE_API SQLITE_EXTERN const char x[];`,
+# `GLIB_VAR const guint v;`, OpenSSL's `__owur int SSL_f(`, `explicit PROTOBUF_CONSTEXPR
+# Any(`): the grammar takes the macro for the type and loses the declaration, often the
+# whole class around it. A candidate is a name with an underscore in capitals, or one
+# starting with `__`, followed by what can only start a declaration: a keyword or a
+# primitive type, a qualified name, or a type then a declarator; after a specifier
+# (`explicit`), a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
+_ATTRIBUTE_MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[a-z]\w*)\b(?:[ \t]*\([^()\n]*\))?[ \t]+"
+_SPECIFIERS = rb"(?:explicit|inline|static|virtual|friend|extern|constexpr)"
+_DECLARATION_START = (
+    rb"(?:" + _SPECIFIERS + rb"|const|consteval|constinit|mutable|volatile|thread_local"
+    rb"|void|bool|char|short|int|long|float|double|signed|unsigned|auto|struct|class|union"
+    rb"|enum|typename)\b|(?:std)?::"
+    rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(;\[=,]"
+)
+_SPECIFIER_MACROS = re.compile(
+    rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
+    rb"(?=" + _DECLARATION_START + rb")"
+    rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
+    rb"(?=[A-Za-z_]\w*[ \t]*\()",
+    re.M,
+)
+
+# Annotation macros after a parameter list (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`,
+# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name. (`\b`
+# after each name: without it `ABCDEF` splits into `ABC DEF` in exponentially many ways.)
+_TRAILING_MACROS = re.compile(
+    rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final)\b[ \t]*)*"
+    rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
+    rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
+)
+# Attribute macros with numeric arguments before a function's name (tmux's
+# `static void printflike(2, 3) log_debug(const char *, ...);`).
+_LEADING_ATTRIBUTE_MACROS = re.compile(
+    rb"\b([A-Za-z_]\w*[ \t]*\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\))"
+    rb"(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
+)
+# A `#define` with its continuation lines. Block comments inside one, not ending its line
+# (`/* public */ \` between field lines, `(ERR_LIB_SYS /* 2 */ | ...)`, `while
+# (/*CONSTCOND*/ 0)`), end the definition early in tree-sitter's C grammar: what follows
+# parses as code, and a header of field macros lost everything after. (A comment that
+# ends the line is read fine, and blanking it would let the value run on.)
+_LINE_END = re.compile(rb"[ \t]*(?:\r?\n|\Z)")
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+# An unclosed comment runs to the end: one scan, not one per `/*` (linear on any input).
+_BLOCK_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)", re.S)
+# X-macro helpers: a function-like `#define` or an `#undef` (see `_blank_macros`).
+_DIRECTIVE = re.compile(
+    rb"^[ \t]*#[ \t]*(?:undef\b|define[ \t]+\w+\()(?:[^\n]*\\\r?\n)*[^\n]*", re.M
+)
+# An enumerator followed by an annotation macro (GLib's `G_IO_IN GLIB_SYSDEF_POLLIN,`,
+# `G_APPLICATION_DEFAULT_FLAGS GLIB_AVAILABLE_ENUMERATOR_IN_2_74 = 0,`): the macro is
+# blanked when the line is in an enum's body.
+_ANNOTATED_ENUMERATOR = re.compile(
+    rb"^[ \t]*[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*\))?)"
+    rb"(?=[ \t]*(?:[,=}]|/[/*]|\r?$))",
+    re.M,
+)
+_ENUM_HEAD = re.compile(rb"\benum\b")
+_ENUM_HEAD_BYTES = 256  # `typedef enum /*< flags >*/ {`: the keyword is near the brace
+_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)|//[^\n]*", re.S)
+
+
+def _previous_code_line(before: bytes) -> bytes:
+    """The last line of `before` that holds code, comments removed: a complete
+    preprocessor directive (`#undef XX`, `#define XX(a) a,` of an X-macro list) or a
+    comment (`/* private */`) continues no expression."""
+    lines = before.split(b"\n")
+    index = len(lines)
+    while index > 0:
+        index -= 1
+        line = lines[index].split(b"//", 1)[0].rstrip()
+        if line.endswith(b"*/"):  # drop the block comment, back to where it opens
+            while b"/*" not in line and index > 0:
+                index -= 1
+                line = lines[index].rstrip()
+            line = line[: line.rfind(b"/*")].rstrip()
+        continued = index > 0 and lines[index - 1].rstrip().endswith(b"\\")
+        directive = line.lstrip().startswith(b"#") and not continued and not line.endswith(b"\\")
+        if line.strip() and not directive:
+            return line
+    return b""
+
+
+def _in_enums(source: bytes, offsets: list[int]) -> list[bool]:
+    """For each offset (ascending), whether the innermost brace open there opens an enum's
+    body. One sweep over the file's braces, not those in comments, strings and
+    preprocessor directives (`#define INIT { {`)."""
+    inside: list[bool] = []
+    stack: list[bool] = []
+    tokens = _TOKENS.finditer(source)
+    token = next(tokens, None)
+    for offset in offsets:
+        while token is not None and token.start() < offset:
+            index = token.start()
+            if token.group() == b"{":
+                low = max(0, index - _ENUM_HEAD_BYTES)
+                head = max(source.rfind(b";", low, index), source.rfind(b"}", low, index),
+                           source.rfind(b"{", low, index), low)
+                code = _COMMENT.sub(b" ", source[head:index])
+                stack.append(_ENUM_HEAD.search(code) is not None)
+            elif token.group() == b"}" and stack:
+                stack.pop()
+            token = next(tokens, None)
+        inside.append(bool(stack) and stack[-1])
+    return inside
+
+
+def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> bool:
+    """Whether a line holding nothing but a macro is blanked: not when it continues an
+    expression or list, ends an enum (its last enumerator), or is the return type on a
+    line of its own -- but always the X-macro list in an enum (`UV_ERRNO_MAP(XX)` after
+    `#define XX(...) ...,`) and the last field macro of a struct (`UV_HANDLE_FIELDS`
+    then `}`), which leave no enumerator or field behind."""
+    start, end = match.span()
+    previous = _previous_code_line(source[max(0, start - _CONTEXT_BYTES) : start].rstrip())
+    following = source[end : end + _CONTEXT_BYTES].lstrip()
+    called = b"(" in match.group()
+    if in_enum:
+        if called and previous.endswith(b","):
+            return True
+    elif following.startswith(b"}"):
+        return True
+    return not (
+        previous.endswith(_CONTINUED_BY)
+        or following.startswith(_CONTINUES)
+        or (not called and _BARE_DECLARATOR.match(following))
+    )
+
+
+# Conditional groups whose first branch opens a block the others open again
+# (protobuf's `#ifdef PROTOBUF_FORCE_COPY_IN_SWAP\n if (a &&\n b) {\n #else\n if (b) {\n
+# #endif`): both branches read as code leave a brace unclosed and the class around them
+# is lost. As ctags does, such a group is read as its first branch alone: the directives
+# and the other branches are blanked.
+_CONDITIONAL = re.compile(
+    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M
+)
+_OPENING = {b"{": 1, b"(": 1, b"}": -1, b")": -1}
+
+
+def _unbalanced(code: bytes) -> bool:
+    """Whether `code` opens or closes more braces and parentheses than it closes or opens."""
+    return sum(_OPENING.get(token.group(), 0) for token in _TOKENS.finditer(code)) != 0
+
+
+def _first_branches_only(source: bytes) -> list[tuple[int, int]]:
+    """The spans to blank so that each unbalanced conditional group is its first branch."""
+    spans: list[tuple[int, int]] = []
+    groups: list[list[int]] = []  # per open group: its directive's span, where #else starts
+    for directive in _CONDITIONAL.finditer(source):
+        kind = directive.group(1)
+        if kind.startswith(b"if"):
+            groups.append([directive.start(), directive.end(), -1])
+        elif not groups:
+            continue  # an #else or #endif without its #if (the file starts mid-group)
+        elif kind in (b"elif", b"else"):
+            if groups[-1][2] < 0:
+                groups[-1][2] = directive.start()
+        else:
+            start, end, other = groups.pop()
+            if other >= 0 and _unbalanced(source[end:other]):
+                spans += [(start, end), (other, directive.end())]
+    return spans
+
+
+def _conditionals_in_parentheses(source: bytes) -> list[tuple[int, int]]:
+    """The spans of `#if`/`#ifdef`/`#else`/`#endif`... lines inside an open parenthesis."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    for token in _TOKENS.finditer(source):
+        text = token.group()
+        if text == b"(":
+            depth += 1
+        elif text == b")":
+            depth = max(depth - 1, 0)
+        elif depth and token.group("conditional") is not None:
+            spans.append(token.span())
+    return spans
+
+
+def blank_macros(source: bytes) -> bytes:
+    """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
+    offset and line number: lone macro lines, class export, declaration specifier,
+    trailing annotation and leading attribute macros, X-macro helpers in enums, comments inside `#define`s, and
+    conditional directives inside parentheses."""
+    spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
+             if b"#" in source else [])
+    for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
+                    _LEADING_ATTRIBUTE_MACROS):
+        spans.extend(match.span(1) for match in pattern.finditer(source))
+    for match in _SPECIFIER_MACROS.finditer(source):
+        spans.append(match.span(1) if match.group(1) is not None else match.span(2))
+    for define in _DEFINE.finditer(source):
+        for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
+            if not _LINE_END.match(source, comment.end()):
+                spans.append(comment.span())
+    lines = list(_MACRO_LINE.finditer(source))
+    directives = list(_DIRECTIVE.finditer(source))
+    annotated = list(_ANNOTATED_ENUMERATOR.finditer(source))
+    offsets = sorted({match.start() for match in (*lines, *directives, *annotated)})
+    in_enum = dict(zip(offsets, _in_enums(source, offsets)))
+    spans.extend(match.span(1) for match in annotated if in_enum[match.start()])
+    spans.extend(line.span() for line in lines
+                 if _blank_macro_line(source, line, in_enum[line.start()]))
+    # The grammar has no `#define`/`#undef` in an enum's body: it reads them as calls
+    # missing a comma and may lose the enumerator after them. X-macro helpers are
+    # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
+    # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
+    spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
+    if not spans:
+        return source
+    blanked = bytearray(source)
+    for start, end in spans:
+        blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
+    return bytes(blanked)
