@@ -1,6 +1,7 @@
 """C headers built of macros keep every definition after the constructs that used to
 derail the parse. Each snippet is shaped on a real header (libuv's uv.h, uv/unix.h and
-uv/tree.h, OpenSSL's err.h, GLib's gmain.h and gioenums.h) and followed by definitions; the whole
+uv/tree.h, OpenSSL's err.h and ssl.h, GLib's gmain.h and gioenums.h, sqlite3.h, protobuf's
+generated headers, googletest) and followed by definitions; the whole
 symbol list is compared. (tests/e2e/test_c_headers.py runs the real headers.)"""
 
 from __future__ import annotations
@@ -117,6 +118,70 @@ struct _GSourceFuncs {
 };
 """
 
+# Shaped on protobuf 3.21's generated any.pb.h and io/gzip_stream.h, and googletest
+# 1.12's gtest-matchers.h.
+PROTOBUF = b"""\
+PROTOBUF_NAMESPACE_OPEN
+
+class PROTOBUF_EXPORT Any final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:google.protobuf.Any) */ {
+ public:
+  inline Any() : Any(nullptr) {}
+  explicit PROTOBUF_CONSTEXPR Any(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  inline Any& operator=(Any&& from) noexcept {
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    }
+    return *this;
+  }
+  inline void Swap(Any* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    }
+  }
+  PROTOBUF_NODISCARD std::string* release_type_url();
+  PROTOBUF_ALWAYS_INLINE void set_value(const std::string& value);
+};
+
+class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL
+    : public ZeroCopyInputStream {
+ public:
+  bool Next(const void** data, int* size) override;
+};
+
+template <>
+class GTEST_API_ Matcher<const std::string&>
+    : public internal::MatcherBase<const std::string&> {
+ public:
+  Matcher() {}
+};
+
+PROTOBUF_NAMESPACE_CLOSE
+"""
+
+# Shaped on sqlite3.h 3.40, GLib's gversion.h and OpenSSL 3's ssl.h; a plain type in
+# capitals is a type, not a macro.
+DECLARATION_MACROS = b"""\
+SQLITE_API SQLITE_EXTERN const char sqlite3_version[];
+SQLITE_API const char *sqlite3_libversion(void);
+GLIB_VAR const guint glib_major_version;
+__owur int SSL_CTX_set_cipher_list(SSL_CTX *, const char *str);
+SIZE_T total_length;
+FILE *trace_file;
+struct after_them { int x; };
+"""
+
 CASES = {
     "field-macros": (FIELD_MACROS, [
         ("constant", "UV_REQ_FIELDS", 1), ("struct", "uv_req_s", 9), ("struct", "uv_shutdown_s", 16),
@@ -143,6 +208,29 @@ CASES = {
         ("struct", "uv__work", 17), ("function", "uv__signal_compare", 21),
     ]),
 }
+
+
+CPP_CASES = {
+    "protobuf": (PROTOBUF, [
+        ("class", "Any", 3), ("method", "Any::Any", 6), ("method", "Any::operator=", 9),
+        ("method", "Any::Swap", 19), ("class", "GzipInputStream", 34), ("class", "Matcher", 41),
+        ("method", "Matcher::Matcher", 44),
+    ]),
+    "declaration-macros": (DECLARATION_MACROS, [
+        ("variable", "sqlite3_version", 1), ("variable", "glib_major_version", 3),
+        ("variable", "total_length", 5), ("variable", "trace_file", 6),
+        ("struct", "after_them", 7),
+    ]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CPP_CASES))
+def test_export_macros_and_conditionals_keep_the_definitions_around_them(case: str) -> None:
+    """Before: protobuf's class was lost whole (its methods came out unscoped, `Swap` and
+    the template specialisation not at all) and sqlite's `SQLITE_EXTERN` was a variable."""
+    source, expected = CPP_CASES[case]
+    symbols = extract_symbols("google/protobuf/any.pb.h", source)
+    assert [(s.kind, s.qualname, s.line) for s in symbols] == expected
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
