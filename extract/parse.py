@@ -7,7 +7,10 @@ compiled queries and parsers (one per language per process).
 Each `queries/<language>-tags.scm` marks definitions with these captures:
 
 - `@definition.<kind>` the whole definition node (`<kind>` is a `SymbolKind` value);
-- `@name` the defined name (a qualified C++ name such as `ns::Cls::m` is split);
+- `@name` the defined name (a qualified C++ name such as `ns::Cls::m` is split); with
+  `@name.end`, the name runs on to the end of that node (C# `operator ==`); a pattern's
+  `(#set! name "Companion")` names what has no name in the source (such a definition
+  scopes nothing);
 - `@doc` optional docstring node (otherwise the comment block above is used);
 - `@receiver` optional Go method receiver type, inserted before the name;
 - `@scope` + `@scope.name` a node that scopes what is inside it without being a symbol
@@ -102,6 +105,8 @@ class _Definition(NamedTuple):
     receiver: str
     doc_node: Node | None
     join: str = ""  # "static", "member" or "" (see the module docstring)
+    written: str = ""  # the name as written (see `_written_name`)
+    fixed: bool = False  # named by the query (`#set! name`): scopes nothing
 
 
 @functools.cache
@@ -194,15 +199,25 @@ def _bare_type_name(text: str) -> str:
     return name or _WHITESPACE.sub(" ", text.strip())
 
 
-def _collect(matches: list[tuple[int, dict[str, list[Node]]]], parsed: bytes) -> tuple[
-    list[_Definition], dict[int, tuple[str, bool]], list[tuple[int, list[str]]]
-]:
+def _written_name(captures: dict[str, list[Node]], settings: dict, parsed: bytes) -> str:
+    """A definition's name: the `@name` node's text, up to the end of `@name.end` when
+    there is one (C# `operator ==`), or the query's own (`#set! name "Companion"`)."""
+    if "name" in settings:
+        return str(settings["name"])
+    start = captures["name"][0]
+    end = captures["name.end"][0] if "name.end" in captures else start
+    return parsed[start.start_byte : end.end_byte].decode("utf-8", errors="replace")
+
+
+def _collect(
+    matches: list[tuple[int, dict[str, list[Node]]]], query: Query, parsed: bytes
+) -> tuple[list[_Definition], dict[int, tuple[str, bool]], list[tuple[int, list[str]]]]:
     definitions: list[_Definition] = []
     scopes: dict[int, tuple[str, bool]] = {}  # node id → (name, is type-like scope)
     packages: list[tuple[int, list[str]]] = []  # (start byte, parts)
     seen: set[int] = set()
     # Patterns in file order: a name captured twice keeps the first pattern's kind.
-    for _pattern, captures in sorted(matches, key=lambda match: match[0]):
+    for pattern, captures in sorted(matches, key=lambda match: match[0]):
         if "package" in captures:
             package = captures["package"][0]
             parts = [p for p in _QUALIFIER_SPLIT.split(_text(package, parsed)) if p]
@@ -224,7 +239,11 @@ def _collect(matches: list[tuple[int, dict[str, list[Node]]]], parsed: bytes) ->
         receiver = _bare_type_name(_text(captures["receiver"][0], parsed)) if "receiver" in captures else ""
         doc = captures["doc"][0] if "doc" in captures else None
         join = "static" if "static" in captures else "member" if "member" in captures else ""
-        definitions.append(_Definition(node, name_node, kind, receiver, doc, join))
+        settings = query.pattern_settings(pattern)
+        written = _written_name(captures, settings, parsed)
+        definitions.append(
+            _Definition(node, name_node, kind, receiver, doc, join, written, "name" in settings)
+        )
     return definitions, scopes, sorted(packages)
 
 
@@ -510,22 +529,24 @@ def _symbols_in(
         matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
         raise ExtractError(f"tag query failed on {path!r}: {exc}") from exc
-    definitions, scopes, packages = _collect(matches, parsed)
+    definitions, scopes, packages = _collect(matches, query, parsed)
     for definition in definitions:
+        if definition.fixed:
+            continue  # Kotlin's unnamed companion: its members belong to the class
         if definition.kind in SCOPE_KINDS or definition.kind in {
             SymbolKind.FUNCTION,
             SymbolKind.METHOD,
         }:
             # The whole written name scopes what is inside (`namespace a::b`, `class A::B`);
             # namespaces and modules hold functions, not methods.
-            written = _split_name(_text(definition.name_node, parsed))
+            written = _split_name(definition.written)
             if written:
                 type_like = definition.kind in SCOPE_KINDS - {SymbolKind.MODULE}
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
     symbols: list[Symbol] = []
     for definition in definitions:
-        written = _split_name(_text(definition.name_node, parsed))
+        written = _split_name(definition.written)
         if not written:
             continue
         name = written[-1]

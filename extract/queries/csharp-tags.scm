@@ -39,6 +39,16 @@
 (constructor_declaration
   name: (identifier) @name) @definition.method
 
+; Operators, named as C# writes them: `operator ==`, `operator +`, and conversions
+; `implicit operator int`, `explicit operator Guid` as `operator int`, `operator Guid`.
+(operator_declaration
+  "operator" @name
+  operator: _ @name.end) @definition.method
+
+(conversion_operator_declaration
+  "operator" @name
+  type: (_) @name.end) @definition.method
+
 ; Finalizers, `~Handle()`: named like their class, as constructors are.
 (destructor_declaration
   name: (identifier) @name) @definition.method

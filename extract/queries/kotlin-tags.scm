@@ -23,6 +23,14 @@
 (companion_object
   (type_identifier) @name) @definition.class
 
+; An unnamed `companion object` is `Companion`, as Kotlin itself names it (`A.Companion`);
+; its members stay the class's (`A.create`), as callers write them.
+(companion_object
+  "object" @name
+  .
+  (class_body)
+  (#set! name "Companion")) @definition.class
+
 ; Functions; inside a class, object or interface parse.py makes them methods.
 (function_declaration
   (simple_identifier) @name) @definition.function
