@@ -18,10 +18,10 @@ from symfind.mcp_server.models import (
     HelpOutput,
     IndexContents,
     IndexStatus,
-    IndexStatusName,
     QueryShape,
     ReposHelpOutput,
     RouteWeights,
+    StatusName,
     ToolGuide,
 )
 from symfind.mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
@@ -68,7 +68,7 @@ SEVERAL_GUIDE = {
     "index_status": ", for each repository",
 }
 #: Index statuses, best first (several indexes together have the best of theirs).
-_STATUS_ORDER: tuple[IndexStatusName, ...] = ("ready", "indexing", "missing", "unusable")
+_STATUS_ORDER: tuple[StatusName, ...] = tuple(StatusName)
 
 
 def show_help(ctx: Context) -> Annotated[CallToolResult, HelpOutput]:

@@ -16,6 +16,7 @@ but is less portable (the Inspector's --strict check flags it).
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, GetJsonSchemaHandler
@@ -23,6 +24,17 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
 IndexStatusName = Literal["ready", "indexing", "missing", "unusable"]
+
+
+class StatusName(enum.StrEnum):
+    """The values of `IndexStatusName`, for code to compare with (the schemas keep the
+    `Literal`: their wire form stays a plain string enum)."""
+
+    READY = "ready"
+    INDEXING = "indexing"
+    MISSING = "missing"
+    UNUSABLE = "unusable"
+
 #: `storage.RepoState` values: how one repository answered a search over several.
 RepoStateName = Literal["ok", "missing index", "schema mismatch", "error"]
 

@@ -27,6 +27,7 @@ from symfind.mcp_server.models import (
     ReposSearchOutput,
     SearchAnswer,
     SearchOutput,
+    StatusName,
     Why,
 )
 from symfind.mcp_server.source import SourceError, slice_lines
@@ -128,7 +129,7 @@ def codebase_search(
     plan = str(route(query))
     fresh = freshness(manifest, activity)
     definitions = _definitions([("", r) for r in response.results], {"": (repo.files, manifest)})
-    catching_up = fresh.status == "indexing" or fresh.pending > 0
+    catching_up = fresh.status == StatusName.INDEXING or fresh.pending > 0
     out = SearchOutput(
         **_shared(query, plan, response, definitions),
         next_actions=_next_actions(definitions, response.suggestions, kind, language, path,
@@ -177,7 +178,7 @@ def codebase_search_repos(
         {label: (served.repos[label].files, manifest) for label, (manifest, _) in indexes.items()},
     )
     catching_up = any(
-        (s.freshness.status == "indexing" or s.freshness.pending > 0) if s.freshness
+        (s.freshness.status == StatusName.INDEXING or s.freshness.pending > 0) if s.freshness
         else served.repos[s.repo].activity().indexing  # its index is being built
         for s in statuses
     )

@@ -19,6 +19,7 @@ from symfind.mcp_server.models import (
     IndexStatusName,
     RepoIndexStatus,
     ReposIndexStatus,
+    StatusName,
 )
 from symfind.mcp_server.state import Activity, IndexBuilding, Repository
 from symfind.storage import Manifest, StorageError
@@ -47,7 +48,7 @@ def index_status_repos(ctx: Context) -> Annotated[CallToolResult, ReposIndexStat
 def freshness(manifest: Manifest, activity: Activity) -> Freshness:
     """How current the index whose manifest this is is, given what is changing it now."""
     return Freshness(
-        status="indexing" if activity.indexing else "ready",
+        status=StatusName.INDEXING if activity.indexing else StatusName.READY,
         generation=manifest.generation,
         files=len(manifest.files),
         pending=activity.pending,
@@ -63,13 +64,14 @@ def status_of(repo: Repository) -> IndexStatus:
             manifest = searcher.manifest
             symbols = searcher.num_symbols
     except IndexBuilding as exc:
-        return _empty_status(repo, "indexing" if repo.activity().indexing else "missing", str(exc))
+        state = StatusName.INDEXING if repo.activity().indexing else StatusName.MISSING
+        return _empty_status(repo, state, str(exc))
     except StorageError as exc:
-        return _empty_status(repo, "unusable", str(exc))
+        return _empty_status(repo, StatusName.UNUSABLE, str(exc))
     activity = repo.activity(manifest)
     fresh = freshness(manifest, activity)
     message = (
-        "index is being updated now" if fresh.status == "indexing"
+        "index is being updated now" if fresh.status == StatusName.INDEXING
         else "index is ready" + ("" if fresh.watching else
                                  " (no daemon watches for changes: `symfind daemon start` does)")
     )

@@ -1,0 +1,12 @@
+"""The status vocabulary code compares with is the one the tool schemas publish."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from symfind.mcp_server.models import IndexStatusName, StatusName
+
+
+def test_status_names_are_the_schemas_literal_in_order() -> None:
+    # Same values, same order: `help` ranks statuses best first by this order.
+    assert [name.value for name in StatusName] == list(get_args(IndexStatusName))
