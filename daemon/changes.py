@@ -2,10 +2,11 @@
 and the repository root, so that it is tested without a watcher.
 
 The watcher (`daemon.watcher`) turns watchdog's events into `Change`s, leaving out paths
-inside directories the index never looks into; the daemon (`daemon.service`) turns
+where the index never looks (`walk.never_indexed`); the daemon (`daemon.service`) turns
 `changed_paths` into the files to re-extract, adding what is below a changed directory
 (in the index and on disk, which this function cannot know), and the indexer decides,
-by the ignore rules, whether each such file is indexed at all.
+by the ignore rules (`walk.file_exclusion`), whether each such file is indexed at all:
+what matters is decided in `daemon.walk`, in these two functions.
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.walk import IGNORE_FILES
-
-#: Git's own ignore file inside the repository; it changes the rules like an ignore file.
-GIT_EXCLUDE = ".git/info/exclude"
+from symfind.daemon.walk import GIT_EXCLUDE, IGNORE_FILES
 
 
 class Change:
@@ -60,7 +58,9 @@ def changed_paths(changes: Iterable[Change], root: Path) -> ChangedPaths:
         except ValueError:
             continue
         directory, _, name = relative.rpartition("/")
-        if name in IGNORE_FILES or relative == GIT_EXCLUDE:
+        if relative == GIT_EXCLUDE:
+            ignore_dirs.add("")  # its rules are the root's (`walk.IgnoreRules`)
+        elif name in IGNORE_FILES:
             ignore_dirs.add(directory)
         elif change.is_directory:
             directories.add(relative)

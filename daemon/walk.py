@@ -27,6 +27,8 @@ from symfind.extract import language_for_path
 logger = logging.getLogger(__name__)
 
 IGNORE_FILES = (".gitignore", ".ignore", ".symfindignore")
+#: Git's own ignore file: inside `.git`, which is never indexed, yet it changes the rules.
+GIT_EXCLUDE = ".git/info/exclude"
 #: Ignore files are read up to this size (a larger one is read in part).
 MAX_IGNORE_FILE_BYTES = 8 * 1024 * 1024
 
@@ -106,7 +108,7 @@ class IgnoreRules:
             base = self.root / directory
             names = list(IGNORE_FILES)
             if directory == "":
-                names.append(".git/info/exclude")
+                names.append(GIT_EXCLUDE)
             for name in names:
                 try:  # never blocks on a FIFO, never follows a symlink (as git 2.32+)
                     data, _info = read_regular(base / name, MAX_IGNORE_FILE_BYTES)
@@ -140,6 +142,18 @@ def skips_directory(relative_dir: str) -> bool:
     """Whether a repo-relative directory is never indexed (VCS, dependencies, builds)."""
     parts = relative_dir.split("/")
     return parts[-1] in SKIP_DIRS or (len(parts) == 1 and parts[0] in SKIP_ROOT_DIRS)
+
+
+def never_indexed(relative_path: str) -> bool:
+    """Whether a changed repo-relative path lies where the index never looks: below a
+    directory that is never indexed (`skips_directory`), whatever the ignore files say.
+    The watcher drops such events at once (a build's or `git`'s churn in `.git/`,
+    `node_modules/`); every other path is judged by `file_exclusion` when it is re-checked.
+    Git's own ignore file is not dropped: a change to it changes the rules."""
+    if relative_path == GIT_EXCLUDE:
+        return False
+    parts = relative_path.split("/")[:-1]
+    return any(skips_directory("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
 
 
 def directory_excluded(relative_dir: str, rules: IgnoreRules) -> bool:

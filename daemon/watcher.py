@@ -47,7 +47,7 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserverVFS
 
 from symfind.daemon.changes import Change
-from symfind.daemon.walk import SKIP_DIRS
+from symfind.daemon.walk import SKIP_DIRS, never_indexed
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +131,8 @@ class _Enqueue(FileSystemEventHandler):
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(raw) if raw else ""
-            if path and not _in_skipped_dir(self._root, path):
+            relative = os.path.relpath(path, self._root).replace(os.sep, "/") if path else ""
+            if path and not never_indexed(relative):
                 self._changes.put(Change(path, event.is_directory))
 
 
@@ -145,11 +146,6 @@ class _OverflowSignal(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if str(record.msg).startswith(_OVERFLOW_MESSAGE):
             self._on_overflow()
-
-
-def _in_skipped_dir(root: str, path: str) -> bool:
-    relative = os.path.relpath(path, root)
-    return any(part in SKIP_DIRS for part in relative.split(os.sep)[:-1])
 
 
 class _PathStat:

@@ -158,6 +158,18 @@ def test_gitignore_edit_re_evaluates_what_is_indexed(running: Running, repo: Pat
     assert running.wait_for_files({"a.py", "pkg/b.py"}) == ["a.py", "pkg/b.py"]
 
 
+def test_git_info_exclude_edit_re_evaluates_what_is_indexed(running: Running, repo: Path) -> None:
+    """Git's own ignore file lives in `.git/`, whose events are otherwise dropped."""
+    (repo / ".git" / "info").mkdir(parents=True)  # as in any clone, before the daemon sees
+    write(repo, "sentinel.py", klass("Sentinel"))  # the directories: watched once this is in
+    running.wait_until_applied("sentinel.py")
+    write(repo, ".git/info/exclude", "pkg/\n")
+    assert running.wait_for_files({"a.py", "sentinel.py"}) == ["a.py", "sentinel.py"]
+    (repo / ".git" / "info" / "exclude").write_text("# nothing\n", encoding="utf-8")
+    assert running.wait_for_files({"a.py", "pkg/b.py", "sentinel.py"}) == [
+        "a.py", "pkg/b.py", "sentinel.py"]
+
+
 def test_editor_style_atomic_save(running: Running, repo: Path) -> None:
     temp = write(repo, ".a.py.swp~", klass("AlphaSaved"))
     os.replace(temp, repo / "a.py")

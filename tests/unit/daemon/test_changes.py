@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.changes import Change, ChangedPaths, changed_paths
+from symfind.daemon.walk import never_indexed
 
 ROOT = Path("/work/repo")
 
@@ -40,11 +41,11 @@ def events(*items: tuple[str, bool]) -> list[Change]:
             ChangedPaths(files=frozenset({"src/a.py"})),
         ),
         (
-            "ignore files and git's exclude file change the rules of their directory",
-            events((".gitignore", False), ("web/.symfindignore", False),
-                   ("lib/.ignore", False), (".git/info/exclude", False), ("lib/x.c", False)),
+            "ignore files change the rules of their directory, git's exclude file the root's",
+            events(("web/.symfindignore", False), ("lib/.ignore", False),
+                   (".git/info/exclude", False), ("lib/x.c", False)),
             ChangedPaths(files=frozenset({"lib/x.c"}),
-                         ignore_dirs=frozenset({"", "web", "lib", ".git/info"})),
+                         ignore_dirs=frozenset({"", "web", "lib"})),
         ),
         (
             "a file named like an ignore file is not one when only its prefix matches",
@@ -72,3 +73,16 @@ def test_a_burst_of_a_branch_switch_is_sorted_in_one_pass() -> None:
         files=frozenset(path for path, _ in rewritten),
         directories=frozenset({"src/new_pkg", "src/gone_pkg"}),
     )
+
+
+def test_events_where_the_index_never_looks_are_told_apart() -> None:
+    """`walk.never_indexed`, the watcher's filter: below a directory never indexed (at any
+    depth for `.git`, `node_modules` and the like; at the root for `build`, `vendor`...),
+    except git's own ignore file."""
+    paths = ["src/a.py", ".git/index", ".git/info/exclude", "web/node_modules/x/index.js",
+             "build/gen.py", "src/build/gen.py", "vendor/lib.go", "pkg/__pycache__/m.pyc",
+             "node_modules", ".gitignore", "docs/.venv/bin/activate"]
+    assert [p for p in paths if never_indexed(p)] == [
+        ".git/index", "web/node_modules/x/index.js", "build/gen.py", "vendor/lib.go",
+        "pkg/__pycache__/m.pyc", "docs/.venv/bin/activate",
+    ]
