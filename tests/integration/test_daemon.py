@@ -160,9 +160,16 @@ def test_gitignore_edit_re_evaluates_what_is_indexed(running: Running, repo: Pat
 
 def test_git_info_exclude_edit_re_evaluates_what_is_indexed(running: Running, repo: Path) -> None:
     """Git's own ignore file lives in `.git/`, whose events are otherwise dropped."""
-    (repo / ".git" / "info").mkdir(parents=True)  # as in any clone, before the daemon sees
-    write(repo, "sentinel.py", klass("Sentinel"))  # the directories: watched once this is in
+    # As in any clone, `.git/info` exists before: made one level at a time, each seen by
+    # the watcher before the next (watchdog warns when a new directory's subdirectory
+    # appears while it adds watches below it, and the suite makes warnings errors).
+    (repo / ".git").mkdir()
+    write(repo, "sentinel.py", klass("Sentinel"))
     running.wait_until_applied("sentinel.py")
+    (repo / ".git" / "info").mkdir()
+    write(repo, "sentinel.py", klass("SentinelAgain"))
+    running.daemon.wait_until(
+        lambda _: ("sentinel.py", "SentinelAgain") in running.indexed(), TIMEOUT_S)
     write(repo, ".git/info/exclude", "pkg/\n")
     assert running.wait_for_files({"a.py", "sentinel.py"}) == ["a.py", "sentinel.py"]
     (repo / ".git" / "info" / "exclude").write_text("# nothing\n", encoding="utf-8")
@@ -215,8 +222,8 @@ def test_a_huge_batch_re_checks_the_whole_tree(
     write(repo, "unseen.py", klass("Unseen"))
     (repo / "a.py").unlink()
     batch = Batch([Change(str(repo / "pkg/b.py"), False)] * RESYNC_FROM_EVENTS)
-    with caplog.at_level(logging.INFO, logger="symfind.daemon.service"):
-        running.daemon._on_batch(batch)  # noqa: SLF001
+    with caplog.at_level(logging.INFO, logger="symfind.daemon.keeper"):
+        running.daemon.keeper.on_batch(batch)
     assert running.indexed() == [
         ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"), ("unseen.py", "Unseen"),
         ("unseen.py", "Unseen.go"),

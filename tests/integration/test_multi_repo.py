@@ -459,7 +459,7 @@ def test_a_running_daemon_answers_for_its_repository(
     ])
     assert statuses(answer) == [("billing", "ok"), ("frontend", "ok")]
     # White-box: the daemon opens its searcher on the first search request it serves.
-    assert billing_daemon.daemon._source._searcher is not None
+    assert billing_daemon.daemon.keeper.source._searcher is not None
 
 
 def test_searching_concurrently_gives_the_same_answer(

@@ -113,6 +113,6 @@ def test_a_running_daemon_answers_what_the_index_answers(
             assert _timeless(json.loads(answer.stdout)) == _as_printed(expected)
         # White-box: the answers came from the daemon, whose index source opened on the
         # first search request it served.
-        assert running.daemon._source._searcher is not None
+        assert running.daemon.keeper.source._searcher is not None
     finally:
         running.stop()

@@ -1,0 +1,110 @@
+"""The daemon's socket: requests in, replies out, one thread per connection.
+
+`SocketListener` serves the Unix socket next to the index (or in the per-user runtime
+directory when that path is too long), made 0600 as it is created, and hands each
+request to the daemon: an `IndexRequest` to `index_for` with the connection (the client
+hears progress on it), every other one to `answer`. A client that goes away ends its
+thread, never the daemon.
+
+Imports: `daemon` modules.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import socketserver
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from symfind.daemon.client import private_socket_dir, socket_path
+from symfind.daemon.protocol import (
+    IndexRequest,
+    ProgressReply,
+    ProtocolError,
+    Reply,
+    Request,
+    receive_request,
+    send_reply,
+)
+
+#: How often a client of `symfind index` hears how far the daemon got.
+PROGRESS_EVERY_S = 0.1
+
+
+class ProgressSender:
+    """Sends a client's indexing progress, at most every PROGRESS_EVERY_S and at the
+    end; a client gone away stops the messages, not the indexing."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+        self._last = 0.0
+        self._gone = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._gone or (done < total and now - self._last < PROGRESS_EVERY_S):
+            return
+        self._last = now
+        try:
+            send_reply(self._conn, ProgressReply(done=done, total=total))
+        except OSError:
+            self._gone = True
+
+
+class SocketListener:
+    """The socket of the daemon of `index_dir`, served from a thread once `start`ed."""
+
+    def __init__(
+        self,
+        index_dir: Path,
+        answer: Callable[[Request], Reply],
+        index_for: Callable[[socket.socket, IndexRequest], Reply],
+    ) -> None:
+        self._path = socket_path(index_dir)
+        self._index_dir = index_dir
+        self._answer = answer
+        self._index_for = index_for
+        self._server: socketserver.ThreadingUnixStreamServer | None = None
+
+    def start(self) -> None:
+        """Listen (the caller holds the index's writer lock: any old socket is stale)."""
+        if self._path.parent != self._index_dir:
+            private_socket_dir(self._path, create=True)
+        self._path.unlink(missing_ok=True)
+        listener = self
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self) -> None:
+                conn: socket.socket = self.request
+                while True:
+                    try:
+                        message = receive_request(conn)
+                        if isinstance(message, IndexRequest):
+                            send_reply(conn, listener._index_for(conn, message))
+                        else:
+                            send_reply(conn, listener._answer(message))
+                    except (ProtocolError, OSError):  # the client went away
+                        return
+
+        old_umask = os.umask(0o177)  # the socket is the user's only (0600)
+        try:
+            self._server = socketserver.ThreadingUnixStreamServer(str(self._path), Handler)
+        finally:
+            os.umask(old_umask)
+        self._server.daemon_threads = True
+        threading.Thread(
+            target=self._server.serve_forever, name="symfind-socket", daemon=True
+        ).start()
+
+    def close(self) -> None:
+        """Stop serving and remove the socket file (no-op when never started)."""
+        if self._server is None:
+            return
+        try:
+            self._server.shutdown()
+            self._server.server_close()
+        finally:
+            self._path.unlink(missing_ok=True)
