@@ -62,7 +62,7 @@ _CLASS_TRAILING_MACROS = re.compile(
 # whole class around it. A candidate is a name with an underscore in capitals, or one
 # starting with `__`, followed by what can only start a declaration: a keyword or a
 # primitive type, a qualified name, or a type then a declarator; after a specifier
-# (`explicit`), a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
+# (`explicit`) or another such macro, a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
 _ATTRIBUTE_MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[a-z]\w*)\b(?:[ \t]*\([^()\n]*\))?[ \t]+"
 _SPECIFIERS = rb"(?:explicit|inline|static|virtual|friend|extern|constexpr)"
 _DECLARATION_START = (
@@ -72,7 +72,9 @@ _DECLARATION_START = (
     rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(;\[=,]"
 )
 _SPECIFIER_MACROS = re.compile(
-    rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
+    rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb"){2,})"
+    rb"(?=[A-Za-z_]\w*[ \t]*\()"  # `FMT_CONSTEXPR FMT_INLINE format_arg_store(`: all
+    rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=" + _DECLARATION_START + rb")"
     rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=[A-Za-z_]\w*[ \t]*\()",
@@ -248,7 +250,7 @@ def blank_macros(source: bytes) -> bytes:
                     _LEADING_ATTRIBUTE_MACROS):
         spans.extend(match.span(1) for match in pattern.finditer(source))
     for match in _SPECIFIER_MACROS.finditer(source):
-        spans.append(match.span(1) if match.group(1) is not None else match.span(2))
+        spans.append(next(match.span(g) for g in (1, 2, 3) if match.group(g) is not None))
     for define in _DEFINE.finditer(source):
         for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
             if not _LINE_END.match(source, comment.end()):

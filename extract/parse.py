@@ -121,10 +121,23 @@ def _parser_and_query(language: str) -> tuple[Parser, Query]:
             (queries / f"{stem}-tags.scm").read_text(encoding="utf-8")
             for stem in spec.tags or (language,)
         )
-        query = Query(grammar, text)
+        query = Query(grammar, _with_fragments(text, queries / "fragments"))
     except FileNotFoundError as exc:
         raise UnsupportedLanguage(f"no tag query file for language {language!r}") from exc
     return Parser(grammar), query
+
+
+# A pattern shared by several patterns or query files, written once in
+# `queries/fragments/<name>.scm` and placed with `{{name}}` (C's declarators of a
+# variable, under a file, a namespace, an `#if` or its `#else`).
+_FRAGMENT = re.compile(r"\{\{([\w-]+)\}\}")
+
+
+def _with_fragments(text: str, fragments: Path) -> str:
+    """`text` with each `{{name}}` replaced by the fragment of that name."""
+    return _FRAGMENT.sub(
+        lambda match: (fragments / f"{match[1]}.scm").read_text(encoding="utf-8").strip(), text
+    )
 
 
 def _parse(parser: Parser, source: bytes, deadline_s: float) -> Node:
@@ -588,9 +601,8 @@ def extraction_fingerprint() -> str:
     """
     digest = hashlib.sha256()
     queries = _PACKAGE / "queries"
-    for query_file in sorted(queries.iterdir(), key=lambda f: f.name):
-        if query_file.name.endswith(".scm"):
-            digest.update(query_file.name.encode() + query_file.read_bytes())
+    for query_file in sorted(queries.rglob("*.scm")):  # fragments/ too
+        digest.update(query_file.relative_to(queries).as_posix().encode() + query_file.read_bytes())
     # Every module of this package: which of them decides the symbols changes over time
     # (macro blanking, module wrappers), and a change the hash missed would mix extractors.
     for module in sorted(_PACKAGE.glob("*.py"), key=lambda f: f.name):

@@ -6,56 +6,12 @@
 ; (deeper, or inside a function, a declaration is a local). `extern` declarations and
 ; prototypes are not definitions.
 (translation_unit
-  (declaration
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-        (init_declarator declarator: [
-          (identifier) @name
-          (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-          (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable
+  {{c-variable-declaration}}
   (#not-match? @definition.variable "^extern\\b"))
 
 (translation_unit
-  [(preproc_if
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (preproc_ifdef
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (_ [(preproc_else
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-       (preproc_elif
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)])]
+  [(preproc_if {{c-variable-declaration}})
+   (preproc_ifdef {{c-variable-declaration}})
+   (_ [(preproc_else {{c-variable-declaration}})
+       (preproc_elif {{c-variable-declaration}})])]
   (#not-match? @definition.variable "^extern\\b"))

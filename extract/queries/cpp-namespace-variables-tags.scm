@@ -5,56 +5,12 @@
 ; directly or one `#if`/`#ifdef` (or its `#else`/`#elif`) deep; file-scope ones are in
 ; c-variables-tags.scm.
 (declaration_list
-  (declaration
-      declarator: [
-        (identifier) @name
-        (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-        (init_declarator declarator: [
-          (identifier) @name
-          (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-          (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable
+  {{c-variable-declaration}}
   (#not-match? @definition.variable "^extern\\b"))
 
 (declaration_list
-  [(preproc_if
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (preproc_ifdef
-     (declaration
-         declarator: [
-           (identifier) @name
-           (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-           (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-           (init_declarator declarator: [
-             (identifier) @name
-             (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-             (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-   (_ [(preproc_else
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)
-       (preproc_elif
-         (declaration
-             declarator: [
-               (identifier) @name
-               (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-               (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])
-               (init_declarator declarator: [
-                 (identifier) @name
-                 (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
-                 (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (identifier) @name)])])]) @definition.variable)])]
+  [(preproc_if {{c-variable-declaration}})
+   (preproc_ifdef {{c-variable-declaration}})
+   (_ [(preproc_else {{c-variable-declaration}})
+       (preproc_elif {{c-variable-declaration}})])]
   (#not-match? @definition.variable "^extern\\b"))

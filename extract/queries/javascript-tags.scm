@@ -27,32 +27,15 @@
 
 ; Top-level `const f = (...) => ...`, `var f = function () {}`, `const A = class {}`.
 (program
-  [(_ (variable_declarator
-        name: (identifier) @name
-        value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
-   (_ (_ (variable_declarator
-           name: (identifier) @name
-           value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))])
+  {{js-function-declarators}})
 
 (program
-  [(_ (variable_declarator
-        name: (identifier) @name
-        value: (class)) @definition.class)
-   (_ (_ (variable_declarator
-           name: (identifier) @name
-           value: (class)) @definition.class))])
+  {{js-class-declarators}})
 
 ; Other top-level `const X = ...`. A name an earlier pattern took (a function or class
 ; value) keeps its kind: parse.py lets the first matching pattern win.
 (program
-  [(lexical_declaration
-     kind: "const"
-     (variable_declarator
-       name: (identifier) @name) @definition.constant)
-   (_ (lexical_declaration
-        kind: "const"
-        (variable_declarator
-          name: (identifier) @name) @definition.constant))])
+  {{js-const-declarators}})
 
 ; A top-level object literal scopes its methods: `const api = { get() {}, put: () => {} }`
 ; gives `api.get` and `api.put`.

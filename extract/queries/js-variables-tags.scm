@@ -24,34 +24,18 @@
   [(lexical_declaration
      kind: "const"
      (variable_declarator
-       name: [(object_pattern
-                [(shorthand_property_identifier_pattern) @name
-                 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)
-                 (pair_pattern value: (identifier) @name)])
-              (array_pattern [(identifier) @name (assignment_pattern left: (identifier) @name)])]) @definition.constant)
+       name: {{js-destructured-names}}) @definition.constant)
    (export_statement
      (lexical_declaration
        kind: "const"
        (variable_declarator
-         name: [(object_pattern
-                  [(shorthand_property_identifier_pattern) @name
-                   (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)
-                   (pair_pattern value: (identifier) @name)])
-                (array_pattern [(identifier) @name (assignment_pattern left: (identifier) @name)])]) @definition.constant))])
+         name: {{js-destructured-names}}) @definition.constant))])
 
 (program
   [(_
      (variable_declarator
-       name: [(object_pattern
-                [(shorthand_property_identifier_pattern) @name
-                 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)
-                 (pair_pattern value: (identifier) @name)])
-              (array_pattern [(identifier) @name (assignment_pattern left: (identifier) @name)])]) @definition.variable)
+       name: {{js-destructured-names}}) @definition.variable)
    (export_statement
      (_
        (variable_declarator
-         name: [(object_pattern
-                  [(shorthand_property_identifier_pattern) @name
-                   (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)
-                   (pair_pattern value: (identifier) @name)])
-                (array_pattern [(identifier) @name (assignment_pattern left: (identifier) @name)])]) @definition.variable))])
+         name: {{js-destructured-names}}) @definition.variable))])

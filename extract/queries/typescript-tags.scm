@@ -72,82 +72,31 @@
 ; (parse.py lets the first matching pattern win), so the constant pattern only gets the rest.
 ; `(_ D)` is `const`/`let`/`var` D; `(_ (_ D))` the same under `export` or `declare`.
 ([(program
-   [(_ (variable_declarator
-         name: (identifier) @name
-         value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
-    (_ (_ (variable_declarator
-            name: (identifier) @name
-            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))])
+   {{js-function-declarators}})
   (internal_module
     body: (statement_block
-      [(_ (variable_declarator
-            name: (identifier) @name
-            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
-       (_ (_ (variable_declarator
-               name: (identifier) @name
-               value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))]))
+      {{js-function-declarators}}))
   (module
     body: (statement_block
-      [(_ (variable_declarator
-            name: (identifier) @name
-            value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
-       (_ (_ (variable_declarator
-               name: (identifier) @name
-               value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))]))])
+      {{js-function-declarators}}))])
 
 ([(program
-   [(_ (variable_declarator
-         name: (identifier) @name
-         value: (class)) @definition.class)
-    (_ (_ (variable_declarator
-            name: (identifier) @name
-            value: (class)) @definition.class))])
+   {{js-class-declarators}})
   (internal_module
     body: (statement_block
-      [(_ (variable_declarator
-            name: (identifier) @name
-            value: (class)) @definition.class)
-       (_ (_ (variable_declarator
-               name: (identifier) @name
-               value: (class)) @definition.class))]))
+      {{js-class-declarators}}))
   (module
     body: (statement_block
-      [(_ (variable_declarator
-            name: (identifier) @name
-            value: (class)) @definition.class)
-       (_ (_ (variable_declarator
-               name: (identifier) @name
-               value: (class)) @definition.class))]))])
+      {{js-class-declarators}}))])
 
 ([(program
-   [(lexical_declaration
-      kind: "const"
-      (variable_declarator
-        name: (identifier) @name) @definition.constant)
-    (_ (lexical_declaration
-         kind: "const"
-         (variable_declarator
-           name: (identifier) @name) @definition.constant))])
+   {{js-const-declarators}})
   (internal_module
     body: (statement_block
-      [(lexical_declaration
-         kind: "const"
-         (variable_declarator
-           name: (identifier) @name) @definition.constant)
-       (_ (lexical_declaration
-            kind: "const"
-            (variable_declarator
-              name: (identifier) @name) @definition.constant))]))
+      {{js-const-declarators}}))
   (module
     body: (statement_block
-      [(lexical_declaration
-         kind: "const"
-         (variable_declarator
-           name: (identifier) @name) @definition.constant)
-       (_ (lexical_declaration
-            kind: "const"
-            (variable_declarator
-              name: (identifier) @name) @definition.constant))]))])
+      {{js-const-declarators}}))])
 
 ; Enum members (`Color.Red`), plain or with a value.
 (enum_body

@@ -7,11 +7,13 @@ Each `tests/fixtures/languages/<lang>/` holds one source file (`sample.<ext>`) a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import msgspec
 import pytest
 
+import symfind.extract
 from symfind.extract import LANGUAGES, extract_symbols
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
@@ -34,3 +36,13 @@ def test_fixture_symbols_match_golden(language: str) -> None:
     symbols = extract_symbols(relative, source.read_bytes(), language=language)
     expected = msgspec.json.decode((FIXTURES / language / "expected.json").read_bytes())
     assert msgspec.to_builtins(symbols) == expected
+
+
+def test_every_query_fragment_is_defined_and_used() -> None:
+    """`{{name}}` in a tag query is `queries/fragments/name.scm` (parse.py): none is
+    missing, none is left unused."""
+    queries = Path(symfind.extract.__file__).resolve().parent / "queries"
+    used = {name for path in queries.glob("*.scm")
+            for name in re.findall(r"\{\{([\w-]+)\}\}", path.read_text(encoding="utf-8"))}
+    defined = {path.stem for path in (queries / "fragments").glob("*.scm")}
+    assert used == defined

@@ -1,0 +1,6 @@
+[(_ (variable_declarator
+      name: (identifier) @name
+      value: (class)) @definition.class)
+ (_ (_ (variable_declarator
+         name: (identifier) @name
+         value: (class)) @definition.class))]

@@ -1,0 +1,6 @@
+[(_ (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+ (_ (_ (variable_declarator
+         name: (identifier) @name
+         value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))]
