@@ -118,7 +118,8 @@ struct _GSourceFuncs {
 };
 """
 
-# Shaped on protobuf 3.21's generated any.pb.h and io/gzip_stream.h, and googletest
+# Shaped on protobuf 3.21's generated any.pb.h and io/gzip_stream.h, fmt 9's core.h
+# (two macros before a constructor) and googletest
 # 1.12's gtest-matchers.h.
 PROTOBUF = b"""\
 PROTOBUF_NAMESPACE_OPEN
@@ -128,6 +129,7 @@ class PROTOBUF_EXPORT Any final :
  public:
   inline Any() : Any(nullptr) {}
   explicit PROTOBUF_CONSTEXPR Any(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+  FMT_CONSTEXPR FMT_INLINE Any(int value) : value_(value) {}
 
   inline Any& operator=(Any&& from) noexcept {
     if (GetOwningArena() == from.GetOwningArena()
@@ -212,9 +214,10 @@ CASES = {
 
 CPP_CASES = {
     "protobuf": (PROTOBUF, [
-        ("class", "Any", 3), ("method", "Any::Any", 6), ("method", "Any::operator=", 9),
-        ("method", "Any::Swap", 19), ("class", "GzipInputStream", 34), ("class", "Matcher", 41),
-        ("method", "Matcher::Matcher", 44),
+        ("class", "Any", 3), ("method", "Any::Any", 6), ("method", "Any::Any", 8),
+        ("method", "Any::operator=", 10), ("method", "Any::Swap", 20),
+        ("class", "GzipInputStream", 35), ("class", "Matcher", 42),
+        ("method", "Matcher::Matcher", 45),
     ]),
     "declaration-macros": (DECLARATION_MACROS, [
         ("variable", "sqlite3_version", 1), ("variable", "glib_major_version", 3),
