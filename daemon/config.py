@@ -111,7 +111,8 @@ def repository_of(start: Path) -> Path:
         return root
     from symfind.daemon.walk import IgnoreRules, directory_excluded  # tree-sitter: rarely
 
-    return start if directory_excluded(start.relative_to(root).as_posix(), IgnoreRules(root)) else root
+    ignored = directory_excluded(start.relative_to(root).as_posix(), IgnoreRules(root))
+    return start if ignored else root
 
 
 def load_config(

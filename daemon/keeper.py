@@ -28,10 +28,10 @@ from collections.abc import Callable
 import msgspec
 
 from symfind.daemon.changes import Change, changed_paths
+from symfind.daemon.client import read_pid
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonRunning
 from symfind.daemon.indexer import apply_changes, sync_repository
-from symfind.daemon.client import read_pid
 from symfind.daemon.protocol import IndexReport, SearchRequest
 from symfind.daemon.walk import IgnoreRules, walk_repository
 from symfind.daemon.watcher import Batch
