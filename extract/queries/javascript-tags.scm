@@ -111,9 +111,7 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @receiver
-        property: (property_identifier) @name)
+      left: {{js-member-of-object}}
       right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#not-match? @receiver "^(exports|module)$"))
 
@@ -124,9 +122,7 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @receiver
-        property: (property_identifier) @name)
+      left: {{js-member-of-object}}
       right: (object)) @definition.variable)
   (#not-eq? @name "prototype"))
 

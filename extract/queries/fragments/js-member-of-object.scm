@@ -1,0 +1,3 @@
+(member_expression
+  object: (identifier) @receiver
+  property: (property_identifier) @name)
