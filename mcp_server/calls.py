@@ -6,9 +6,10 @@ Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import inspect
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import cast
+from typing import Any, TypeVar, cast
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -19,6 +20,26 @@ from symfind.mcp_server.handles import HandleError
 from symfind.mcp_server.source import SourceError
 from symfind.mcp_server.state import IndexBuilding, Repository, Roots
 from symfind.storage import QueryError, SchemaMismatch, StorageError
+
+
+Tool = TypeVar("Tool", bound=Callable[..., Any])
+
+
+def same_parameters(template: Callable[..., Any]) -> Callable[[Tool], Tool]:
+    """Give a tool `template`'s parameters (names, annotations, defaults), keeping its own
+    return annotation: a tool's `…_repos` form, written `(ctx, **params)`, then takes and
+    publishes exactly the parameters of the one-repository form. The SDK builds a tool's
+    input schema from `inspect.signature`, which answers `__signature__` when it is set."""
+    parameters = inspect.signature(template, eval_str=True).parameters.values()
+
+    def apply(tool: Tool) -> Tool:
+        returns = inspect.signature(tool, eval_str=True).return_annotation
+        tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            list(parameters), return_annotation=returns
+        )
+        return tool
+
+    return apply
 
 
 def repository(ctx: Context) -> Repository:

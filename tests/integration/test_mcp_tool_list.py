@@ -120,6 +120,28 @@ async def test_several_repositories_take_the_prefix_too(indexed: tuple[Path, Pat
         assert [t.name for t in (await client.list_tools()).tools] == [f"sym-{n}" for n in NAMES]
 
 
+async def test_several_repositories_take_exactly_the_one_repository_parameters(
+    indexed: tuple[Path, Path], plain: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `…_repos` forms borrow their parameters (`calls.same_parameters`): the input
+    schemas are the one-repository ones, and the borrowed parameters arrive in the call."""
+    repo, index_dir = indexed
+    monkeypatch.setenv("SYMFIND_INDEX_DIR", str(index_dir.parent))
+    async with Client(build_roots_server([repo, repo.parent], auto_index=False)) as several:
+        tools = (await several.list_tools()).tools
+        assert [t.input_schema for t in tools] == [
+            t.input_schema for t in (await plain.list_tools()).tools
+        ]
+        found = (await several.call_tool(
+            "codebase_search",
+            {"query": "settings", "limit": 5, "kind": "method", "path": "app/*.py"},
+        )).structured_content
+    assert found is not None
+    assert [(r["kind"], r["qualname"], r["path"]) for r in found["results"]] == [
+        ("method", "Settings.load_settings", "app/settings.py")
+    ]
+
+
 def test_symfind_mcp_passes_the_prefix_and_refuses_a_bad_one(indexed: tuple[Path, Path]) -> None:
     repo, index_dir = indexed
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(index_dir.parent)}
