@@ -17,7 +17,6 @@ import os
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -95,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symfind",
         description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
     )
-    parser.add_argument("-V", "--version", action="version", version=f"symfind {symfind_version()}")
+    parser.add_argument("-V", "--version", action=_ShowVersion)
     _add_verbose(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -202,10 +201,25 @@ def verbosity(args: argparse.Namespace) -> int:
 
 
 def symfind_version() -> str:
+    # Imported here: importlib.metadata is a tenth of a cold `symfind search`'s imports.
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
     try:
         return version("symfind")
     except PackageNotFoundError:  # pragma: no cover (running from a bare checkout)
         return "0+unknown"
+
+
+class _ShowVersion(argparse.Action):
+    """argparse's `version` action, with the version looked up only when it is asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"symfind {symfind_version()}")
+        parser.exit()
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

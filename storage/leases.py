@@ -16,8 +16,6 @@ import logging
 import os
 from pathlib import Path
 
-import psutil
-
 from symfind.storage.location import positive_setting
 
 logger = logging.getLogger(__name__)
@@ -31,6 +29,8 @@ LEASE_VARIABLE = "SYMFIND_DAEMON_LEASE"
 
 def process_started_at(pid: int) -> float | None:
     """When process `pid` started (seconds since the epoch); None when there is none."""
+    import psutil  # noqa: PLC0415  # here: psutil costs a cold `symfind search` ~10 ms
+
     try:
         return psutil.Process(pid).create_time()
     except (psutil.NoSuchProcess, psutil.AccessDenied, ValueError):
