@@ -55,6 +55,7 @@ from symfind.storage import (
     SearchResult,
     FileState,
     Manifest,
+    VERSION,
     StorageError,
     check_root,
     escape_line,
@@ -94,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symfind",
         description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
     )
-    parser.add_argument("-V", "--version", action=_ShowVersion)
+    parser.add_argument("-V", "--version", action="version", version=f"symfind {VERSION}")
     _add_verbose(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -200,28 +201,6 @@ def verbosity(args: argparse.Namespace) -> int:
     return args.verbose + getattr(args, "sub_verbose", 0)
 
 
-def symfind_version() -> str:
-    # Imported here: importlib.metadata is a tenth of a cold `symfind search`'s imports.
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
-
-    try:
-        return version("symfind")
-    except PackageNotFoundError:  # pragma: no cover (running from a bare checkout)
-        return "0+unknown"
-
-
-class _ShowVersion(argparse.Action):
-    """argparse's `version` action, with the version looked up only when it is asked for."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="show program's version number and exit")
-
-    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
-        print(f"symfind {symfind_version()}")
-        parser.exit()
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line, with PATHs taken wherever they stand (argparse stops filling
     positionals once an option follows one: `search Foo --limit 3 src/`,
@@ -263,7 +242,7 @@ def _report_text(report: IndexReport, config: Config) -> str:
 def _json(value: Any) -> str:
     """One `--json` answer: `value` (a Struct or a dict) with the symfind version that made it."""
     fields = value if isinstance(value, dict) else msgspec.to_builtins(value)
-    return _JSON.encode({**fields, "symfind_version": symfind_version()}).decode()
+    return _JSON.encode({**fields, "symfind_version": VERSION}).decode()
 
 
 def _config_to_index(args: argparse.Namespace, path: str, **options: int | None) -> Config:

@@ -10,7 +10,8 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 - `@name` the defined name (a qualified C++ name such as `ns::Cls::m` is split); with
   `@name.end`, the name runs on to the end of that node (C# `operator ==`); a pattern's
   `(#set! name "Companion")` names what has no name in the source (such a definition
-  scopes nothing);
+  scopes nothing); `(#set! detached)` marks a second name of something another pattern
+  already defines (a function expression's own name): it takes no scope and gives none;
 - `@doc` optional docstring node (otherwise the comment block above is used);
 - `@receiver` optional Go method receiver type, inserted before the name;
 - `@scope` + `@scope.name` a node that scopes what is inside it without being a symbol
@@ -18,6 +19,8 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
   the written name (`jQuery.offset = {...}` scopes `jQuery.offset.setOffset`);
 - `@package` a prefix for the definitions that start after it, up to the next one (Go
   `package`, file-scoped C# and PHP namespaces);
+- `(#outside? @capture "type" ...)` keeps a match only when no ancestor of the captured
+  node is of one of these types (Python's module variables at any block depth);
 - `@static` / `@member` optional, where the language has a member separator: a
   class-level method (Ruby `def self.m`) is joined with `.` (`Net::HTTP.start`); a
   member that is not a method (PHP class constant) with the member separator
@@ -107,6 +110,7 @@ class _Definition(NamedTuple):
     join: str = ""  # "static", "member" or "" (see the module docstring)
     written: str = ""  # the name as written (see `_written_name`)
     fixed: bool = False  # named by the query (`#set! name`): scopes nothing
+    detached: bool = False  # `#set! detached`: takes no scope and gives none
 
 
 @functools.cache
@@ -255,7 +259,8 @@ def _collect(
         settings = query.pattern_settings(pattern)
         written = _written_name(captures, settings, parsed)
         definitions.append(
-            _Definition(node, name_node, kind, receiver, doc, join, written, "name" in settings)
+            _Definition(node, name_node, kind, receiver, doc, join, written, "name" in settings,
+                        "detached" in settings)
         )
     return definitions, scopes, sorted(packages)
 
@@ -533,18 +538,38 @@ def _restart_row(root: Node, source: bytes, floor: int) -> int | None:
     return None
 
 
+def _predicate(
+    name: str, args: list[tuple[str, str]], _pattern: int, captures: dict[str, list[Node]]
+) -> bool:
+    """Our own query predicate, `(#outside? @capture "type" ...)`: the captured node has no
+    ancestor of these types (a Python assignment is a module's variable however deep it
+    stands in `if`/`try`/`with`/`for` blocks, unless a def or class holds it)."""
+    if name != "outside?":
+        raise ValueError(f"unknown query predicate #{name}")
+    (capture, _), *types = args
+    enclosing = {type_name for type_name, _ in types}
+    parent = captures[capture][0].parent
+    for _ in range(MAX_SCOPE_DEPTH):
+        if parent is None:
+            return True
+        if parent.type in enclosing:
+            return False
+        parent = parent.parent
+    return False  # too deep to tell: not a module-level definition
+
+
 def _symbols_in(
     root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes
 ) -> list[Symbol]:
     """The symbols one parse tree defines (`source`: the file as written, for signatures;
     `parsed`: what the tree was parsed from, macros blanked, at the same offsets)."""
     try:
-        matches = QueryCursor(query).matches(root)
+        matches = QueryCursor(query).matches(root, predicate=_predicate)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
         raise ExtractError(f"tag query failed on {path!r}: {exc}") from exc
     definitions, scopes, packages = _collect(matches, query, parsed)
     for definition in definitions:
-        if definition.fixed:
+        if definition.fixed or definition.detached:
             continue  # Kotlin's unnamed companion: its members belong to the class
         if definition.kind in SCOPE_KINDS or definition.kind in {
             SymbolKind.FUNCTION,
@@ -563,7 +588,7 @@ def _symbols_in(
         if not written:
             continue
         name = written[-1]
-        chain = _enclosing_scopes(definition.node, scopes)
+        chain = [] if definition.detached else _enclosing_scopes(definition.node, scopes)
         kind = definition.kind
         if kind is SymbolKind.FUNCTION and (
             (chain and chain[-1][1]) or definition.receiver or len(written) > 1

@@ -56,10 +56,12 @@ from symfind.storage.schema import SCHEMA_VERSION
 from symfind.storage.query import MAX_LIMIT, SearchQuery
 from symfind.storage.search import Searcher
 from symfind.storage.sources import IndexSource
+from symfind.storage.version import VERSION
 from symfind.storage.reading import read_at_most
 from symfind.storage.writer import IndexWriter
 
 __all__ = [
+    "VERSION",
     "EscapingFormatter",
     "escape",
     "escape_counted",

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import enum
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
+
+if TYPE_CHECKING:
+    import subprocess
 
 #: The daemon rewrites this file in the index directory, atomically, after every batch.
 STATUS_NAME = "status.json"
@@ -108,6 +111,8 @@ def spawn_daemon(action: str, repo: Path, log_path: Path, *, verbose: bool = Fal
     Raises:
         OSError: The log cannot be opened or the process cannot be started.
     """
+    import subprocess  # noqa: PLC0415  # here: a cold `symfind search` never spawns
+
     # -P: a directory named like our packages in the cwd must not shadow them.
     command = [sys.executable, "-P", "-m", "symfind.daemon", *(["-v"] if verbose else []),
                "daemon", action, *options, str(repo)]

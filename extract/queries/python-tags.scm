@@ -7,15 +7,11 @@
   name: (identifier) @name) @definition.function
 
 ; Module-level assignments (what ctags calls variables): API constants and aliases,
-; `a, b = ...` too, also one `if`/`try`/`with`/`while`/`for` block deep (`try: import x`
-; / `except ImportError: x = None`, `if TYPE_CHECKING:`); inside a def or class body an
-; assignment is a local or an attribute.
-(module
-  [(assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant
-   (if_statement (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant))
-   (if_statement (_ (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant)))
-   (try_statement (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant))
-   (try_statement (_ (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant)))
-   (with_statement (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant))
-   (while_statement (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant))
-   (for_statement (block (assignment left: [(identifier) @name (pattern_list (identifier) @name)]) @definition.constant))])
+; `a, b = ...` and `(a, b) = ...` too, however deep in `if`/`try`/`with`/`while`/`for`
+; blocks (`try: import x` / `except ImportError: x = None`, `if __name__ == "__main__":`
+; scripts); inside a def or class body an assignment is a local or an attribute.
+((assignment
+   left: [(identifier) @name
+          (pattern_list (identifier) @name)
+          (tuple_pattern (identifier) @name)]) @definition.constant
+  (#outside? @definition.constant "function_definition" "class_definition"))

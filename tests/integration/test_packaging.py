@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import re
 import sys
 import tomllib
 import zipfile
@@ -145,5 +146,11 @@ def test_pipx_install_of_the_wheel(tmp_path: Path, wheel: Path, repo: Path) -> N
 
 
 def _version(source: Path) -> str:
+    """The version the checkout declares: pyproject.toml takes it from storage/version.py."""
     with open(source / "pyproject.toml", "rb") as file:
-        return str(tomllib.load(file)["project"]["version"])
+        dynamic = tomllib.load(file)["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert dynamic == "symfind.storage.version.VERSION"
+    written = re.search(r'^VERSION = "([^"]+)"$', (source / "storage" / "version.py").read_text(),
+                        re.M)
+    assert written is not None
+    return written[1]
