@@ -100,6 +100,12 @@ _LEADING_ATTRIBUTE_MACROS = re.compile(
 # (/*CONSTCOND*/ 0)`), end the definition early in tree-sitter's C grammar: what follows
 # parses as code, and a header of field macros lost everything after. (A comment that
 # ends the line is read fine, and blanking it would let the value run on.)
+# A macro standing for an access specifier (nlohmann's `JSON_PRIVATE_UNLESS_TESTED:`,
+# `public` in its tests and `private` otherwise): the grammar reads the rest of the class
+# body as a function's. It becomes the specifier its name says, padded to its length.
+_ACCESS_MACRO = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9_]*?(PRIVATE|PROTECTED|PUBLIC)[A-Z0-9_]*)[ \t]*:(?!:)", re.M
+)
 _LINE_END = re.compile(rb"[ \t]*(?:\r?\n|\Z)")
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 # An unclosed comment runs to the end: one scan, not one per `/*` (linear on any input).
@@ -243,7 +249,8 @@ def blank_macros(source: bytes) -> bytes:
     """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
     offset and line number: lone macro lines, class export, declaration specifier,
     trailing annotation and leading attribute macros, X-macro helpers in enums, comments inside `#define`s, and
-    conditional directives inside parentheses."""
+    conditional directives inside parentheses; a macro standing for an access specifier
+    becomes that specifier."""
     spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
              if b"#" in source else [])
     for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
@@ -268,9 +275,13 @@ def blank_macros(source: bytes) -> bytes:
     # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
     # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
     spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
-    if not spans:
+    access = list(_ACCESS_MACRO.finditer(source))
+    if not spans and not access:
         return source
     blanked = bytearray(source)
     for start, end in spans:
         blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
+    for macro in access:
+        start, end = macro.span(1)
+        blanked[start:end] = macro[2].lower().ljust(end - start)
     return bytes(blanked)

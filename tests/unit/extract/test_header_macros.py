@@ -212,6 +212,25 @@ CASES = {
 }
 
 
+ACCESS_MACRO = b"""\
+class basic_json
+{
+  JSON_PRIVATE_UNLESS_TESTED:
+    using lexer = ::nlohmann::detail::lexer_base<basic_json>;
+
+    union json_value
+    {
+        int x;
+    };
+
+  public:
+    void assert_invariant(bool check_parents = true) const noexcept
+    {
+        return;
+    }
+};
+"""
+
 CPP_CASES = {
     "protobuf": (PROTOBUF, [
         ("class", "Any", 3), ("method", "Any::Any", 6), ("method", "Any::Any", 8),
@@ -223,6 +242,10 @@ CPP_CASES = {
         ("variable", "sqlite3_version", 1), ("variable", "glib_major_version", 3),
         ("variable", "total_length", 5), ("variable", "trace_file", 6),
         ("struct", "after_them", 7),
+    ]),
+    "access-macro": (ACCESS_MACRO, [  # nlohmann's json.hpp
+        ("class", "basic_json", 1), ("type", "basic_json::lexer", 4),
+        ("struct", "basic_json::json_value", 6), ("method", "basic_json::assert_invariant", 12),
     ]),
 }
 
