@@ -238,6 +238,10 @@ def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regi
     if (d.language in ("c", "cpp") and d.ctags_kind in _MACRO_CALL_KINDS and d.name.isupper()
             and re.search(rf"(?:^|[\s*&]){re.escape(d.name)}\s*\(", text)):
         return f"a macro call read as a {d.ctags_kind} named {d.name}: {quoted}"
+    if (d.language in ("c", "cpp") and d.ctags_kind in _MACRO_CALL_KINDS
+            and re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(.*\b{re.escape(d.name)}\s*\(.*\)\s*$", text)):
+        # `JSON_HEDLEY_DEPRECATED_FOR(3.1.0, items())` above a declaration of another name
+        return f"a call in a macro's arguments read as a {d.ctags_kind} named {d.name}: {quoted}"
     if d.language == "csharp" and d.ctags_kind in ("class", "interface", "struct") and re.search(
             rf"<[^>]*\b{re.escape(d.name)}\b[^<]*>|\bwhere\s+\w+\s*:.*\b{re.escape(d.name)}\b",
             text):
@@ -247,10 +251,16 @@ def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regi
         return f"a call read as a function definition: {quoted}"
     if d.language in _JS_LANGUAGES:
         name = re.escape(d.name)
-        if re.match(rf"\s*{name}\.prototype\.", text):
+        if re.match(rf"\s*(?:[\w$]+\.)*{name}\.prototype\b", text):  # `a.init.prototype = `
             return f"an assignment to a prototype read as a {d.ctags_kind}: {quoted}"
         if re.match(rf"\s*{name}\.\w+\s*[,)\]]", text):
             return f"a member access read as a {d.ctags_kind}: {quoted}"
+        if (re.search(rf"\.{name}\b", text)
+                and not re.search(rf"(?<![\w$.]){name}\b|\.{name}\s*=(?!=)", text)):
+            # `return Buffer.prototype.utf8Write ? ...`, `Namespace.prototype.resolve.call(this)`
+            return f"a property read in an expression read as a {d.ctags_kind}: {quoted}"
+        if re.match(rf"\s*{name}\[[^\]]*\]\s*=(?!=)", text):
+            return f"an assignment to an element of {d.name} read as a {d.ctags_kind}: {quoted}"
         if d.ctags_kind == "alias" and re.match(r"\s*(?:import|export)\b", text):
             return f"an imported or re-exported type read as a type alias: {quoted}"
         if d.ctags_kind == "class" and re.match(rf"\s*['\"]?{name}['\"]?\s*:\s*\{{", text):
@@ -261,7 +271,8 @@ def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regi
         if d.ctags_kind in _VALUE_KINDS and re.match(rf"\s*['\"]?{name}['\"]?\s*{ends}", text):
             return f"a property of an object literal read as a {d.ctags_kind}: {quoted}"
         if (d.ctags_kind == "class" and d.line in regions.bodies
-                and re.match(rf"\s*(?:(?:const|let|var)\s+)?{name}\s*[=:]\s*\{{", text)):
+                and re.search(rf"(?:^\s*(?:(?:const|let|var)\s+)?|[{{,]\s*){name}\s*[=:]\s*\{{",
+                              text)):
             return f"an object literal in a function body read as a class: {quoted}"
     if (d.language == "csharp" and d.ctags_kind == "method" and "." in d.name
             and not re.match(r"I[A-Z]", d.name)):

@@ -68,7 +68,7 @@ _SPECIFIERS = rb"(?:explicit|inline|static|virtual|friend|extern|constexpr)"
 _DECLARATION_START = (
     rb"(?:" + _SPECIFIERS + rb"|const|consteval|constinit|mutable|volatile|thread_local"
     rb"|void|bool|char|short|int|long|float|double|signed|unsigned|auto|struct|class|union"
-    rb"|enum|typename)\b|(?:std)?::"
+    rb"|enum|typename|operator)\b|(?:std)?::"
     rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(;\[=,]"
 )
 _SPECIFIER_MACROS = re.compile(
@@ -105,6 +105,12 @@ _LEADING_ATTRIBUTE_MACROS = re.compile(
 # body as a function's. It becomes the specifier its name says, padded to its length.
 _ACCESS_MACRO = re.compile(
     rb"^[ \t]*([A-Z][A-Z0-9_]*?(PRIVATE|PROTECTED|PUBLIC)[A-Z0-9_]*)[ \t]*:(?!:)", re.M
+)
+# Likewise the exception macros (`JSON_TRY {` ... `JSON_CATCH (std::out_of_range&) {`,
+# Boost's and Qt's alike): read as calls, they break the function around them and the
+# class after it.
+_TRY_MACRO = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9_]*_(TRY|CATCH))(?=[ \t]*(?:\(|\{|\r?\n[ \t]*\{))", re.M
 )
 _LINE_END = re.compile(rb"[ \t]*(?:\r?\n|\Z)")
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
@@ -190,7 +196,8 @@ def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> b
     return not (
         previous.endswith(_CONTINUED_BY)
         or following.startswith(_CONTINUES)
-        or (not called and _BARE_DECLARATOR.match(following))
+        or (not called and _BARE_DECLARATOR.match(following)
+            and not _MACRO_LINE.match(following))  # another macro line: no declarator
     )
 
 
@@ -249,8 +256,8 @@ def blank_macros(source: bytes) -> bytes:
     """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
     offset and line number: lone macro lines, class export, declaration specifier,
     trailing annotation and leading attribute macros, X-macro helpers in enums, comments inside `#define`s, and
-    conditional directives inside parentheses; a macro standing for an access specifier
-    becomes that specifier."""
+    conditional directives inside parentheses; a macro standing for an access specifier,
+    `try` or `catch` becomes that keyword."""
     spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
              if b"#" in source else [])
     for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
@@ -275,13 +282,13 @@ def blank_macros(source: bytes) -> bytes:
     # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
     # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
     spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
-    access = list(_ACCESS_MACRO.finditer(source))
-    if not spans and not access:
+    keywords = [*_ACCESS_MACRO.finditer(source), *_TRY_MACRO.finditer(source)]
+    if not spans and not keywords:
         return source
     blanked = bytearray(source)
     for start, end in spans:
         blanked[start:end] = _NOT_NEWLINE.sub(b" ", source[start:end])
-    for macro in access:
+    for macro in keywords:
         start, end = macro.span(1)
         blanked[start:end] = macro[2].lower().ljust(end - start)
     return bytes(blanked)

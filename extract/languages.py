@@ -41,14 +41,14 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(name="python", grammar="python", extensions=(".py", ".pyi")),
         LanguageSpec(
             name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
-            tags=("javascript", "js-variables"),
+            tags=("javascript", "js-objects", "js-variables"),
         ),
         LanguageSpec(
             name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"),
-            tags=("typescript", "js-variables"),
+            tags=("typescript", "js-objects", "js-variables"),
         ),
         LanguageSpec(
-            name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript", "js-variables")
+            name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript", "js-objects", "js-variables")
         ),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
