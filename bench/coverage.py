@@ -167,6 +167,8 @@ class Regions:
     #: Line -> how many function, method, lambda or accessor bodies hold it (a body
     #: starts after its first line).
     bodies: collections.Counter = field(default_factory=collections.Counter)
+    #: Lines holding a shorthand property of a JS/TS object literal (`{ date, displayMonth }`).
+    shorthands: set[int] = field(default_factory=set)
 
 
 def parse_regions(path: Path) -> Regions:
@@ -188,6 +190,8 @@ def parse_regions(path: Path) -> Regions:
         elif node.type in _STRING_NODES and last > first:
             regions.strings.update(range(first + 1, last + 1))
             continue
+        elif node.type == "shorthand_property_identifier":
+            regions.shorthands.add(first)
         elif node.type in _FUNCTION_NODES:
             regions.bodies.update(range(first + 1, last + 1))  # Counter: += 1 a line
         stack.extend(node.children)
@@ -259,6 +263,14 @@ def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regi
                 and not re.search(rf"(?<![\w$.]){name}\b|\.{name}\s*=(?!=)", text)):
             # `return Buffer.prototype.utf8Write ? ...`, `Namespace.prototype.resolve.call(this)`
             return f"a property read in an expression read as a {d.ctags_kind}: {quoted}"
+        if d.line in regions.shorthands and re.match(rf"\s*{name}\s*[,}}]?\s*$", text):
+            return f"a shorthand property of an object literal read as a {d.ctags_kind}: {quoted}"
+        declared = re.match(r"\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\b(.*)", text)
+        if (declared and declared[1] != d.name
+                and re.search(rf"(?<![\w$.]){name}\b", declared[2])
+                and not re.search(rf"(?<![\w$.]){name}\s*=(?!=)", declared[2])):
+            # `const internalModifiers = [Selected, Disabled]`, `const tests: [A, B][] = ...`
+            return f"a name in the declaration of {declared[1]} read as a {d.ctags_kind}: {quoted}"
         if re.match(rf"\s*{name}\[[^\]]*\]\s*=(?!=)", text):
             return f"an assignment to an element of {d.name} read as a {d.ctags_kind}: {quoted}"
         if d.ctags_kind == "alias" and re.match(r"\s*(?:import|export)\b", text):

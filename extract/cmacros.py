@@ -89,6 +89,12 @@ _TRAILING_MACROS = re.compile(
     rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
     rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
 )
+# A calling convention in a function pointer's declarator (`typedef BOOL (WINAPI
+# *CRYPTGENRANDOM)(...)`, `typedef BOOL (PASCAL *LPFN_ACCEPTEX)(...)`): two names in the
+# parentheses lose the typedef and what follows it.
+_CALLING_CONVENTION = re.compile(
+    rb"\b[A-Za-z_]\w*[ \t]*\([ \t]*([A-Z][A-Z0-9_]*)[ \t]+\*[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
+)
 # Attribute macros with numeric arguments before a function's name (tmux's
 # `static void printflike(2, 3) log_debug(const char *, ...);`).
 _LEADING_ATTRIBUTE_MACROS = re.compile(
@@ -255,13 +261,13 @@ def _conditionals_in_parentheses(source: bytes) -> list[tuple[int, int]]:
 def blank_macros(source: bytes) -> bytes:
     """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
     offset and line number: lone macro lines, class export, declaration specifier,
-    trailing annotation and leading attribute macros, X-macro helpers in enums, comments inside `#define`s, and
+    trailing annotation and leading attribute macros, calling conventions, X-macro helpers in enums, comments inside `#define`s, and
     conditional directives inside parentheses; a macro standing for an access specifier,
     `try` or `catch` becomes that keyword."""
     spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
              if b"#" in source else [])
     for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
-                    _LEADING_ATTRIBUTE_MACROS):
+                    _LEADING_ATTRIBUTE_MACROS, _CALLING_CONVENTION):
         spans.extend(match.span(1) for match in pattern.finditer(source))
     for match in _SPECIFIER_MACROS.finditer(source):
         spans.append(next(match.span(g) for g in (1, 2, 3) if match.group(g) is not None))

@@ -184,7 +184,19 @@ FILE *trace_file;
 struct after_them { int x; };
 """
 
+CALLING_CONVENTIONS = b"""\
+typedef BOOL(WINAPI *CRYPTACQUIRECONTEXTA)(HCRYPTPROV *phProv, LPCSTR pszContainer);
+typedef BOOL (PASCAL *LPFN_ACCEPTEX)
+             (SOCKET sListenSocket,
+              DWORD dwBytesReceived);
+static long seed_initialized = 0;
+"""
+
 CASES = {
+    "calling-conventions": (CALLING_CONVENTIONS, [  # jansson's hashtable_seed.c, uv/win.h
+        ("type", "CRYPTACQUIRECONTEXTA", 1), ("type", "LPFN_ACCEPTEX", 2),
+        ("variable", "seed_initialized", 5),
+    ]),
     "field-macros": (FIELD_MACROS, [
         ("constant", "UV_REQ_FIELDS", 1), ("struct", "uv_req_s", 9), ("struct", "uv_shutdown_s", 16),
         ("type", "uv_handle_t", 23), ("struct", "uv_handle_s", 25),
@@ -213,20 +225,61 @@ CASES = {
 
 
 ACCESS_MACRO = b"""\
-class basic_json
+class iter_impl
 {
-  JSON_PRIVATE_UNLESS_TESTED:
-    using lexer = ::nlohmann::detail::lexer_base<basic_json>;
+  public:
+    iter_impl() = default;
 
-    union json_value
+  JSON_PRIVATE_UNLESS_TESTED:
+    /*!
+    @brief set the iterator to the first value
+    */
+    void set_begin() noexcept
     {
-        int x;
-    };
+        m_it = 0;
+    }
 
   public:
-    void assert_invariant(bool check_parents = true) const noexcept
+    bool operator!=(const iter_impl& other) const
     {
-        return;
+        return true;
+    }
+};
+"""
+
+KEYWORD_MACROS = b"""\
+class basic_json
+{
+  public:
+    reference at(size_type idx)
+    {
+        JSON_TRY
+        {
+            return m_value.array->at(idx);
+        }
+        JSON_CATCH (std::out_of_range&)
+        {
+            JSON_THROW(out_of_range::create(401, "array index"));
+        }
+    }
+
+    const_reference at(size_type idx) const
+    {
+        return m_value.array->at(idx);
+    }
+
+    template<typename T>
+    JSON_HEDLEY_WARN_UNUSED_RESULT
+    JSON_HEDLEY_DEPRECATED_FOR(3.8.0, from_cbor(ptr, ptr + len))
+    static basic_json from_cbor(const T* ptr, std::size_t len)
+    {
+        return from_cbor(ptr, ptr + len);
+    }
+
+    template<typename ValueType>
+    JSON_EXPLICIT operator ValueType() const
+    {
+        return get<ValueType>();
     }
 };
 """
@@ -243,9 +296,14 @@ CPP_CASES = {
         ("variable", "total_length", 5), ("variable", "trace_file", 6),
         ("struct", "after_them", 7),
     ]),
-    "access-macro": (ACCESS_MACRO, [  # nlohmann's json.hpp
-        ("class", "basic_json", 1), ("type", "basic_json::lexer", 4),
-        ("struct", "basic_json::json_value", 6), ("method", "basic_json::assert_invariant", 12),
+    "keyword-macros": (KEYWORD_MACROS, [  # nlohmann's json.hpp: try/catch, stacked macros
+        ("class", "basic_json", 1), ("method", "basic_json::at", 4),
+        ("method", "basic_json::at", 16), ("method", "basic_json::from_cbor", 24),
+        ("method", "basic_json::operator ValueType", 30),
+    ]),
+    "access-macro": (ACCESS_MACRO, [  # nlohmann's detail/iterators/iter_impl.hpp
+        ("class", "iter_impl", 1), ("method", "iter_impl::iter_impl", 4),
+        ("method", "iter_impl::set_begin", 10), ("method", "iter_impl::operator!=", 16),
     ]),
 }
 
