@@ -242,6 +242,11 @@ def ctags_error(d: groundtruth.Definition, text: str, nearby: str, regions: Regi
     if (d.language in ("c", "cpp") and d.ctags_kind in _MACRO_CALL_KINDS and d.name.isupper()
             and re.search(rf"(?:^|[\s*&]){re.escape(d.name)}\s*\(", text)):
         return f"a macro call read as a {d.ctags_kind} named {d.name}: {quoted}"
+    if (d.language in ("c", "cpp") and d.ctags_kind in ("class", "struct", "union")
+            and re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*", d.name)
+            and re.search(rf"\b(?:class|struct|union)\s+(?:\w+\s+)*\w+\s+{d.name}\b", text)):
+        # `class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL`: symfind has the class
+        return f"a macro after a {d.ctags_kind}'s name read as its name: {quoted}"
     if (d.language in ("c", "cpp") and d.ctags_kind in _MACRO_CALL_KINDS
             and re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(.*\b{re.escape(d.name)}\s*\(.*\)\s*$", text)):
         # `JSON_HEDLEY_DEPRECATED_FOR(3.1.0, items())` above a declaration of another name
