@@ -12,6 +12,7 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
   `(#set! name "Companion")` names what has no name in the source (such a definition
   scopes nothing); `(#set! detached)` marks a second name of something another pattern
   already defines (a function expression's own name): it takes no scope and gives none;
+  `(#set! unless-named-as "_capture")` drops the match when `@name` reads as that capture;
 - `@doc` optional docstring node (otherwise the comment block above is used);
 - `@receiver` optional Go method receiver type, inserted before the name;
 - `@scope` + `@scope.name` a node that scopes what is inside it without being a symbol
@@ -251,13 +252,16 @@ def _collect(
         node, name_node = captures[kinds[0]][0], captures["name"][0]
         if name_node.id in seen:
             continue
+        settings = query.pattern_settings(pattern)
+        written = _written_name(captures, settings, parsed)
+        twin = settings.get("unless-named-as")
+        if twin and twin in captures and _text(captures[twin][0], parsed) == written:
+            continue
         seen.add(name_node.id)
         kind = SymbolKind(kinds[0].removeprefix("definition."))
         receiver = _bare_type_name(_text(captures["receiver"][0], parsed)) if "receiver" in captures else ""
         doc = captures["doc"][0] if "doc" in captures else None
         join = "static" if "static" in captures else "member" if "member" in captures else ""
-        settings = query.pattern_settings(pattern)
-        written = _written_name(captures, settings, parsed)
         definitions.append(
             _Definition(node, name_node, kind, receiver, doc, join, written, "name" in settings,
                         "detached" in settings)

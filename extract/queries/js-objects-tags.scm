@@ -31,7 +31,9 @@
 
 ; A function expression set on an object under another name is found by its own name
 ; too, the one stack traces show: `Field.d = function decorateField() {}` is `Field.d`
-; and `decorateField`.
+; and `decorateField` (`Field.e = function e()` only `Field.e`). Not `#not-eq? @name
+; @_property`: py-tree-sitter's comparison of two captures corrupts memory (a later query
+; crashes), so parse.py compares them (`unless-named-as`).
 (program
   (expression_statement
     (assignment_expression
@@ -39,8 +41,8 @@
         property: (property_identifier) @_property)
       right: (function_expression
         name: (identifier) @name) @definition.function))
-  (#not-eq? @name @_property)
-  (#set! detached))
+  (#set! detached)
+  (#set! unless-named-as "_property"))
 
 ; A named function handed to a call at the top level: `export default
 ; React.forwardRef(function ServerContainer() {})`.

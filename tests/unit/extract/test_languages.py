@@ -46,3 +46,15 @@ def test_every_query_fragment_is_defined_and_used() -> None:
             for name in re.findall(r"\{\{([\w-]+)\}\}", path.read_text(encoding="utf-8"))}
     defined = {path.stem for path in (queries / "fragments").glob("*.scm")}
     assert used == defined
+
+
+def test_no_query_compares_two_captures() -> None:
+    """`(#eq? @a @b)` and its kin compare two captures in py-tree-sitter's C code, which
+    corrupts memory: the next query run in the process crashed (seen with 0.26 on
+    lodash-es). A pattern that needs it says `(#set! unless-named-as "_capture")` and
+    parse.py compares the texts."""
+    queries = Path(symfind.extract.__file__).resolve().parent / "queries"
+    compared = [f"{path.name}: {found}" for path in sorted(queries.rglob("*.scm"))
+                for found in re.findall(r"\(#(?:not-|any-)?(?:eq|match|any-of)\?\s+@[\w.]+\s+@[\w.]+",
+                                        path.read_text(encoding="utf-8"))]
+    assert compared == []
