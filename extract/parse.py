@@ -311,6 +311,9 @@ def _anchor(node: Node) -> Node:
     return node
 
 
+_BRACE = re.compile(rb"[{}]")
+
+
 def _first_line(text: bytes) -> bytes:
     """The first line; when it opens a brace and the name comes after the closing one
     (`typedef struct {` ... `} name;`), that closing line too, the braces' content elided."""
@@ -318,13 +321,19 @@ def _first_line(text: bytes) -> bytes:
     if not first.rstrip().endswith(b"{"):
         return first
     depth = first.count(b"{") - first.count(b"}")
-    for index, char in enumerate(rest):
-        depth += (char == ord("{")) - (char == ord("}"))
+    if depth == 0 and rest[:1] not in (b"", b"{", b"}"):
+        return _with_closing_line(first, rest, 0)
+    for brace in _BRACE.finditer(rest):  # the depth changes only at a brace
+        depth += 1 if brace[0] == b"{" else -1
         if depth == 0:
-            closing = rest[index:].partition(b"\n")[0]
-            named = _WORD.search(closing.decode("utf-8", errors="replace"))
-            return first.rstrip() + b" ... " + closing if named else first
+            return _with_closing_line(first, rest, brace.start())
     return first
+
+
+def _with_closing_line(first: bytes, rest: bytes, closing_at: int) -> bytes:
+    closing = rest[closing_at:].partition(b"\n")[0]
+    named = _WORD.search(closing.decode("utf-8", errors="replace"))
+    return first.rstrip() + b" ... " + closing if named else first
 
 
 def _signature(node: Node, source: bytes) -> str:

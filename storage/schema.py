@@ -33,7 +33,7 @@ import msgspec
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.words import qualifier_parts, split_text, squash
+from symfind.storage.words import qualifier_parts, split_text, split_words, squash
 
 MAX_FUZZY_TERM_CHARS = 64
 _ENCODER = msgspec.msgpack.Encoder()
@@ -111,36 +111,46 @@ def path_parts(path: str) -> list[str]:
 
 def scope_terms(symbol: Symbol) -> list[str]:
     """What a qualified query's scope segments are matched against, squashed."""
-    qualified = (squash(part) for part in qualifier_parts(symbol.qualname)[:-1] if part)
-    return list(dict.fromkeys((*qualified, *_squashed_path_parts(symbol.path))))
+    return list(_scope_terms(tuple(qualifier_parts(symbol.qualname)[:-1]), symbol.path))
 
 
-# A file's symbols share its path: indexing and ranking split each path once, not once
-# per symbol (a kernel file defines ~60).
+# A file's symbols share its path, and a class's members their scope: indexing splits and
+# squashes each once, not once per symbol (a kernel file defines ~60).
+@functools.lru_cache(maxsize=4096)
+def _scope_terms(scope: tuple[str, ...], path: str) -> tuple[str, ...]:
+    qualified = (squash(part) for part in scope if part)
+    return tuple(dict.fromkeys((*qualified, *_squashed_path_parts(path))))
+
+
 @functools.lru_cache(maxsize=4096)
 def _squashed_path_parts(path: str) -> tuple[str, ...]:
     return tuple(squash(part) for part in path_parts(path))
 
 
 @functools.lru_cache(maxsize=4096)
-def _path_words(path: str) -> tuple[str, ...]:
-    return tuple(split_text(path))
+def _path_words(path: str) -> str:
+    return " ".join(split_text(path))
 
 
 def to_document(symbol: Symbol) -> tantivy.Document:
-    """Build the Tantivy document for one symbol."""
+    """Build the Tantivy document for one symbol.
+
+    Every text is split once: `split_text` of texts joined by spaces is the texts' words
+    in turn (storage/words.py), so the qualified name's words serve `words` and the end of
+    `text`, and a qualified name's separators need no replacing first."""
     squashed = squash(symbol.name)
     doc = tantivy.Document()
     doc.add_bytes("record", _ENCODER.encode(symbol))
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
     doc.add_text("name_fuzzy", squashed)
-    for term in scope_terms(symbol):
+    for term in _scope_terms(tuple(qualifier_parts(symbol.qualname)[:-1]), symbol.path):
         doc.add_text("scope", term)
-    qualname_words = split_text(" ".join(qualifier_parts(symbol.qualname)))
+    qualname_words = split_text(symbol.qualname)
     doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
-    text_words = split_text(" ".join((symbol.signature, symbol.doc, symbol.qualname)))
-    doc.add_text("text", " ".join((*text_words, *_path_words(symbol.path))))
+    text = [split_words(symbol.signature), split_words(symbol.doc), " ".join(qualname_words),
+            _path_words(symbol.path)]
+    doc.add_text("text", " ".join(part for part in text if part))
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)

@@ -31,6 +31,12 @@ def split_text(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text)]
 
 
+def split_words(text: str) -> str:
+    """`split_text(text)` as one space-separated string (lowercasing the joined words at
+    once: they are ASCII letters and digits, so it is the same as word by word)."""
+    return " ".join(_WORD.findall(text)).lower()
+
+
 _SQUASHED = str.maketrans("", "", "_-$")
 
 
