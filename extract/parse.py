@@ -353,6 +353,8 @@ def _signature(node: Node, source: bytes) -> str:
 
 
 def _clean_doc(text: str) -> str:
+    if not text:  # most definitions have no doc: skip the three passes below
+        return ""
     text = _XML_DOC_TAGS.sub("", text)
     lines = [_COMMENT_MARKERS.sub("", line).rstrip("*/ ").strip() for line in text.splitlines()]
     text = _WHITESPACE.sub(" ", " ".join(line for line in lines if line)).strip()
