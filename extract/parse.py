@@ -51,6 +51,7 @@ from symfind.extract.cmacros import MACRO_GRAMMARS, blank_macros
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
+from symfind.extract.signatures import SIGNATURE_GRAMMARS, separate_call_signatures
 from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
 
 DEFAULT_DEADLINE_S = 5.0
@@ -464,7 +465,12 @@ def extract_file(
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
     # Signatures are read from the source as written; the parser may see macros blanked.
-    parsed = blank_macros(source) if spec.grammar in MACRO_GRAMMARS else source
+    if spec.grammar in MACRO_GRAMMARS:
+        parsed = blank_macros(source)
+    elif spec.grammar in SIGNATURE_GRAMMARS:
+        parsed = separate_call_signatures(source)
+    else:
+        parsed = source
     deadline = time.monotonic() + deadline_s
     root = _parse(parser, parsed, deadline_s)
     symbols = _symbols_in(root, query, spec, path, source, parsed)
