@@ -20,7 +20,8 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "languages" / "type
 
 def tail_source() -> bytes:
     text = FIXTURE.read_bytes()
-    return text[text.index(b"// tree-sitter-typescript 0.13's grammar loses") :]
+    start = text.index(b"// tree-sitter-typescript 0.13's grammar loses")
+    return text[start : text.index(b"// Call signatures one per line", start)]
 
 
 def names(source: bytes) -> list[tuple[int, str, str]]:
