@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bench import corpora, groundtruth, tools
-from bench.ctags_errors import Regions, SourceFiles, ctags_error
+from bench.ctags_errors import Regions, SourceFiles, ctags_error, name_lines_fixed
 
 log = logging.getLogger("bench.coverage")
 
@@ -225,7 +225,7 @@ def measure(corpus: corpora.Corpus, workers: int) -> dict:
     root = corpora.fetch(corpus)
     files = groundtruth.source_files(root)
     tags = groundtruth.run_ctags(root, files, h_as_c=corpus.language == "c")
-    defs, _ = groundtruth.definitions_from_tags(tags)
+    defs = name_lines_fixed(root, groundtruth.definitions_from_tags(tags)[0])
     report = index_corpus(root, workers)
     symbols = indexed_symbols(root)
     covered, misses = classify(corpus.name, root, defs, symbols, skipped_files(root))

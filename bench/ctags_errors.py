@@ -10,6 +10,7 @@ Every rule is about ctags' tag and the source alone, never about symfind's index
 from __future__ import annotations
 
 import collections
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,6 +169,24 @@ def ctags_error(d: Definition, text: str, nearby: str, regions: Regions) -> str:
         # module's top level.
         return f"a member of an object local to a function: {quoted}"
     return ""
+
+
+def name_lines_fixed(root: Path, defs: list[Definition]) -> list[Definition]:
+    """`defs` with each tag ctags put a line below its name moved to the name's line: the
+    last member of an enum tagged on the closing brace's line, `declare const Symbol`
+    (no terminator) tagged on the next line. A tag's line is the line of its name; when
+    the name is not on it but on the line above, that is the line."""
+    files = SourceFiles(root)
+    fixed = []
+    for d in defs:
+        if d.line > 1 and _IDENTIFIER.match(d.name):
+            line, _, _ = files.context(d.path, d.line)
+            above, _, _ = files.context(d.path, d.line - 1)
+            name = re.compile(rf"(?<![\w$]){re.escape(d.name)}(?![\w$])")
+            if not name.search(line) and name.search(above):
+                d = dataclasses.replace(d, line=d.line - 1)
+        fixed.append(d)
+    return fixed
 
 
 def ctags_errors(root: Path, defs: list[Definition]) -> dict[int, str]:
