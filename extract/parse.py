@@ -464,7 +464,8 @@ def extract_file(
         raise UnsupportedLanguage(f"no language for {path!r}")
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
-    # Signatures are read from the source as written; the parser may see macros blanked.
+    # Signatures are read from the source as written; the parser may see macros blanked
+    # (C, C++) or call signatures separated (TypeScript), at the same offsets.
     if spec.grammar in MACRO_GRAMMARS:
         parsed = blank_macros(source)
     elif spec.grammar in SIGNATURE_GRAMMARS:

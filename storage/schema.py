@@ -144,7 +144,7 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
     doc.add_text("name_fuzzy", squashed)
-    for term in _scope_terms(tuple(qualifier_parts(symbol.qualname)[:-1]), symbol.path):
+    for term in scope_terms(symbol):
         doc.add_text("scope", term)
     qualname_words = split_text(symbol.qualname)
     doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
