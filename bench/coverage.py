@@ -37,7 +37,6 @@ import enum
 import json
 import logging
 import os
-import re
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
