@@ -143,7 +143,8 @@ def comparable_name(name: str, language: str) -> str:
     C++ operators (`operator ==` / `operator==`: whitespace dropped), C# and PHP qualified names
     (`KeePass.App`, `IEnumerable.GetEnumerator`, `GuzzleHttp\\Psr7`: the last part) and finalizers (`~A`: the
     class name, as symfind names them like constructors), Ruby accessors and aliases
-    (`name=` for a writer, `kind_of` for `kind_of?`: the suffix dropped).
+    (`name=` for a writer, `kind_of` for `kind_of?`: the suffix dropped), JS/TS computed
+    method names (`[kRun]`: the brackets dropped).
     """
     name = "".join(name.split())
     if language == "csharp":
@@ -152,6 +153,8 @@ def comparable_name(name: str, language: str) -> str:
         name = name.rsplit("\\", 1)[-1]
     elif language == "ruby":
         name = name.rstrip("=?!") or name
+    elif language in ("javascript", "typescript", "tsx") and name.startswith("["):
+        name = name.strip("[]")  # a computed method name: ctags `[kRun]`, symfind `kRun`
     return name
 
 

@@ -13,6 +13,12 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 
+; A method named by a constant, `[kRun]() {}`, is found by the constant's name (`kRun`);
+; one named by an expression (`[Symbol.iterator]`) is not.
+(class_body
+  (method_definition
+    name: (computed_property_name (identifier) @name)) @definition.method)
+
 (class_body
   (field_definition
     property: [(property_identifier) (private_property_identifier)] @name

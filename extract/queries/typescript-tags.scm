@@ -39,6 +39,12 @@
      name: [(property_identifier) (private_property_identifier)] @name)] @definition.method)
 
 ; Class fields holding a function (`handle = () => {...}`).
+; A method named by a constant, `[kRun]() {}`, is found by the constant's name (`kRun`);
+; one named by an expression (`[Symbol.iterator]`) is not.
+(class_body
+  (method_definition
+    name: (computed_property_name (identifier) @name)) @definition.method)
+
 (class_body
   (public_field_definition
     name: [(property_identifier) (private_property_identifier)] @name
