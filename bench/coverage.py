@@ -161,7 +161,7 @@ def comparable_name(name: str, language: str) -> str:
 # --------------------------------------------------------------------------- causes
 
 
-def classify(corpus: str, root: Path, defs: list[groundtruth.Definition], symbols: list,
+def classify(corpus: str, files: SourceFiles, defs: list[groundtruth.Definition], symbols: list,
              skipped: dict[str, str]) -> tuple[int, list[Miss]]:
     """Covered count and the misses, each with its cause."""
     by_file: dict[str, list] = collections.defaultdict(list)
@@ -169,7 +169,6 @@ def classify(corpus: str, root: Path, defs: list[groundtruth.Definition], symbol
         by_file[s.path].append(s)
     covered = 0
     misses: list[Miss] = []
-    files = SourceFiles(root)
     for d in defs:
         here = by_file.get(d.path, [])
         wanted = comparable_name(d.name, d.language)
@@ -227,10 +226,11 @@ def measure(corpus: corpora.Corpus, workers: int) -> dict:
     root = corpora.fetch(corpus)
     files = groundtruth.source_files(root)
     tags = groundtruth.run_ctags(root, files, h_as_c=corpus.language == "c")
-    defs = name_lines_fixed(root, groundtruth.definitions_from_tags(tags)[0])
+    sources = SourceFiles(root)
+    defs = name_lines_fixed(sources, groundtruth.definitions_from_tags(tags)[0])
     report = index_corpus(root, workers)
     symbols = indexed_symbols(root)
-    covered, misses = classify(corpus.name, root, defs, symbols, skipped_files(root))
+    covered, misses = classify(corpus.name, sources, defs, symbols, skipped_files(root))
     dest = OUT / corpus.dirname
     dest.mkdir(parents=True, exist_ok=True)
     groundtruth.write_jsonl(dest / "misses.jsonl", [asdict(m) for m in misses])

@@ -171,27 +171,24 @@ def ctags_error(d: Definition, text: str, nearby: str, regions: Regions) -> str:
     return ""
 
 
-def name_lines_fixed(root: Path, defs: list[Definition]) -> list[Definition]:
+def name_lines_fixed(files: SourceFiles, defs: list[Definition]) -> list[Definition]:
     """`defs` with each tag ctags put a line below its name moved to the name's line: the
     last member of an enum tagged on the closing brace's line, `declare const Symbol`
     (no terminator) tagged on the next line. A tag's line is the line of its name; when
     the name is not on it but on the line above, that is the line."""
-    files = SourceFiles(root)
     fixed = []
     for d in defs:
         if d.line > 1 and _IDENTIFIER.match(d.name):
-            line, _, _ = files.context(d.path, d.line)
-            above, _, _ = files.context(d.path, d.line - 1)
             name = re.compile(rf"(?<![\w$]){re.escape(d.name)}(?![\w$])")
-            if not name.search(line) and name.search(above):
+            if (not name.search(files.line(d.path, d.line))
+                    and name.search(files.line(d.path, d.line - 1))):
                 d = dataclasses.replace(d, line=d.line - 1)
         fixed.append(d)
     return fixed
 
 
-def ctags_errors(root: Path, defs: list[Definition]) -> dict[int, str]:
+def ctags_errors(files: SourceFiles, defs: list[Definition]) -> dict[int, str]:
     """`ctags_error` of each definition of `defs` (by index) that is one."""
-    files = SourceFiles(root)
     found: dict[int, str] = {}
     for number, d in enumerate(defs):
         if reason := ctags_error(d, *files.context(d.path, d.line)):
@@ -200,19 +197,29 @@ def ctags_errors(root: Path, defs: list[Definition]) -> dict[int, str]:
 
 
 class SourceFiles:
-    """The corpus's files, each read and parsed once: a tag's line, the lines around it
-    and the file's regions."""
+    """The corpus's files, each read once and parsed once, when first asked: a tag's line,
+    the lines around it and the file's regions."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._files: dict[str, tuple[list[str], Regions]] = {}
+        self._lines: dict[str, list[str]] = {}
+        self._regions: dict[str, Regions] = {}
+
+    def line(self, path: str, line: int) -> str:
+        """The 1-based `line` of `path` ("" past its end)."""
+        lines = self._read(path)
+        return lines[line - 1] if line <= len(lines) else ""
 
     def context(self, path: str, line: int) -> tuple[str, str, Regions]:
         """The 1-based `line` of `path`, the lines from two before to two after it, and
         the file's regions."""
-        if path not in self._files:
+        if path not in self._regions:
+            self._regions[path] = parse_regions(self.root / path)
+        nearby = "\n".join(self._read(path)[max(line - 3, 0):line + 2])
+        return self.line(path, line), nearby, self._regions[path]
+
+    def _read(self, path: str) -> list[str]:
+        if path not in self._lines:
             text = (self.root / path).read_text(encoding="utf-8", errors="replace")
-            self._files[path] = (text.split("\n"), parse_regions(self.root / path))
-        lines, regions = self._files[path]
-        text = lines[line - 1] if line <= len(lines) else ""
-        return text, "\n".join(lines[max(line - 3, 0):line + 2]), regions
+            self._lines[path] = text.split("\n")
+        return self._lines[path]

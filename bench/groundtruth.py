@@ -45,7 +45,7 @@ from pathlib import Path
 from rapidfuzz.distance import OSA
 
 from bench import corpora
-from bench.ctags_errors import ctags_errors, name_lines_fixed
+from bench.ctags_errors import SourceFiles, ctags_errors, name_lines_fixed
 
 log = logging.getLogger("bench.groundtruth")
 
@@ -415,10 +415,11 @@ def build(corpus: corpora.Corpus, per_shape: int = PER_SHAPE) -> dict:
     files = source_files(root)
     tags = run_ctags(root, files, h_as_c=corpus.language == "c")
     defs, excluded = definitions_from_tags(tags)
-    defs = name_lines_fixed(root, defs)
+    sources = SourceFiles(root)
+    defs = name_lines_fixed(sources, defs)
     # ctags' own errors (a property read as a constant, a macro call as a function) are no
     # definitions to look for: the same rules bench.coverage lists them by.
-    wrong = ctags_errors(root, defs)
+    wrong = ctags_errors(sources, defs)
     for number in wrong:
         excluded[(defs[number].language, defs[number].ctags_kind, "ctags error")] += 1
     defs = [d for number, d in enumerate(defs) if number not in wrong]
