@@ -110,3 +110,23 @@
 
 (enum_assignment
   name: (property_identifier) @name) @definition.constant
+
+; Declaration files (`.d.ts`): an exported ambient `export declare const X: T;` is a
+; constant (`let`/`var`: a variable), as the unexported `declare const X: T;` already is.
+(program
+  (export_statement
+    (ambient_declaration
+      (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name) @definition.constant))))
+
+(program
+  (export_statement
+    (ambient_declaration
+      [(lexical_declaration
+         (variable_declarator
+           name: (identifier) @name) @definition.variable)
+       (variable_declaration
+         (variable_declarator
+           name: (identifier) @name) @definition.variable)])))
