@@ -57,8 +57,10 @@ class Regions:
 
 
 def parse_regions(path: Path) -> Regions:
-    """Where `path` has ERROR nodes, multi-line strings and function bodies."""
+    """Where `path` has ERROR nodes, multi-line strings and function bodies, in the
+    parse symfind makes of it."""
     from symfind.extract.languages import LANGUAGES, language_for_file
+    from symfind.extract.parse import parser_input
     from tree_sitter_language_pack import get_parser
 
     source = path.read_bytes()
@@ -66,7 +68,10 @@ def parse_regions(path: Path) -> Regions:
     language = language_for_file(path.name, source[:8192])
     if language is None:
         return regions
-    stack = [get_parser(LANGUAGES[language].grammar).parse(source).root_node]
+    # The source as symfind's parser reads it (macros blanked, C++/CLI made C++): what
+    # symfind can parse is not counted as an error region.
+    grammar = LANGUAGES[language].grammar
+    stack = [get_parser(grammar).parse(parser_input(grammar, source)).root_node]
     while stack:
         node = stack.pop()
         first, last = node.start_point[0] + 1, node.end_point[0] + 1
@@ -114,6 +119,21 @@ def ctags_error(d: Definition, text: str, nearby: str, regions: Regions) -> str:
             and re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(.*\b{re.escape(d.name)}\s*\(.*\)\s*$", text)):
         # `JSON_HEDLEY_DEPRECATED_FOR(3.1.0, items())` above a declaration of another name
         return f"a call in a macro's arguments read as a {d.ctags_kind} named {d.name}: {quoted}"
+    if d.language in ("c", "cpp") and d.ctags_kind == "enumerator" and re.search(
+            rf"<[^<>;]*\b{re.escape(d.name)}\b[^<>;]*>", text) and not re.match(
+            rf"\s*{re.escape(d.name)}\s*(?:[=,}}]|$)", text):
+        # `IntZone_Uint64_Uint = SafeIntCompare<T, U>::isBothUnsigned && ...` in an enum
+        return f"a template argument in an enumerator's value read as an enumerator: {quoted}"
+    if (d.language == "cpp" and d.ctags_kind in ("class", "struct")
+            and d.name in ("abstract", "sealed")
+            and re.search(rf"\b(?:class|struct)\s+\w+(?:\s*<.*>)?\s+{d.name}\b", text)):
+        # C++/CLI and C++/CX `ref class _AsyncInfoBase abstract : Base`
+        return f"a class modifier (C++/CLI) read as the {d.ctags_kind}'s name: {quoted}"
+    if (d.language == "cpp" and d.ctags_kind == "variable"
+            and re.search(rf"\b{re.escape(d.name)}\s*\([^()]*\^", text)):
+        # `_T1 _ProgressTypeSelector(IAsyncActionWithProgress<_T1> ^);`: a handle (C++/CLI)
+        # in a parameter list, where ctags reads a variable, is a function's prototype
+        return f"a prototype with a handle parameter (C++/CLI) read as a variable: {quoted}"
     if d.language == "csharp" and d.ctags_kind in ("class", "interface", "struct") and re.search(
             rf"<[^>]*\b{re.escape(d.name)}\b[^<]*>|\bwhere\s+\w+\s*:.*\b{re.escape(d.name)}\b",
             text):

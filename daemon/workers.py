@@ -8,14 +8,17 @@ every other worker killed; callers decide whether to retry.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections import deque
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext
 
@@ -67,7 +70,7 @@ def process_files(
 def _work(connection: Connection, parent: int) -> None:
     """An extraction worker's life: run the tasks its pipe brings until the pipe closes."""
     # Ctrl-C reaches the whole process group; the indexing process alone handles it (and
-    # kills us). Started with SIGINT blocked (`_pool_outcomes`), so none arrives before this.
+    # kills us). Started with SIGINT blocked (`_sigint_held`), so none arrives before this.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with_parent(parent)
@@ -156,6 +159,35 @@ def outcomes(
         yield from _pool_outcomes(config, tasks)
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Ctrl-C held off while worker processes start, then taken as it would have been.
+
+    SIGINT is blocked in this thread, so each worker inherits the mask and cannot die of a
+    Ctrl-C before it ignores SIGINT (`_work`). Another thread (the lease's, Tantivy's) may
+    still take the signal, and Python then raises KeyboardInterrupt here at once, between
+    a worker's start and its listing in the pool, leaving it unkilled with half its start
+    data: so in the main thread the handler is held too, and called after, once every
+    started worker is in the pool and is killed on the way out. The first process started
+    also starts multiprocessing's resource tracker, after which CPython unblocks SIGINT
+    whatever the mask was (`resource_tracker.ensure_running`): it is started first.
+    """
+    resource_tracker.ensure_running()
+    caught: list[int] = []
+    held = threading.current_thread() is threading.main_thread()
+    if held:
+        handler = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending one arrives now
+        if held:
+            signal.signal(signal.SIGINT, handler)
+            if caught and callable(handler):
+                handler(signal.SIGINT, None)  # Python's default raises KeyboardInterrupt
+
+
 def _pool_outcomes(
     config: Config, tasks: list[tuple[list[str], list[str | None]]]
 ) -> Iterable[FileOutcome]:
@@ -170,15 +202,9 @@ def _pool_outcomes(
     context = multiprocessing.get_context("spawn")
     workers: list[_Worker] = []
     try:
-        # SIGINT blocked while workers start: each inherits the mask, so a Ctrl-C cannot
-        # interrupt it before it ignores SIGINT (`_work`); and the Ctrl-C surfaces here
-        # only once every started worker is in `workers`, killed on the way out.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with _sigint_held():
             for _ in range(min(config.workers, len(tasks))):
                 workers.append(_Worker(context))
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         # A bounded window of tasks in flight, consumed in order: outcomes the writer has
         # not taken yet never pile up, whatever the repository's size. Tasks go round the
         # workers, so each worker's pipe returns its results in the window's order.

@@ -30,11 +30,15 @@ _TOKENS = re.compile(
 )
 
 # A C or C++ line holding nothing but a macro, without a semicolon (`FMT_BEGIN_NAMESPACE`,
-# `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration), derails
+# `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration, its
+# arguments possibly on several lines: `CASABLANCA_DEPRECATED("..."\n "...")`), derails
 # tree-sitter for the rest of the scope.
 MACRO_GRAMMARS = frozenset({"c", "cpp"})
 _MACRO_LINE = re.compile(
-    rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}(?:[ \t]*\([^\n;{}]*\))?[ \t]*(?://[^\n]*)?\r?$", re.M
+    rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}"
+    rb"(?:[ \t]*\([^\n;{}]*\)"  # arguments on the line, or balanced over several
+    rb"|[ \t]*\((?:[^;{}()]|\([^;{}()]*\)){0,2000}\))?"
+    rb"[ \t]*(?://[^\n]*)?\r?$", re.M
 )
 # ... unless it continues an expression or a list (a last enumerator has no comma), or is
 # a return type on its own line (`LRESULT` then `WndProc(...)`).
@@ -63,17 +67,25 @@ _CLASS_TRAILING_MACROS = re.compile(
 # starting with `__`, followed by what can only start a declaration: a keyword or a
 # primitive type, a qualified name, or a type then a declarator; after a specifier
 # (`explicit`) or another such macro, a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
-_ATTRIBUTE_MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[a-z]\w*)\b(?:[ \t]*\([^()\n]*\))?[ \t]+"
+# A declarator's name, possibly qualified (`ns::cls<T>::log`, `~cls`, `cls::operator=`).
+_DECLARATOR_NAME = (rb"(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)*"
+                    rb"(?:~?[A-Za-z_]\w*|operator[^\w\s(]*)")
+_ATTRIBUTE_MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|_[A-Z][A-Z0-9_]+|__[a-z]\w*)\b(?:[ \t]*\([^()\n]*\))?[ \t]+"
 _SPECIFIERS = rb"(?:explicit|inline|static|virtual|friend|extern|constexpr)"
 _DECLARATION_START = (
     rb"(?:" + _SPECIFIERS + rb"|const|consteval|constinit|mutable|volatile|thread_local"
     rb"|void|bool|char|short|int|long|float|double|signed|unsigned|auto|struct|class|union"
     rb"|enum|typename|operator)\b|(?:std)?::"
-    rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(;\[=,]"
+    rb"|[A-Za-z_][\w:<>]*[ \t*&]+(?:__[a-z]+[ \t]+)?" + _DECLARATOR_NAME + rb"[ \t]*[(;\[=,{]"
 )
 _SPECIFIER_MACROS = re.compile(
-    rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb"){2,})"
+    rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb"){2,}"
+    rb"|_[A-Z][A-Z0-9_]+[ \t]+)"  # a reserved name is no user's type: `_ASYNCRTIMP value(`
     rb"(?=[A-Za-z_]\w*[ \t]*\()"  # `FMT_CONSTEXPR FMT_INLINE format_arg_store(`: all
+    # before a qualified name, a constructor's or a function's defined out of its class
+    # (`SPDLOG_INLINE logger::logger(`): no declaration starts with a type then that
+    rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
+    rb"(?=(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)+~?[A-Za-z_]\w*[ \t]*\()"
     rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=" + _DECLARATION_START + rb")"
     rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
@@ -82,18 +94,47 @@ _SPECIFIER_MACROS = re.compile(
 )
 
 # Annotation macros after a parameter list (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`,
-# `int f(int x)\n    REQUIRES(mu) const;`): tree-sitter takes the macro for the name. (`\b`
+# `int f(int x)\n    REQUIRES(mu) const;`, `T operator++(int) SAFEINT_CPP_THROW // why`
+# then `{`): tree-sitter takes the macro for the name. (`\b`
 # after each name: without it `ABCDEF` splits into `ABC DEF` in exponentially many ways.)
 _TRAILING_MACROS = re.compile(
     rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final)\b[ \t]*)*"
     rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
-    rb"(?=\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
+    rb"(?=[ \t]*(?://[^\n]*)?\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
 )
 # A calling convention in a function pointer's declarator (`typedef BOOL (WINAPI
 # *CRYPTGENRANDOM)(...)`, `typedef BOOL (PASCAL *LPFN_ACCEPTEX)(...)`): two names in the
 # parentheses lose the typedef and what follows it.
 _CALLING_CONVENTION = re.compile(
     rb"\b[A-Za-z_]\w*[ \t]*\([ \t]*([A-Z][A-Z0-9_]*)[ \t]+\*[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
+)
+# An export macro between the return type and the name (`void _ASYNCRTIMP __cdecl f(`,
+# `std::string SPDLOG_INLINE getenv(`, `char* MY_API g(`): a capitals name with an
+# underscore after a type -- a name that is no keyword (`static EFI_STATUS f(` is kept:
+# there the capitals name is the type), `*`, `&` or `>`.
+_MACRO_BEFORE_NAME = re.compile(
+    rb"(?:\b(?P<type>[A-Za-z_][\w:]*)[ \t]+|[*&>][ \t]*)"
+    rb"\b((?:_[A-Z][A-Z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\b)[ \t]+"
+    rb"(?=(?:__[a-z]+[ \t]+)?" + _DECLARATOR_NAME + rb"[ \t]*\()"
+)
+_NOT_TYPES = frozenset({
+    b"static", b"inline", b"extern", b"virtual", b"explicit", b"friend", b"constexpr",
+    b"consteval", b"constinit", b"const", b"volatile", b"mutable", b"thread_local",
+    b"typedef", b"register", b"return", b"else", b"case", b"goto", b"throw", b"new",
+    b"delete", b"co_return", b"co_yield", b"co_await", b"public", b"private", b"protected",
+    b"class", b"struct", b"union", b"enum", b"typename", b"template", b"using",
+    b"namespace", b"operator", b"sizeof", b"decltype", b"define", b"ifdef", b"ifndef",
+    b"if", b"elif", b"undef", b"and", b"or", b"not",
+})
+# A calling convention before a function's name, under a name of a project's own
+# (`inline bool _pplx_cdecl is_task_cancellation_requested()`): the grammar knows
+# `__cdecl` and its kind, not a macro standing for one, and takes two names for a
+# declaration gone wrong. A name holding a convention's name is blanked (not where a
+# `#define` defines it).
+_CALLING_CONVENTION_NAME = re.compile(
+    rb"(?<!define )\b(\w*(?:cdecl|stdcall|fastcall|thiscall|vectorcall|clrcall)\w*)[ \t]+"
+    rb"(?=[A-Za-z_~]\w*(?:::~?\w+)*[ \t]*\()",
+    re.I,
 )
 # Attribute macros with numeric arguments before a function's name (tmux's
 # `static void printflike(2, 3) log_debug(const char *, ...);`).
@@ -137,6 +178,17 @@ _ANNOTATED_ENUMERATOR = re.compile(
 _ENUM_HEAD = re.compile(rb"\benum\b")
 _ENUM_HEAD_BYTES = 256  # `typedef enum /*< flags >*/ {`: the keyword is near the brace
 _COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)|//[^\n]*", re.S)
+# A macro standing for a whole catch clause, body and all (spdlog's
+# `SPDLOG_LOGGER_CATCH(msg.source)`, `SPDLOG_CATCH_STD`): no `{` follows it, and as a
+# bare `catch` it leaves the `try` before it and the function around it unparsable. It
+# becomes a clause that catches everything, `catch(...){}`, padded to its length.
+_CATCH_CLAUSE_MACRO = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9_]*_CATCH(?:_[A-Z0-9_]*)?"
+    rb"(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)"
+    rb"(?![ \t]*(?:\(|(?://[^\n]*)?\s*\{))",
+    re.M,
+)
+_CATCH_ALL = b"catch(...){}"
 
 
 def _previous_code_line(before: bytes) -> bytes:
@@ -211,7 +263,8 @@ def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> b
 # (protobuf's `#ifdef PROTOBUF_FORCE_COPY_IN_SWAP\n if (a &&\n b) {\n #else\n if (b) {\n
 # #endif`): both branches read as code leave a brace unclosed and the class around them
 # is lost. As ctags does, such a group is read as its first branch alone: the directives
-# and the other branches are blanked.
+# and the other branches are blanked. So is a group of alternative heads of one block
+# (`class a : public base` or `class b : public base`, then `{` after the `#endif`).
 _CONDITIONAL = re.compile(
     rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M
 )
@@ -238,9 +291,21 @@ def _first_branches_only(source: bytes) -> list[tuple[int, int]]:
                 groups[-1][2] = directive.start()
         else:
             start, end, other = groups.pop()
-            if other >= 0 and _unbalanced(source[end:other]):
+            if other >= 0 and (_unbalanced(source[end:other])
+                               or _alternative_heads(source, end, other, directive.end())):
                 spans += [(start, end), (other, directive.end())]
     return spans
+
+
+def _alternative_heads(source: bytes, end: int, other: int, after: int) -> bool:
+    """Whether each branch of a conditional group is a head of the block opened after
+    its `#endif` (`#if defined(__APPLE__)` / `class apple_scheduler : public base` /
+    `#else` / `class linux_scheduler : public base` / `#endif` / `{`): the first
+    branch ends mid-declaration and the code after the group starts with `{`."""
+    first = _previous_code_line(source[end:other].rstrip())
+    following = _COMMENT.sub(b" ", source[after : after + _CONTEXT_BYTES]).lstrip()
+    return (bool(first) and not first.endswith((b";", b"{", b"}", b",", b"\\"))
+            and following.startswith(b"{"))
 
 
 def _conditionals_in_parentheses(source: bytes) -> list[tuple[int, int]]:
@@ -263,14 +328,17 @@ def blank_macros(source: bytes) -> bytes:
     offset and line number: lone macro lines, class export, declaration specifier,
     trailing annotation and leading attribute macros, calling conventions, X-macro helpers in enums, comments inside `#define`s, and
     conditional directives inside parentheses; a macro standing for an access specifier,
-    `try` or `catch` becomes that keyword."""
+    `try` or `catch` becomes that keyword, one standing for a whole catch clause a clause
+    catching everything."""
     spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
              if b"#" in source else [])
     for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
-                    _LEADING_ATTRIBUTE_MACROS, _CALLING_CONVENTION):
+                    _LEADING_ATTRIBUTE_MACROS, _CALLING_CONVENTION, _CALLING_CONVENTION_NAME):
         spans.extend(match.span(1) for match in pattern.finditer(source))
+    spans.extend(match.span(2) for match in _MACRO_BEFORE_NAME.finditer(source)
+                 if match["type"] not in _NOT_TYPES)
     for match in _SPECIFIER_MACROS.finditer(source):
-        spans.append(next(match.span(g) for g in (1, 2, 3) if match.group(g) is not None))
+        spans.append(next(match.span(g) for g in (1, 2, 3, 4) if match.group(g) is not None))
     for define in _DEFINE.finditer(source):
         for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
             if not _LINE_END.match(source, comment.end()):
@@ -288,8 +356,12 @@ def blank_macros(source: bytes) -> bytes:
     # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
     # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
     spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
-    keywords = [*_ACCESS_MACRO.finditer(source), *_TRY_MACRO.finditer(source)]
-    if not spans and not keywords:
+    clauses = [match for match in _CATCH_CLAUSE_MACRO.finditer(source)
+               if len(match[1]) >= len(_CATCH_ALL)]
+    whole = {match.start(1) for match in clauses}
+    keywords = [*_ACCESS_MACRO.finditer(source),
+                *(m for m in _TRY_MACRO.finditer(source) if m.start(1) not in whole)]
+    if not spans and not keywords and not clauses:
         return source
     blanked = bytearray(source)
     for start, end in spans:
@@ -297,4 +369,7 @@ def blank_macros(source: bytes) -> bytes:
     for macro in keywords:
         start, end = macro.span(1)
         blanked[start:end] = macro[2].lower().ljust(end - start)
+    for clause in clauses:
+        start, end = clause.span(1)
+        blanked[start:end] = _CATCH_ALL.ljust(end - start)
     return bytes(blanked)

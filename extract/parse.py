@@ -50,6 +50,7 @@ from tree_sitter_language_pack import get_language
 from symfind.extract.cmacros import MACRO_GRAMMARS, blank_macros
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
+from symfind.extract.managed_cpp import MANAGED_GRAMMARS, as_standard_cpp
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
 from symfind.extract.signatures import SIGNATURE_GRAMMARS, separate_call_signatures
 from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
@@ -412,6 +413,20 @@ def _qualname(
     return f"{scope}{spec.separator}{name}"
 
 
+def parser_input(grammar: str, source: bytes) -> bytes:
+    """What the parser of `grammar` reads for `source`: the same bytes at the same
+    offsets, with what derails the grammar rewritten -- C and C++ macros blanked, C++/CLI
+    syntax made C++, TypeScript call signatures separated. Names and signatures are read
+    from the source as written."""
+    if grammar in MANAGED_GRAMMARS:
+        source = as_standard_cpp(source)
+    if grammar in MACRO_GRAMMARS:
+        return blank_macros(source)
+    if grammar in SIGNATURE_GRAMMARS:
+        return separate_call_signatures(source)
+    return source
+
+
 def extract_symbols(
     path: str,
     source: bytes,
@@ -464,14 +479,7 @@ def extract_file(
         raise UnsupportedLanguage(f"no language for {path!r}")
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
-    # Signatures are read from the source as written; the parser may see macros blanked
-    # (C, C++) or call signatures separated (TypeScript), at the same offsets.
-    if spec.grammar in MACRO_GRAMMARS:
-        parsed = blank_macros(source)
-    elif spec.grammar in SIGNATURE_GRAMMARS:
-        parsed = separate_call_signatures(source)
-    else:
-        parsed = source
+    parsed = parser_input(spec.grammar, source)
     deadline = time.monotonic() + deadline_s
     root = _parse(parser, parsed, deadline_s)
     symbols = _symbols_in(root, query, spec, path, source, parsed)

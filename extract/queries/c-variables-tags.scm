@@ -2,16 +2,18 @@
 ; matching pattern wins, so earlier kinds stand).
 
 ; File-scope variables (ctags `variable`): `int x;`, `static const T name[] = {...};`,
-; `char **p = ...;` -- at top level, in a top-level `#if`/`#ifdef` or in its `#else`/`#elif`
-; (deeper, or inside a function, a declaration is a local). `extern` declarations and
-; prototypes are not definitions.
+; `char **p = ...;` -- at top level or in conditional groups (inside a function, a
+; declaration is a local). `extern` declarations and prototypes are not definitions.
 (translation_unit
   {{c-variable-declaration}}
   (#not-match? @definition.variable "^extern\\b"))
 
-(translation_unit
-  [(preproc_if {{c-variable-declaration}})
-   (preproc_ifdef {{c-variable-declaration}})
-   (_ [(preproc_else {{c-variable-declaration}})
-       (preproc_elif {{c-variable-declaration}})])]
+; In a conditional group at any depth (`#ifdef _WIN32` then `#if _MSC_VER < 1900`), at
+; file or namespace scope: no function body, class body or ERROR node holds it.
+([(preproc_if {{c-variable-declaration}})
+  (preproc_ifdef {{c-variable-declaration}})
+  (preproc_else {{c-variable-declaration}})
+  (preproc_elif {{c-variable-declaration}})]
+  (#outside? @definition.variable "compound_statement" "field_declaration_list"
+   "function_definition" "ERROR")
   (#not-match? @definition.variable "^extern\\b"))

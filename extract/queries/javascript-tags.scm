@@ -87,12 +87,17 @@
       right: (_)) @definition.method)
   (#eq? @_prototype "prototype"))
 
-; Functions set on an object: `app.use = function use(fn) {}` is `app.use`.
+; Functions set on an object: `app.use = function use(fn) {}` is `app.use` (also as a
+; module's default export: `export default _.f = function () {}`).
 (program
-  (expression_statement
-    (assignment_expression
-      left: {{js-member-of-object}}
-      right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+  [(expression_statement
+     (assignment_expression
+       left: {{js-member-of-object}}
+       right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+   (export_statement
+     value: (assignment_expression
+       left: {{js-member-of-object}}
+       right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)]
   (#not-match? @receiver "^(exports|module)$"))
 
 ; An object set on an object: `jQuery.offset = { setOffset: function () {} }` is the
@@ -100,18 +105,27 @@
 ; top-level `const api = {...}` does. Set on a prototype, `jQuery.Event.prototype = {
 ; preventDefault() {} }`, it is no variable and gives `jQuery.Event.preventDefault`.
 (program
-  (expression_statement
-    (assignment_expression
-      left: {{js-member-of-object}}
-      right: (object)) @definition.variable)
+  [(expression_statement
+     (assignment_expression
+       left: {{js-member-of-object}}
+       right: (object)) @definition.variable)
+   (export_statement
+     value: (assignment_expression
+       left: {{js-member-of-object}}
+       right: (object)) @definition.variable)]
   (#not-eq? @name "prototype"))
 
 (program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        property: (property_identifier) @_property) @scope.path
-      right: (object)) @scope)
+  [(expression_statement
+     (assignment_expression
+       left: (member_expression
+         property: (property_identifier) @_property) @scope.path
+       right: (object)) @scope)
+   (export_statement
+     value: (assignment_expression
+       left: (member_expression
+         property: (property_identifier) @_property) @scope.path
+       right: (object)) @scope)]
   (#not-eq? @_property "prototype"))
 
 (program

@@ -18,6 +18,17 @@
         (variable_declarator
           name: (identifier) @name) @definition.variable))])
 
+; `var` in a block of the top level (`if (win32) { var root = ..., lib32 = ... }`): `var`
+; is function-scoped, so outside any function it is a module variable however deep the
+; block. Not in loops (`for (var i = 0; ...)`: counters, not what people look up).
+((variable_declaration
+   (variable_declarator
+     name: (identifier) @name) @definition.variable)
+  (#outside? @definition.variable "function_declaration" "function_expression"
+   "arrow_function" "method_definition" "generator_function_declaration"
+   "generator_function" "class_body" "for_statement" "for_in_statement"
+   "while_statement" "do_statement"))
+
 ; Top-level destructuring, `const { a, b: c } = obj`, `const [x, y] = pair` (ctags
 ; reports TypeScript's): `const` names are constants, `let`/`var` names variables.
 (program

@@ -284,7 +284,60 @@ class basic_json
 };
 """
 
+EXPORTS_AROUND_NAMES = b"""\
+class value
+{
+public:
+    _ASYNCRTIMP value() {}
+    explicit _ASYNCRTIMP value(bool flag) {}
+    _ASYNCRTIMP static value __cdecl parse(const char* text) { return value(); }
+    void _ASYNCRTIMP __cdecl reset(bool keep) {}
+    WIDGETS_DEPRECATED("renamed, use "
+                       "value::serialize() instead")
+    _ASYNCRTIMP std::string to_string() const { return serialize(); }
+    T operator++(int) WIDGETS_NOTHROW // the spec wants a dummy argument
+    {
+        return *this;
+    }
+    std::string serialize() const { return ""; }
+};
+
+inline bool _pplx_cdecl is_cancellation_requested()
+{
+    return false;
+}
+
+#if defined(__APPLE__)
+class apple_scheduler : public scheduler_interface
+#else
+class linux_scheduler : public scheduler_interface
+#endif
+{
+    void schedule() {}
+};
+
+WIDGETS_CONSTEXPR to_lower_impl to_lower {};
+
+namespace details
+{
+#ifdef _WIN32
+#if _MSC_VER < 1900
+static details::category_impl instance;
+#endif
+#endif
+}
+"""
+
 CPP_CASES = {
+    "exports-around-names": (EXPORTS_AROUND_NAMES, [  # shaped on cpprestsdk's json.h, pplx
+        ("class", "value", 1), ("method", "value::value", 4), ("method", "value::value", 5),
+        ("method", "value::parse", 6), ("method", "value::reset", 7),
+        ("method", "value::to_string", 10), ("method", "value::operator++", 11),
+        ("method", "value::serialize", 15), ("function", "is_cancellation_requested", 18),
+        ("class", "apple_scheduler", 24), ("method", "apple_scheduler::schedule", 29),
+        ("variable", "to_lower", 32), ("module", "details", 34),
+        ("variable", "details::instance", 38),
+    ]),
     "protobuf": (PROTOBUF, [
         ("class", "Any", 3), ("method", "Any::Any", 6), ("method", "Any::Any", 8),
         ("method", "Any::operator=", 10), ("method", "Any::Swap", 20),
