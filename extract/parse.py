@@ -297,6 +297,18 @@ def _enclosing_scopes(node: Node, scopes: dict[int, tuple[str, bool]]) -> list[t
     return chain
 
 
+def _scopes_before(spec: LanguageSpec, scopes: list[str], written: list[str]) -> list[str]:
+    """The enclosing scopes that a qualified name adds to: those before the scope its
+    qualifier starts with, if one of them (C++'s `spdlog::sinks::X::f` inside `namespace
+    spdlog` is `spdlog::sinks::X::f`, as name lookup finds the namespace itself), else all."""
+    if len(written) < 2 or not scopes:
+        return scopes
+    parts = [part for scope in scopes for part in scope.split(spec.separator)]
+    if written[0] not in parts:
+        return scopes
+    return parts[: len(parts) - 1 - parts[::-1].index(written[0])]
+
+
 def _end_line(node: Node) -> int:
     """1-based last line; a node that swallows its trailing newline (`#define`) ends before it."""
     row, column = node.end_point
@@ -624,7 +636,8 @@ def _symbols_in(
             (chain and chain[-1][1]) or definition.receiver or len(written) > 1
         ):
             kind = SymbolKind.METHOD
-        parts = [*_package(packages, definition), *(scope for scope, _ in chain)]
+        parts = [*_package(packages, definition),
+                 *_scopes_before(spec, [scope for scope, _ in chain], written)]
         parts.extend(written[:-1])
         if definition.receiver:
             parts.append(definition.receiver)

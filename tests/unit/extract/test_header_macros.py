@@ -328,7 +328,44 @@ static details::category_impl instance;
 }
 """
 
+INLINE_MACRO_DEFINITIONS = b"""\
+namespace spdlog {
+
+SPDLOG_INLINE logger::logger(const logger &other)
+    : name_(other.name_)
+{}
+
+SPDLOG_INLINE logger &logger::operator=(logger other) SPDLOG_NOEXCEPT
+{
+    return *this;
+}
+
+template<typename Mutex>
+void SPDLOG_INLINE spdlog::sinks::base_sink<Mutex>::log(const details::log_msg &msg)
+{
+    SPDLOG_TRY
+    {
+        sink_it_(msg);
+    }
+    SPDLOG_LOGGER_CATCH(msg.source)
+}
+
+std::string SPDLOG_INLINE getenv(const char *field)
+{
+    return field;
+}
+
+} // namespace spdlog
+"""
+
 CPP_CASES = {
+    "inline-macro-definitions": (INLINE_MACRO_DEFINITIONS, [  # shaped on spdlog's *-inl.h
+        ("module", "spdlog", 1), ("method", "spdlog::logger::logger", 3),
+        ("method", "spdlog::logger::operator=", 7),
+        # Written in full inside its namespace: the namespace is not repeated.
+        ("method", "spdlog::sinks::base_sink::log", 13),
+        ("function", "spdlog::getenv", 22),
+    ]),
     "exports-around-names": (EXPORTS_AROUND_NAMES, [  # shaped on cpprestsdk's json.h, pplx
         ("class", "value", 1), ("method", "value::value", 4), ("method", "value::value", 5),
         ("method", "value::parse", 6), ("method", "value::reset", 7),
