@@ -77,15 +77,14 @@ _DECLARATION_START = (
     rb"|void|bool|char|short|int|long|float|double|signed|unsigned|auto|struct|class|union"
     rb"|enum|typename|operator)\b|(?:std)?::"
     rb"|[A-Za-z_][\w:<>]*[ \t*&]+(?:__[a-z]+[ \t]+)?" + _DECLARATOR_NAME + rb"[ \t]*[(;\[=,{]"
+    # a qualified name, a constructor's or a function's defined out of its class
+    # (`SPDLOG_INLINE logger::logger(`): no declaration starts with a type then that
+    rb"|(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)+~?[A-Za-z_]\w*[ \t]*\("
 )
 _SPECIFIER_MACROS = re.compile(
     rb"^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb"){2,}"
     rb"|_[A-Z][A-Z0-9_]+[ \t]+)"  # a reserved name is no user's type: `_ASYNCRTIMP value(`
     rb"(?=[A-Za-z_]\w*[ \t]*\()"  # `FMT_CONSTEXPR FMT_INLINE format_arg_store(`: all
-    # before a qualified name, a constructor's or a function's defined out of its class
-    # (`SPDLOG_INLINE logger::logger(`): no declaration starts with a type then that
-    rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
-    rb"(?=(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)+~?[A-Za-z_]\w*[ \t]*\()"
     rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=" + _DECLARATION_START + rb")"
     rb"|^[ \t]*(?:" + _SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
@@ -105,18 +104,24 @@ _TRAILING_MACROS = re.compile(
 # A calling convention in a function pointer's declarator (`typedef BOOL (WINAPI
 # *CRYPTGENRANDOM)(...)`, `typedef BOOL (PASCAL *LPFN_ACCEPTEX)(...)`): two names in the
 # parentheses lose the typedef and what follows it.
+# (Patterns here that start at a `(` find it by a fast literal search, and check the name
+# before it in Python: started at a name, they were tried at every word of every file.)
 _CALLING_CONVENTION = re.compile(
-    rb"\b[A-Za-z_]\w*[ \t]*\([ \t]*([A-Z][A-Z0-9_]*)[ \t]+\*[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
+    rb"\([ \t]*([A-Z][A-Z0-9_]*)[ \t]+\*[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
 )
+_NAME_BEFORE = re.compile(rb"[A-Za-z_]\w*[ \t]*\Z")
+_NAME_BEFORE_BYTES = 128
 # An export macro between the return type and the name (`void _ASYNCRTIMP __cdecl f(`,
 # `std::string SPDLOG_INLINE getenv(`, `char* MY_API g(`): a capitals name with an
 # underscore after a type -- a name that is no keyword (`static EFI_STATUS f(` is kept:
 # there the capitals name is the type), `*`, `&` or `>`.
-_MACRO_BEFORE_NAME = re.compile(
-    rb"(?:\b(?P<type>[A-Za-z_][\w:]*)[ \t]+|[*&>][ \t]*)"
-    rb"\b((?:_[A-Z][A-Z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\b)[ \t]+"
+_MACRO_BEFORE_NAME = re.compile(  # (a class first, not a lookbehind: scans 2x faster)
+    rb"[ \t*&>]((?:_[A-Z][A-Z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\b)[ \t]+"
     rb"(?=(?:__[a-z]+[ \t]+)?" + _DECLARATOR_NAME + rb"[ \t]*\()"
 )
+# What stands before it: a type's last word (checked against `_NOT_TYPES`) or `*&>`.
+_TYPE_BEFORE = re.compile(rb"(?:([A-Za-z_]\w*)[ \t]+|[*&>][ \t]*)\Z")
+_TYPE_BEFORE_BYTES = 64
 _NOT_TYPES = frozenset({
     b"static", b"inline", b"extern", b"virtual", b"explicit", b"friend", b"constexpr",
     b"consteval", b"constinit", b"const", b"volatile", b"mutable", b"thread_local",
@@ -131,16 +136,18 @@ _NOT_TYPES = frozenset({
 # `__cdecl` and its kind, not a macro standing for one, and takes two names for a
 # declaration gone wrong. A name holding a convention's name is blanked (not where a
 # `#define` defines it).
-_CALLING_CONVENTION_NAME = re.compile(
-    rb"(?<!define )\b(\w*(?:cdecl|stdcall|fastcall|thiscall|vectorcall|clrcall)\w*)[ \t]+"
-    rb"(?=[A-Za-z_~]\w*(?:::~?\w+)*[ \t]*\()",
-    re.I,
-)
+_CONVENTION = re.compile(rb"cdecl|stdcall|fastcall|thiscall|vectorcall|clrcall", re.I)
+# ... looked for as plain bytes first (a case-blind regex scans a file ten times slower).
+_CONVENTION_WORDS = tuple(word for name in _CONVENTION.pattern.split(b"|")
+                          for word in (name, name.upper()))
+_WORD_START = re.compile(rb"\w*\Z")
+_WORD_REST = re.compile(rb"\w*")
+_FUNCTION_NAME_NEXT = re.compile(rb"[ \t]+(?=[A-Za-z_~]\w*(?:::~?\w+)*[ \t]*\()")
+_DEFINED = re.compile(rb"#[ \t]*define[ \t]+\Z")
 # Attribute macros with numeric arguments before a function's name (tmux's
 # `static void printflike(2, 3) log_debug(const char *, ...);`).
 _LEADING_ATTRIBUTE_MACROS = re.compile(
-    rb"\b([A-Za-z_]\w*[ \t]*\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\))"
-    rb"(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
+    rb"\([ \t]*\d+(?:[ \t]*,[ \t]*\d+)*[ \t]*\)(?=\s+\**[A-Za-z_]\w*[ \t]*\()"
 )
 # A `#define` with its continuation lines. Block comments inside one, not ending its line
 # (`/* public */ \` between field lines, `(ERR_LIB_SYS /* 2 */ | ...)`, `while
@@ -302,10 +309,49 @@ def _alternative_heads(source: bytes, end: int, other: int, after: int) -> bool:
     its `#endif` (`#if defined(__APPLE__)` / `class apple_scheduler : public base` /
     `#else` / `class linux_scheduler : public base` / `#endif` / `{`): the first
     branch ends mid-declaration and the code after the group starts with `{`."""
+    following = source[after : after + _CONTEXT_BYTES].lstrip()
+    if following.startswith(b"/"):  # a comment first (rare: strip comments only then)
+        following = _COMMENT.sub(b" ", following).lstrip()
+    if not following.startswith(b"{"):
+        return False
     first = _previous_code_line(source[end:other].rstrip())
-    following = _COMMENT.sub(b" ", source[after : after + _CONTEXT_BYTES]).lstrip()
-    return (bool(first) and not first.endswith((b";", b"{", b"}", b",", b"\\"))
-            and following.startswith(b"{"))
+    return bool(first) and not first.endswith((b";", b"{", b"}", b",", b"\\"))
+
+
+def _name_before(source: bytes, offset: int) -> int | None:
+    """Where the name right before `offset` (spaces between allowed) starts, if one is."""
+    match = _NAME_BEFORE.search(source, max(0, offset - _NAME_BEFORE_BYTES), offset)
+    if match is None or (match.start() > 0 and source[match.start() - 1:match.start()].isalnum()):
+        return None
+    return match.start()
+
+
+def _macros_before_names(source: bytes) -> list[tuple[int, int]]:
+    """The spans of export macros between a return type and a function's name."""
+    spans = []
+    for match in _MACRO_BEFORE_NAME.finditer(source):
+        start = match.start(1)
+        before = _TYPE_BEFORE.search(source, max(0, start - _TYPE_BEFORE_BYTES), start)
+        if before is not None and before[1] not in _NOT_TYPES:
+            spans.append(match.span(1))
+    return spans
+
+
+def _calling_convention_names(source: bytes) -> list[tuple[int, int]]:
+    """The spans of names holding a calling convention's (`_pplx_cdecl`, `__stdcall`)
+    before a function's name, except where a `#define` defines one. Found from the
+    convention's name outwards: a scan for a word holding it, at every word of every
+    file, cost as much as all the other macro patterns together."""
+    if not any(word in source for word in _CONVENTION_WORDS):
+        return []
+    spans = []
+    for match in _CONVENTION.finditer(source):
+        start = _WORD_START.search(source, max(0, match.start() - 64), match.start()).start()
+        end = _WORD_REST.match(source, match.end()).end()
+        if (_FUNCTION_NAME_NEXT.match(source, end)
+                and not _DEFINED.search(source, max(0, start - 32), start)):
+            spans.append((start, end))
+    return spans
 
 
 def _conditionals_in_parentheses(source: bytes) -> list[tuple[int, int]]:
@@ -332,13 +378,18 @@ def blank_macros(source: bytes) -> bytes:
     catching everything."""
     spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
              if b"#" in source else [])
-    for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS,
-                    _LEADING_ATTRIBUTE_MACROS, _CALLING_CONVENTION, _CALLING_CONVENTION_NAME):
+    for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS):
         spans.extend(match.span(1) for match in pattern.finditer(source))
-    spans.extend(match.span(2) for match in _MACRO_BEFORE_NAME.finditer(source)
-                 if match["type"] not in _NOT_TYPES)
+    for match in _CALLING_CONVENTION.finditer(source):
+        if _name_before(source, match.start()) is not None:
+            spans.append(match.span(1))
+    for match in _LEADING_ATTRIBUTE_MACROS.finditer(source):
+        if (start := _name_before(source, match.start())) is not None:
+            spans.append((start, match.end()))
+    spans.extend(_macros_before_names(source))
+    spans.extend(_calling_convention_names(source))
     for match in _SPECIFIER_MACROS.finditer(source):
-        spans.append(next(match.span(g) for g in (1, 2, 3, 4) if match.group(g) is not None))
+        spans.append(next(match.span(g) for g in (1, 2, 3) if match.group(g) is not None))
     for define in _DEFINE.finditer(source):
         for comment in _BLOCK_COMMENT.finditer(source, define.start(), define.end()):
             if not _LINE_END.match(source, comment.end()):

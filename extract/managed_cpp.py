@@ -29,10 +29,10 @@ import re
 MANAGED_GRAMMARS = frozenset({"cpp"})
 
 # The dialect's marks: `gcnew`, `ref class`, `value struct`, or a handle written as one
-# (`String^ s`, `Task<Object^>`, `f(Object^)`; an XOR is `a ^ b` or `a^b`).
-_DIALECT = re.compile(
-    rb"\bgcnew\b|\b(?:ref|value)[ \t]+(?:class|struct)\b|[\w>]\^(?:[ \t]*[>),]|[ \t]+[A-Za-z_])"
-)
+# (`String^ s`, `Task<Object^>`, `f(Object^)`; an XOR is `a ^ b` or `a^b`). Looked for as
+# plain bytes first: a regex over every C++ file for them cost a tenth of blanking macros.
+_KEYWORD_MARKS = (b"gcnew", b"ref class", b"ref struct", b"value class", b"value struct")
+_HANDLE_MARK = re.compile(rb"\^(?<=[\w>]\^)(?:[ \t]*[>),]|[ \t]+[A-Za-z_])")
 # A handle's `^`; not an operator's name (`operator^=`), read from the parsed bytes.
 _HANDLE = re.compile(rb"(?<!operator)(?<!operator )\^")
 _GCNEW = re.compile(rb"\bgcnew\b")
@@ -54,7 +54,8 @@ _FOR_EACH = re.compile(rb"\bfor[ \t]+(each)[ \t]*\((?:[^()]|\([^()]*\))*?\s(in)\
 def as_standard_cpp(source: bytes) -> bytes:
     """`source` with C++/CLI and C++/CX syntax rewritten as C++ (see the module
     docstring), or `source` itself when it shows neither dialect."""
-    if _DIALECT.search(source) is None:
+    if not (any(mark in source for mark in _KEYWORD_MARKS)
+            or (b"^" in source and _HANDLE_MARK.search(source))):
         return source
     rewritten = bytearray(_HANDLE.sub(b"*", source))
     for match in _GCNEW.finditer(source):

@@ -61,11 +61,6 @@ EXPECTED_MISSES: dict[str, dict[tuple[int, str], str]] = {
     "glib-2.0/glib/gmessages.h": {},
     "glib-2.0/glib/gmain.h": {
         (498, "GLIB_AVAILABLE_TYPE_IN_2_64"): CTAGS_ERROR + ": an annotation macro as the name",
-        (848, "g_timeout_funcs"): "an extern declaration behind GLIB_VAR",
-        (849, "g_child_watch_funcs"): "an extern declaration behind GLIB_VAR",
-        (850, "g_idle_funcs"): "an extern declaration behind GLIB_VAR",
-        (852, "g_unix_signal_funcs"): "an extern declaration behind GLIB_VAR",
-        (853, "g_unix_fd_source_funcs"): "an extern declaration behind GLIB_VAR",
     },
     "glib-2.0/gio/gioenums.h": {
         (1731, "GLIB_DEPRECATED_TYPE_IN_2_60"): CTAGS_ERROR + ": an annotation macro as the name",
