@@ -219,28 +219,53 @@ def _previous_code_line(before: bytes) -> bytes:
     return b""
 
 
-def _in_enums(source: bytes, offsets: list[int]) -> list[bool]:
-    """For each offset (ascending), whether the innermost brace open there opens an enum's
-    body. One sweep over the file's braces, not those in comments, strings and
-    preprocessor directives (`#define INIT { {`)."""
+def _token_sweep(source: bytes, offsets: list[int]) -> tuple[list[bool], list[tuple[int, int]]]:
+    """One sweep over the file's braces and parentheses, not those in comments, strings and
+    preprocessor directives (`#define INIT { {`): for each offset (ascending), whether the
+    innermost brace open there opens an enum's body; and the spans of conditional
+    directives (`#if`...`#endif` lines) inside an open parenthesis. (Whether a brace opens
+    an enum is worked out only for the braces an offset asks about: a file has thousands.)"""
     inside: list[bool] = []
-    stack: list[bool] = []
-    tokens = _TOKENS.finditer(source)
-    token = next(tokens, None)
-    for offset in offsets:
-        while token is not None and token.start() < offset:
-            index = token.start()
-            if token.group() == b"{":
-                low = max(0, index - _ENUM_HEAD_BYTES)
-                head = max(source.rfind(b";", low, index), source.rfind(b"}", low, index),
-                           source.rfind(b"{", low, index), low)
-                code = _COMMENT.sub(b" ", source[head:index])
-                stack.append(_ENUM_HEAD.search(code) is not None)
-            elif token.group() == b"}" and stack:
+    conditionals: list[tuple[int, int]] = []
+    stack: list[int] = []  # offsets of the open braces
+    enum_brace: dict[int, bool] = {}
+    depth = 0
+    pending = iter(offsets)
+    offset = next(pending, None)
+
+    def innermost_is_enum() -> bool:
+        if not stack:
+            return False
+        index = stack[-1]
+        if index not in enum_brace:
+            low = max(0, index - _ENUM_HEAD_BYTES)
+            head = max(source.rfind(b";", low, index), source.rfind(b"}", low, index),
+                       source.rfind(b"{", low, index), low)
+            code = _COMMENT.sub(b" ", source[head:index])
+            enum_brace[index] = _ENUM_HEAD.search(code) is not None
+        return enum_brace[index]
+
+    for token in _TOKENS.finditer(source):
+        index = token.start()
+        while offset is not None and offset <= index:
+            inside.append(innermost_is_enum())
+            offset = next(pending, None)
+        text = token.group()
+        if text == b"{":
+            stack.append(index)
+        elif text == b"}":
+            if stack:
                 stack.pop()
-            token = next(tokens, None)
-        inside.append(bool(stack) and stack[-1])
-    return inside
+        elif text == b"(":
+            depth += 1
+        elif text == b")":
+            depth = max(depth - 1, 0)
+        elif depth and token.group("conditional") is not None:
+            conditionals.append(token.span())
+    while offset is not None:
+        inside.append(innermost_is_enum())
+        offset = next(pending, None)
+    return inside, conditionals
 
 
 def _blank_macro_line(source: bytes, match: re.Match[bytes], in_enum: bool) -> bool:
@@ -354,21 +379,6 @@ def _calling_convention_names(source: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-def _conditionals_in_parentheses(source: bytes) -> list[tuple[int, int]]:
-    """The spans of `#if`/`#ifdef`/`#else`/`#endif`... lines inside an open parenthesis."""
-    spans: list[tuple[int, int]] = []
-    depth = 0
-    for token in _TOKENS.finditer(source):
-        text = token.group()
-        if text == b"(":
-            depth += 1
-        elif text == b")":
-            depth = max(depth - 1, 0)
-        elif depth and token.group("conditional") is not None:
-            spans.append(token.span())
-    return spans
-
-
 def blank_macros(source: bytes) -> bytes:
     """Replace what derails tree-sitter in C and C++ with spaces, keeping every byte
     offset and line number: lone macro lines, class export, declaration specifier,
@@ -376,8 +386,7 @@ def blank_macros(source: bytes) -> bytes:
     conditional directives inside parentheses; a macro standing for an access specifier,
     `try` or `catch` becomes that keyword, one standing for a whole catch clause a clause
     catching everything."""
-    spans = ([*_conditionals_in_parentheses(source), *_first_branches_only(source)]
-             if b"#" in source else [])
+    spans = _first_branches_only(source) if b"#" in source else []
     for pattern in (_CLASS_MACROS, _CLASS_TRAILING_MACROS, _TRAILING_MACROS):
         spans.extend(match.span(1) for match in pattern.finditer(source))
     for match in _CALLING_CONVENTION.finditer(source):
@@ -396,9 +405,14 @@ def blank_macros(source: bytes) -> bytes:
                 spans.append(comment.span())
     lines = list(_MACRO_LINE.finditer(source))
     directives = list(_DIRECTIVE.finditer(source))
-    annotated = list(_ANNOTATED_ENUMERATOR.finditer(source))
+    annotated = list(_ANNOTATED_ENUMERATOR.finditer(source)) if b"enum" in source else []
     offsets = sorted({match.start() for match in (*lines, *directives, *annotated)})
-    in_enum = dict(zip(offsets, _in_enums(source, offsets)))
+    if offsets or b"#" in source:
+        in_enums, conditionals = _token_sweep(source, offsets)
+    else:
+        in_enums, conditionals = [], []
+    spans.extend(conditionals)
+    in_enum = dict(zip(offsets, in_enums))
     spans.extend(match.span(1) for match in annotated if in_enum[match.start()])
     spans.extend(line.span() for line in lines
                  if _blank_macro_line(source, line, in_enum[line.start()]))
@@ -407,11 +421,14 @@ def blank_macros(source: bytes) -> bytes:
     # blanked there (`#define XX(uc, lc) UV_##uc,` ... `#undef XX`); an alias
     # (`#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA`) is kept.
     spans.extend(directive.span() for directive in directives if in_enum[directive.start()])
+    # (Each keyword macro holds a word looked for as plain bytes first: most files have none.)
+    exceptions = b"_TRY" in source or b"_CATCH" in source
     clauses = [match for match in _CATCH_CLAUSE_MACRO.finditer(source)
-               if len(match[1]) >= len(_CATCH_ALL)]
+               if len(match[1]) >= len(_CATCH_ALL)] if exceptions else []
     whole = {match.start(1) for match in clauses}
-    keywords = [*_ACCESS_MACRO.finditer(source),
-                *(m for m in _TRY_MACRO.finditer(source) if m.start(1) not in whole)]
+    keywords = [m for m in _TRY_MACRO.finditer(source) if m.start(1) not in whole] if exceptions else []
+    if b"PRIVATE" in source or b"PROTECTED" in source or b"PUBLIC" in source:
+        keywords.extend(_ACCESS_MACRO.finditer(source))
     if not spans and not keywords and not clauses:
         return source
     blanked = bytearray(source)
