@@ -14,20 +14,23 @@ Imports: the standard library only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _NOT_NEWLINE = re.compile(rb"[^\n]")
 # Braces and parentheses, and what to step over whole: comments, strings, characters and
 # directives (with their continuation lines; `#define INIT { {`); a conditional directive
 # is told apart. (An unclosed comment, string or character ends at the end of the file
-# or line.)
+# or line.) Every branch starts with one literal byte, so that the regex engine skips
+# to the next such byte at C speed (with a class `[{}()]` or a `^` it tried every
+# position: the sweep was a fifth of blanking a file's macros). A `#` is a directive only
+# at the start of its line (`_tokens`): assembly in headers has `#0` mid-line.
 _TOKENS = re.compile(
     rb"/\*.*?(?:\*/|\Z)|//[^\n]*"
-    rb"|(?P<conditional>^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b"
-    rb"(?:[^\n]*\\\r?\n)*[^\n]*)"
-    rb"|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
-    rb"|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)|[{}()]",
+    rb"|#(?P<conditional>[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b)?(?:[^\n]*\\\r?\n)*[^\n]*"
+    rb"|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|'(?:[^'\\\n]|\\.)*(?:'|$)|\{|\}|\(|\)",
     re.S | re.M,
 )
+_HASH = ord("#")
 
 # A C or C++ line holding nothing but a macro, without a semicolon (`FMT_BEGIN_NAMESPACE`,
 # `Q_OBJECT`, `DEFINE_CHECK_OP(EQ, ==)`, an attribute macro above a declaration, its
@@ -219,6 +222,20 @@ def _previous_code_line(before: bytes) -> bytes:
     return b""
 
 
+def _tokens(source: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match[bytes]]:
+    """`_TOKENS`' matches from `pos` to `endpos`, a `#` that does not start its line
+    (only spaces before it) passed over as no token."""
+    endpos = len(source) if endpos is None else endpos
+    search = _TOKENS.search
+    while (token := search(source, pos, endpos)) is not None:
+        start = token.start()
+        pos = token.end()
+        if source[start] == _HASH and source[source.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):
+            pos = start + 1
+            continue
+        yield token
+
+
 def _token_sweep(source: bytes, offsets: list[int]) -> tuple[list[bool], list[tuple[int, int]]]:
     """One sweep over the file's braces and parentheses, not those in comments, strings and
     preprocessor directives (`#define INIT { {`): for each offset (ascending), whether the
@@ -245,7 +262,7 @@ def _token_sweep(source: bytes, offsets: list[int]) -> tuple[list[bool], list[tu
             enum_brace[index] = _ENUM_HEAD.search(code) is not None
         return enum_brace[index]
 
-    for token in _TOKENS.finditer(source):
+    for token in _tokens(source):
         index = token.start()
         while offset is not None and offset <= index:
             inside.append(innermost_is_enum())
@@ -261,7 +278,7 @@ def _token_sweep(source: bytes, offsets: list[int]) -> tuple[list[bool], list[tu
         elif text == b")":
             depth = max(depth - 1, 0)
         elif depth and token.group("conditional") is not None:
-            conditionals.append(token.span())
+            conditionals.append((source.rfind(b"\n", 0, index) + 1, token.end()))  # its line
     while offset is not None:
         inside.append(innermost_is_enum())
         offset = next(pending, None)
@@ -305,7 +322,7 @@ _OPENING = {b"{": 1, b"(": 1, b"}": -1, b")": -1}
 
 def _unbalanced(code: bytes) -> bool:
     """Whether `code` opens or closes more braces and parentheses than it closes or opens."""
-    return sum(_OPENING.get(token.group(), 0) for token in _TOKENS.finditer(code)) != 0
+    return sum(_OPENING.get(token.group(), 0) for token in _tokens(code)) != 0
 
 
 def _first_branches_only(source: bytes) -> list[tuple[int, int]]:
