@@ -20,8 +20,11 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
   the written name (`jQuery.offset = {...}` scopes `jQuery.offset.setOffset`);
 - `@package` a prefix for the definitions that start after it, up to the next one (Go
   `package`, file-scoped C# and PHP namespaces);
-- `(#outside? @capture "type" ...)` keeps a match only when no ancestor of the captured
-  node is of one of these types (Python's module variables at any block depth);
+- `(#set! outside "type ...")` keeps a match only when no ancestor of the definition
+  node (or of the `@scope` node, in a scope pattern) is of one of these types (Python's module variables at any block depth). A
+  setting read after matching, not a predicate: py-tree-sitter 0.26 keeps about half a
+  kilobyte for good at every call of a Python predicate callback (a worker grew by
+  350 MiB over 2,500 kernel files, and a daemon would grow without end);
 - `@static` / `@member` optional, where the language has a member separator: a
   class-level method (Ruby `def self.m`) is joined with `.` (`Net::HTTP.start`); a
   member that is not a method (PHP class constant) with the member separator
@@ -238,6 +241,12 @@ def _collect(
     seen: set[int] = set()
     # Patterns in file order: a name captured twice keeps the first pattern's kind.
     for pattern, captures in sorted(matches, key=lambda match: match[0]):
+        settings = query.pattern_settings(pattern)
+        kinds = [key for key in captures if key.startswith("definition.")]
+        if "outside" in settings:
+            held = captures[kinds[0]][0] if kinds else captures["scope"][0]
+            if not _outside(held, _node_types(settings["outside"])):
+                continue
         if "package" in captures:
             package = captures["package"][0]
             parts = [p for p in _QUALIFIER_SPLIT.split(_text(package, parsed)) if p]
@@ -248,13 +257,11 @@ def _collect(
         elif "scope" in captures and "scope.path" in captures:  # every part kept: `a.b`
             name = ".".join(_split_name(_text(captures["scope.path"][0], parsed)))
             scopes[captures["scope"][0].id] = (name, True)
-        kinds = [key for key in captures if key.startswith("definition.")]
         if not kinds or "name" not in captures:
             continue
         node, name_node = captures[kinds[0]][0], captures["name"][0]
         if name_node.id in seen:
             continue
-        settings = query.pattern_settings(pattern)
         written = _written_name(captures, settings, parsed)
         twin = settings.get("unless-named-as")
         if twin and twin in captures and _text(captures[twin][0], parsed) == written:
@@ -580,17 +587,11 @@ def _restart_row(root: Node, source: bytes, floor: int) -> int | None:
     return None
 
 
-def _predicate(
-    name: str, args: list[tuple[str, str]], _pattern: int, captures: dict[str, list[Node]]
-) -> bool:
-    """Our own query predicate, `(#outside? @capture "type" ...)`: the captured node has no
-    ancestor of these types (a Python assignment is a module's variable however deep it
-    stands in `if`/`try`/`with`/`for` blocks, unless a def or class holds it)."""
-    if name != "outside?":
-        raise ValueError(f"unknown query predicate #{name}")
-    (capture, _), *types = args
-    enclosing = {type_name for type_name, _ in types}
-    parent = captures[capture][0].parent
+def _outside(node: Node, enclosing: frozenset[str]) -> bool:
+    """Whether no ancestor of `node` is of these types (a Python assignment is a module's
+    variable however deep it stands in `if`/`try`/`with`/`for` blocks, unless a def or
+    class holds it)."""
+    parent = node.parent
     for _ in range(MAX_SCOPE_DEPTH):
         if parent is None:
             return True
@@ -600,13 +601,18 @@ def _predicate(
     return False  # too deep to tell: not a module-level definition
 
 
+@functools.lru_cache(maxsize=64)
+def _node_types(setting: str) -> frozenset[str]:
+    return frozenset(setting.split())
+
+
 def _symbols_in(
     root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes
 ) -> list[Symbol]:
     """The symbols one parse tree defines (`source`: the file as written, for signatures;
     `parsed`: what the tree was parsed from, macros blanked, at the same offsets)."""
     try:
-        matches = QueryCursor(query).matches(root, predicate=_predicate)
+        matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
         raise ExtractError(f"tag query failed on {path!r}: {exc}") from exc
     definitions, scopes, packages = _collect(matches, query, parsed)

@@ -14,6 +14,5 @@
   (preproc_ifdef {{c-variable-declaration}})
   (preproc_else {{c-variable-declaration}})
   (preproc_elif {{c-variable-declaration}})]
-  (#outside? @definition.variable "compound_statement" "field_declaration_list"
-   "function_definition" "ERROR")
+  (#set! outside "compound_statement field_declaration_list function_definition ERROR")
   (#not-match? @definition.variable "^extern\\b"))

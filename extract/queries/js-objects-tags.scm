@@ -1,6 +1,6 @@
 ; JavaScript and TypeScript (and TSX) object literals and function expressions, read after
-; javascript-tags.scm or typescript-tags.scm (languages.py). `#outside?` keeps a match no
-; function body, class body or call argument holds (parse.py).
+; javascript-tags.scm or typescript-tags.scm (languages.py). `#set! outside` keeps a match
+; no function body, class body or call argument holds (parse.py).
 
 ; A top-level object literal scopes its methods: `const api = { get() {}, put: () => {} }`
 ; gives `api.get` and `api.put`.
@@ -21,13 +21,13 @@
   (pair
     key: (property_identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)])] @definition.method
-  (#outside? @definition.method {{js-function-bodies}}))
+  (#set! outside {{js-function-bodies}}))
 
 ; A nested object scopes its members: `jQuery.event.special.click.setup`.
 ((pair
    key: (property_identifier) @scope.name
    value: (object)) @scope
-  (#outside? @scope {{js-function-bodies}}))
+  (#set! outside {{js-function-bodies}}))
 
 ; A function expression set on an object under another name is found by its own name
 ; too, the one stack traces show: `Field.d = function decorateField() {}` is `Field.d`

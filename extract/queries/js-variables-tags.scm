@@ -24,10 +24,7 @@
 ((variable_declaration
    (variable_declarator
      name: (identifier) @name) @definition.variable)
-  (#outside? @definition.variable "function_declaration" "function_expression"
-   "arrow_function" "method_definition" "generator_function_declaration"
-   "generator_function" "class_body" "for_statement" "for_in_statement"
-   "while_statement" "do_statement"))
+  (#set! outside "function_declaration function_expression arrow_function method_definition generator_function_declaration generator_function class_body for_statement for_in_statement while_statement do_statement"))
 
 ; Top-level destructuring, `const { a, b: c } = obj`, `const [x, y] = pair` (ctags
 ; reports TypeScript's): `const` names are constants, `let`/`var` names variables.

@@ -14,4 +14,4 @@
    left: [(identifier) @name
           (pattern_list (identifier) @name)
           (tuple_pattern (identifier) @name)]) @definition.constant
-  (#outside? @definition.constant "function_definition" "class_definition"))
+  (#set! outside "function_definition class_definition"))

@@ -1,5 +1,5 @@
-"""Our own query predicate (`#outside?`, parse.py) walks up from each candidate: however
-deep the nesting, the walk is bounded (MAX_SCOPE_DEPTH) and the file still extracts."""
+"""The `#set! outside` check (parse.py) walks up from each candidate: however deep the
+nesting, the walk is bounded (MAX_SCOPE_DEPTH) and the file still extracts."""
 
 from __future__ import annotations
 
