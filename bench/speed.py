@@ -164,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold-queries", type=int, default=30)
     parser.add_argument("--index-only", action="store_true",
                         help="only the index runs (no ground truth, no queries); JSON out")
+    parser.add_argument("--subdir", metavar="PATH",
+                        help="index runs on this sub-directory of the corpus only "
+                             "(implies --index-only): `linux --subdir drivers/net/ethernet`")
     args = parser.parse_args(argv)
+    args.index_only = args.index_only or args.subdir is not None
     if args.runs < 3:
         parser.error("--runs must be at least 3")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -173,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("symfind not found: pip install -e . or set SYMFIND_BIN")
     (corpus,) = corpora.select(corpora.load_table(), [args.corpus])
     root = corpora.fetch(corpus)
+    if args.subdir is not None:
+        root = root / args.subdir
+        if not root.is_dir():
+            raise SystemExit(f"no directory {args.subdir!r} in {corpus.name}")
     if not args.index_only:
         stats = groundtruth.build(corpus)
         queries = [q["query"] for q in groundtruth.load_queries(corpus)]
