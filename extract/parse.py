@@ -21,10 +21,11 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 - `@package` a prefix for the definitions that start after it, up to the next one (Go
   `package`, file-scoped C# and PHP namespaces);
 - `(#set! outside "type ...")` keeps a match only when no ancestor of the definition
-  node (or of the `@scope` node, in a scope pattern) is of one of these types (Python's module variables at any block depth). A
-  setting read after matching, not a predicate: py-tree-sitter 0.26 keeps about half a
-  kilobyte for good at every call of a Python predicate callback (a worker grew by
-  350 MiB over 2,500 kernel files, and a daemon would grow without end);
+  node (of the `@scope` node, in a scope pattern) is of one of these types (Python's
+  module variables at any block depth). A setting read after matching, not a predicate:
+  py-tree-sitter 0.26 keeps about half a kilobyte for good at every call of a Python
+  predicate callback (a worker grew by 200 MiB over 2,500 kernel files, and a daemon
+  would grow without end);
 - `@static` / `@member` optional, where the language has a member separator: a
   class-level method (Ruby `def self.m`) is joined with `.` (`Net::HTTP.start`); a
   member that is not a method (PHP class constant) with the member separator
@@ -435,8 +436,9 @@ def _qualname(
 def parser_input(grammar: str, source: bytes) -> bytes:
     """What the parser of `grammar` reads for `source`: the same bytes at the same
     offsets, with what derails the grammar rewritten -- C and C++ macros blanked, C++/CLI
-    syntax made C++, TypeScript call signatures separated. Names and signatures are read
-    from the source as written."""
+    syntax made C++, TypeScript call signatures separated. Signatures are read from the
+    source as written, names from these bytes (no rewriting changes a name but a C++/CLI
+    finalizer's, `!X` read as `~X`)."""
     if grammar in MANAGED_GRAMMARS:
         source = as_standard_cpp(source)
     if grammar in MACRO_GRAMMARS:
