@@ -114,8 +114,11 @@ def sync_repository(
     *,
     progress: Progress | None = None,
     commit_every: int = COMMIT_EVERY_FILES,
+    commit_every_max: int | None = None,
 ) -> IndexReport:
-    """Reconcile the index held by `writer` with every file on disk, committing as it goes.
+    """Reconcile the index held by `writer` with every file on disk, committing as it goes:
+    each time `commit_every` files are staged, an interval that doubles after each commit
+    up to `commit_every_max` (when given).
 
     Raises:
         ExtractionWorkerDied: An extraction worker died; what is staged is left staged.
@@ -153,6 +156,7 @@ def sync_repository(
             unchanged += outcome.unchanged
             if writer.staged >= commit_every:
                 writer.commit()
+                commit_every = max(commit_every, min(2 * commit_every, commit_every_max or 0))
             if progress is not None:
                 progress(done, len(todo))
     header = writer.commit() if writer.staged or writer.excluded_staged else writer.header

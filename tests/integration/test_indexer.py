@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.config import Config, IndexOptions
-from symfind.daemon.indexer import update_index
+from symfind.daemon.indexer import sync_repository, update_index
+from symfind.daemon.walk import IgnoreRules
 from symfind.storage import IndexLocked, IndexWriter, Searcher, read_manifest
 from tests.integration.second_user import as_nobody, nobody_cwd
 
@@ -105,6 +106,25 @@ def test_incremental_runs_touch_only_what_changed(repo: Path, config: Config) ->
         ("sub_b.py", "Beta"),
         ("sub_b.py", "Beta.run"),
     ]
+
+
+def test_commits_come_at_intervals_that_double_up_to_the_cap(repo: Path, config: Config) -> None:
+    for number in range(30):
+        write(repo, f"m{number:02}.py", PY_CLASS.format(name=f"C{number}"))
+    commits_after: list[int] = []  # files done when the generation moved
+    with IndexWriter(config.index_dir, repo_root=repo, options_hash="test") as writer:
+
+        def progress(done: int, _total: int) -> None:
+            if writer.header.generation != generations[-1]:
+                generations.append(writer.header.generation)
+                commits_after.append(done)
+
+        generations = [writer.header.generation]
+        report = sync_repository(writer, config, IgnoreRules(repo), progress=progress,
+                                 commit_every=2, commit_every_max=8)
+    # 0 files done: the empty index committed first, so that searches work at once.
+    assert commits_after == [0, 2, 6, 14, 22, 30]
+    assert (report.indexed, report.files) == (30, 30)
 
 
 def test_a_touched_but_unchanged_file_is_not_re_extracted(repo: Path, config: Config) -> None:
