@@ -34,7 +34,7 @@ from pathlib import Path
 
 import msgspec
 
-from bench.parse_floor import indexed_paths
+from bench.parse_floor import paths_to_measure
 from symfind.extract import LANGUAGES, Symbol, extract_symbols, language_for_file
 from symfind.extract import parse as extract_parse
 from symfind.storage.index import open_tantivy
@@ -108,10 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paths-from", type=Path, help="repo-relative paths, one a line")
     parser.add_argument("--limit", type=int, help="only the first N paths")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.paths_from is not None:
-        paths = args.paths_from.read_text(encoding="utf-8").splitlines()
-    else:
-        paths = indexed_paths(args.root)
+    paths = paths_to_measure(args.root, args.paths_from)
     figures = stage_seconds(args.root.resolve(), paths[: args.limit])
     parse = figures["parse"]
     stages = ("parse", "query", "python", "to_document", "transfer", "tantivy")

@@ -37,6 +37,13 @@ def indexed_paths(root: Path) -> list[str]:
     return sorted(manifest.files)
 
 
+def paths_to_measure(root: Path, paths_from: Path | None) -> list[str]:
+    """The paths listed in `paths_from` (one a line), else those of `root`'s index."""
+    if paths_from is not None:
+        return paths_from.read_text(encoding="utf-8").splitlines()
+    return indexed_paths(root)
+
+
 def _parse_task(task: tuple[str, list[str]]) -> int:
     """Read and parse each file of one task; returns the bytes parsed."""
     from tree_sitter_language_pack import get_parser
@@ -75,10 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--paths-from", type=Path, help="repo-relative paths, one a line")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.paths_from is not None:
-        paths = args.paths_from.read_text(encoding="utf-8").splitlines()
-    else:
-        paths = indexed_paths(args.root)
+    paths = paths_to_measure(args.root, args.paths_from)
     seconds = parse_floor(args.root.resolve(), paths, args.processes)
     print(f"{len(paths)} files parsed in {seconds:.2f} s ({args.processes} processes)")
     return 0
