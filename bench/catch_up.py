@@ -1,17 +1,19 @@
 """`daemon run`'s catch-up against `symfind index` of the same files (issue 14, goal 3).
 
 Usage:
-    python -m bench.catch_up CORPUS_DIR [--runs 3]
+    python -m bench.catch_up CORPUS_DIR [--runs 3] [--poll-s 0.5]
 
 Each run times both, in alternating order (the index first on odd runs, the catch-up
 first on even runs, so that a drift in the machine's load falls on both):
 
 - `symfind index --force` into a fresh index base, with its process tree's peak RSS;
 - `symfind daemon run --force` on a fresh index base, from its start until its status
-  says idle with nothing pending, with the daemon tree's peak RSS. The status is asked
-  through the socket every POLL_S seconds: a poll every 10 ms, as bench.freshness makes
-  for its edits, is a hundred requests a second that the daemon's main process answers
-  while it indexes.
+  says idle with nothing pending, with the daemon tree's peak RSS. Memory is sampled as
+  for the index (`bench.kernel.POLL_S`: reading /proc/PID/smaps_rollup walks the
+  process's page tables under its memory-map lock). The status is asked
+  through the socket every `--poll-s` seconds (`CATCH_UP_POLL_S`): a poll every 10 ms
+  is a hundred requests a second that the daemon's main process answers while it
+  indexes (`--poll-s 0.01` measures what they cost).
 
 The corpus is read in place and never modified. Prints Markdown: each run, the medians,
 and the median of the per-run ratios (catch-up / index).
@@ -29,11 +31,11 @@ import time
 from pathlib import Path
 
 from bench import tools
-from bench.daemon_bench import idle, load, note, status
+from bench.daemon_bench import CATCH_UP_POLL_S, idle, load, note, status
+from bench.kernel import POLL_S as MEMORY_POLL_S
 from bench.kernel import run_measured, tree_memory_kib
 from symfind.storage import index_dir_for
 
-POLL_S = 0.5
 TIMEOUT_S = 3600.0
 
 
@@ -44,7 +46,8 @@ def index_run(repo: Path, index_base: Path) -> tuple[float, int]:
     return measured.seconds, measured.peak_tree_rss_kib
 
 
-def catch_up_run(repo: Path, index_base: Path, log: Path) -> tuple[float, int, int]:
+def catch_up_run(repo: Path, index_base: Path, log: Path,
+                 poll_s: float) -> tuple[float, int, int]:
     """A daemon on an empty index until it is idle: wall seconds, the tree's peak RSS
     (KiB) and the files it reports."""
     env = tools.symfind_env(index_base)
@@ -55,17 +58,23 @@ def catch_up_run(repo: Path, index_base: Path, log: Path) -> tuple[float, int, i
             [*tools.symfind_command(), "-v", "daemon", "run", "--force", str(repo)],
             stdout=subprocess.DEVNULL, stderr=stderr, env=env)
     peak = 0
+    next_memory = next_status = started
     try:
         while True:
-            if daemon.poll() is not None:
-                raise RuntimeError(f"the daemon exited with {daemon.returncode}; see {log}")
-            peak = max(peak, tree_memory_kib(daemon.pid)[0])
-            current = status(index_dir)
-            if current is not None and idle(current):
-                return time.monotonic() - started, peak, current.files
-            if time.monotonic() - started > TIMEOUT_S:
+            now = time.monotonic()
+            if now >= next_memory:
+                if daemon.poll() is not None:
+                    raise RuntimeError(f"the daemon exited with {daemon.returncode}; see {log}")
+                peak = max(peak, tree_memory_kib(daemon.pid)[0])
+                next_memory = now + MEMORY_POLL_S
+            if now >= next_status:
+                current = status(index_dir)
+                if current is not None and idle(current):
+                    return time.monotonic() - started, peak, current.files
+                next_status = now + poll_s
+            if now - started > TIMEOUT_S:
                 raise TimeoutError(f"no idle daemon after {TIMEOUT_S:.0f} s; see {log}")
-            time.sleep(POLL_S)
+            time.sleep(max(min(next_memory, next_status) - time.monotonic(), 0))
     finally:
         daemon.terminate()
         daemon.wait(timeout=300)
@@ -76,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--poll-s", type=float, default=CATCH_UP_POLL_S,
+                        help="seconds between status requests during the catch-up")
     args = parser.parse_args(argv)
     repo = args.corpus.resolve()
     load_before = load()
@@ -91,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                     row["index_s"], row["index_rss"] = index_run(repo, base)
                 else:
                     row["catch_up_s"], row["catch_up_rss"], row["files"] = catch_up_run(
-                        repo, base, work / f"daemon-{run}.log")
+                        repo, base, work / f"daemon-{run}.log", args.poll_s)
                 shutil.rmtree(base, ignore_errors=True)
             row["ratio"] = row["catch_up_s"] / row["index_s"]
             note(f"run {run}: {row}")
