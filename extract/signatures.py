@@ -4,8 +4,10 @@ In an interface or a type literal, `<T>(fn: T): T` then, on the next line, `<T>(
 string, fn: T): T` is valid TypeScript (a newline separates members), but tree-sitter's
 grammar reads the second line's `<T>` as type arguments of the first line's return type
 (`T<T>(...)`), and the whole file after it becomes one ERROR node (mobx's
-`api/action.ts` lost every definition). `separate_call_signatures` puts a `;` in the last
-column of such a line's indentation: every byte offset and line number stays the file's.
+`api/action.ts` lost every definition; effect's `Stream.ts` too, where a documentation
+comment stands between overloads and type parameters run over several lines).
+`separate_call_signatures` puts a `;` in the last column of such a line's indentation:
+every byte offset and line number stays the file's.
 
 Imports: the standard library only.
 """
@@ -15,9 +17,10 @@ from __future__ import annotations
 import re
 
 SIGNATURE_GRAMMARS = frozenset({"typescript", "tsx"})
-# A line starting with a type parameter list and then a parameter list, indented.
+# A line starting with a type parameter list and then a parameter list, indented; or
+# with a lone `<` whose parameters follow on the next lines (`<` then `A extends X,`).
 _GENERIC_CALL_SIGNATURE = re.compile(
-    rb"^([ \t]+)<[A-Za-z_$][^\n]*?>[ \t]*\(", re.M
+    rb"^([ \t]+)<(?:[A-Za-z_$][^\n]*?>[ \t]*\(|[ \t]*\r?\n[ \t]*[A-Za-z_$])", re.M
 )
 # Code a type can end with: a name, `)`, `]`, `>`, `}` (not `=`, `,`, `(`, `=>`, `|`...).
 _ENDS_A_TYPE = re.compile(rb"[\w$)\]>}]$")
@@ -37,11 +40,17 @@ def separate_call_signatures(source: bytes) -> bytes:
 
 
 def _previous_code_line(source: bytes, start: int) -> bytes:
-    """The last line before offset `start` with code, its `//` comment dropped."""
+    """The last line before offset `start` with code, its `//` comment dropped and the
+    block comments that end lines passed over (effect documents each overload:
+    `): A | Min` then `/** ... */` then `<A>(self: A): A`)."""
     end = start
     while end > 0:
         begin = source.rfind(b"\n", 0, end - 1) + 1
         line = _LINE_COMMENT.sub(b"", source[begin:end]).strip()
+        if line.endswith(b"*/"):
+            closing = source.rfind(b"*/", begin, end)
+            end = max(source.rfind(b"/*", 0, closing), 0)  # the code before the comment
+            continue
         if line:
             return line
         end = begin

@@ -1,0 +1,47 @@
+"""TypeScript variance annotations on type parameters, blanked.
+
+TypeScript 4.7 lets a type parameter say its variance: `interface Channel<out A, in B>`,
+`type Fn<in out T> = ...`. tree-sitter-typescript as bundled by the language pack 0.13
+knows none of it: the declaration becomes an ERROR node, and in a large file (effect's
+`Channel.ts`, `Stream.ts`, `RequestResolver.ts`) the error swallows the whole file.
+`blank_variance_annotations` replaces each `in`/`out` modifier with spaces, at the same
+offsets: the parameter is then an ordinary one, and no name or line moves.
+
+A modifier is `in`, `out` or `in out` that begins a type parameter (right after a `<`
+that follows a name, or after a `,`) and is followed by the parameter's name and what
+may come after a name there (`extends`, `=`, `,`, `>`): `<in A>`, `<A, out B = never>`.
+A parameter named `in` is not valid TypeScript, and one named `out` is left alone
+(`<out extends X>`: no name follows it).
+
+Imports: the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+VARIANCE_GRAMMARS = frozenset({"typescript", "tsx"})
+_MODIFIER = re.compile(
+    rb"[<,]\s*((?:in|out)[ \t]+(?:out[ \t]+)?)(?=[A-Za-z_$][\w$]*\s*(?:extends\b|[=,>]))"
+)
+# What may stand before the `<` of a type parameter list: a declared name.
+_NAME_END = re.compile(rb"[\w$][ \t]*$")
+_NAME_CONTEXT_BYTES = 64
+
+
+def blank_variance_annotations(source: bytes) -> bytes:
+    """`source` with every variance modifier of a type parameter turned into spaces."""
+    if b"in " not in source and b"out " not in source:
+        return source
+    blanked: bytearray | None = None
+    for match in _MODIFIER.finditer(source):
+        start = match.start()
+        if source[start] == ord("<") and not _NAME_END.search(
+            source, max(start - _NAME_CONTEXT_BYTES, 0), start
+        ):
+            continue  # not a declaration's list: `x <in y>` is no type parameter
+        if blanked is None:
+            blanked = bytearray(source)
+        modifier_start, modifier_end = match.span(1)
+        blanked[modifier_start:modifier_end] = b" " * (modifier_end - modifier_start)
+    return source if blanked is None else bytes(blanked)
