@@ -57,6 +57,7 @@ from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.managed_cpp import MANAGED_GRAMMARS, as_standard_cpp
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
 from symfind.extract.signatures import SIGNATURE_GRAMMARS, separate_call_signatures
+from symfind.extract.template_types import TEMPLATE_TYPE_GRAMMARS, plain_template_types
 from symfind.extract.variance import VARIANCE_GRAMMARS, blank_variance_annotations
 from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
 
@@ -437,13 +438,16 @@ def _qualname(
 def parser_input(grammar: str, source: bytes) -> bytes:
     """What the parser of `grammar` reads for `source`: the same bytes at the same
     offsets, with what derails the grammar rewritten -- C and C++ macros blanked, C++/CLI
-    syntax made C++, TypeScript call signatures separated and variance annotations
-    blanked. Signatures are read from the source as written, names from these bytes (no
-    rewriting changes a name but a C++/CLI finalizer's, `!X` read as `~X`)."""
+    syntax made C++, TypeScript call signatures separated, variance annotations blanked
+    and template literal types' escapes made plain. Signatures are read from the source
+    as written, names from these bytes (no rewriting changes a name but a C++/CLI
+    finalizer's, `!X` read as `~X`)."""
     if grammar in MANAGED_GRAMMARS:
         source = as_standard_cpp(source)
     if grammar in MACRO_GRAMMARS:
         return blank_macros(source)
+    if grammar in TEMPLATE_TYPE_GRAMMARS:
+        source = plain_template_types(source)
     if grammar in VARIANCE_GRAMMARS:
         source = blank_variance_annotations(source)
     if grammar in SIGNATURE_GRAMMARS:

@@ -1,6 +1,7 @@
 """TypeScript syntax that tree-sitter-typescript 0.13 does not know, rewritten at the same
-offsets before parsing: variance annotations (`extract/variance.py`) and generic call
-signatures that follow a member without a separator (`extract/signatures.py`).
+offsets before parsing: variance annotations (`extract/variance.py`), generic call
+signatures that follow a member without a separator (`extract/signatures.py`) and escapes
+in template literal types (`extract/template_types.py`).
 
 Each rewrite is compared whole, and the grammar is shown to fail on the source as written
 and to parse the rewritten bytes without an error. (In effect 4.1.0's sources these gaps
@@ -14,6 +15,7 @@ import pytest
 
 from symfind.extract.parse import _parser_and_query, parser_input
 from symfind.extract.signatures import separate_call_signatures
+from symfind.extract.template_types import plain_template_types
 from symfind.extract.variance import blank_variance_annotations
 
 VARIANCE = [
@@ -94,7 +96,22 @@ def test_signatures_after_no_member_are_left_alone() -> None:
     assert separate_call_signatures(NO_MEMBER_BEFORE) == NO_MEMBER_BEFORE
 
 
-@pytest.mark.parametrize("source", [*(s for s, _ in VARIANCE), SIGNATURES])
+TEMPLATE_TYPE = b"""type MissingSelf<Usage extends string> =
+  `Missing \\`Self\\` generic - use \\`class Self extends ${Usage}<Self>()\\``
+const hint = `a \\`quoted\\` word`
+"""
+PLAIN_TEMPLATE_TYPE = b"""type MissingSelf<Usage extends string> =
+  `Missing __Self__ generic - use __class Self extends ${Usage}<Self>()__`
+const hint = `a \\`quoted\\` word`
+"""
+
+
+def test_escapes_in_a_template_type_are_made_plain() -> None:
+    """Only the type alias's template: the template string after it is code."""
+    assert plain_template_types(TEMPLATE_TYPE) == PLAIN_TEMPLATE_TYPE
+
+
+@pytest.mark.parametrize("source", [*(s for s, _ in VARIANCE), SIGNATURES, TEMPLATE_TYPE])
 @pytest.mark.parametrize("grammar", ["typescript", "tsx"])
 def test_the_grammar_fails_as_written_and_parses_the_rewrite(grammar: str, source: bytes) -> None:
     parser, _query = _parser_and_query(grammar)
