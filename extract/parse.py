@@ -406,17 +406,17 @@ def _node_before(anchor: Node) -> Node | None:
     return sibling
 
 
-def _doc(definition: _Definition, anchor: Node, parsed: bytes) -> str:
+def _doc(definition: _Definition, anchor: Node, source: bytes) -> str:
     doc_node = definition.doc_node or _docstring(definition.node)
     if doc_node is not None:
-        return _clean_doc(_text(doc_node, parsed))
+        return _clean_doc(_text(doc_node, source))
     comments: list[str] = []
     expected_row = anchor.start_point.row
     sibling = _node_before(anchor)
     while sibling is not None and "comment" in sibling.type:
         if _end_line(sibling) - 1 < expected_row - 1:  # a blank line ends the block
             break
-        comments.append(_text(sibling, parsed))
+        comments.append(_text(sibling, source))
         expected_row = sibling.start_point.row
         sibling = sibling.prev_sibling
     return _clean_doc("\n".join(reversed(comments)))
@@ -439,9 +439,9 @@ def parser_input(grammar: str, source: bytes) -> bytes:
     """What the parser of `grammar` reads for `source`: the same bytes at the same
     offsets, with what derails the grammar rewritten -- C and C++ macros blanked, C++/CLI
     syntax made C++, TypeScript call signatures separated, variance annotations blanked
-    and template literal types' escapes made plain. Signatures are read from the source
-    as written, names from these bytes (no rewriting changes a name but a C++/CLI
-    finalizer's, `!X` read as `~X`)."""
+    and template literal types' escapes made plain. Signatures and docs are read from
+    the source as written, names from these bytes (no rewriting changes a name but a
+    C++/CLI finalizer's, `!X` read as `~X`)."""
     if grammar in MANAGED_GRAMMARS:
         source = as_standard_cpp(source)
     if grammar in MACRO_GRAMMARS:
@@ -618,8 +618,9 @@ def _node_types(setting: str) -> frozenset[str]:
 def _symbols_in(
     root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes
 ) -> list[Symbol]:
-    """The symbols one parse tree defines (`source`: the file as written, for signatures;
-    `parsed`: what the tree was parsed from, macros blanked, at the same offsets)."""
+    """The symbols one parse tree defines (`source`: the file as written, for signatures
+    and docs; `parsed`: what the tree was parsed from, macros blanked, at the same
+    offsets)."""
     try:
         matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
@@ -668,7 +669,7 @@ def _symbols_in(
                 end_line=_end_line(definition.node),
                 start_line=anchor.start_point.row + 1,
                 signature=_signature(definition.node, source),
-                doc=_doc(definition, anchor, parsed),
+                doc=_doc(definition, anchor, source),
             )
         )
     return symbols

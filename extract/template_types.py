@@ -21,7 +21,7 @@ import re
 
 TEMPLATE_TYPE_GRAMMARS = frozenset({"typescript", "tsx"})
 # `type Name<...> =` then the opening backtick of a template literal.
-_ALIAS_OF_TEMPLATE = re.compile(rb"\btype[ \t]+[A-Za-z_$][\w$]*[ \t]*(?:<[^=`;]*>)?\s*=\s*`")
+_ALIAS_OF_TEMPLATE = re.compile(rb"\btype[ \t]+[A-Za-z_$][\w$]*[ \t]*(?:<[^`;]*?>)?\s*=\s*`")
 # Up to the closing backtick: characters, or an escape (group 1); `${...}` holes hold
 # types, not backticks, in every template type seen.
 _TEMPLATE_BODY = re.compile(rb"(?:[^`\\]|(\\.))*`", re.S)

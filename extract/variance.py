@@ -11,7 +11,9 @@ A modifier is `in`, `out` or `in out` that begins a type parameter (right after 
 that follows a name, or after a `,`) and is followed by the parameter's name and what
 may come after a name there (`extends`, `=`, `,`, `>`): `<in A>`, `<A, out B = never>`.
 A parameter named `in` is not valid TypeScript, and one named `out` is left alone
-(`<out extends X>`: no name follows it).
+(`<out extends X>`: no name follows it). Elsewhere in code no `in` or `out` stands
+there; in comments and strings (`, in particular,`) the blanking changes nothing the
+parse or the index reads (docs and signatures are read from the source as written).
 
 Imports: the standard library only.
 """
@@ -39,7 +41,7 @@ def blank_variance_annotations(source: bytes) -> bytes:
         if source[start] == ord("<") and not _NAME_END.search(
             source, max(start - _NAME_CONTEXT_BYTES, 0), start
         ):
-            continue  # not a declaration's list: `x <in y>` is no type parameter
+            continue  # not after a name: `"<in progress>"` is no type parameter list
         if blanked is None:
             blanked = bytearray(source)
         modifier_start, modifier_end = match.span(1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from symfind.extract import extract_symbols
 from symfind.extract.parse import _parser_and_query, parser_input
 from symfind.extract.signatures import separate_call_signatures
 from symfind.extract.template_types import plain_template_types
@@ -99,10 +100,12 @@ def test_signatures_after_no_member_are_left_alone() -> None:
 TEMPLATE_TYPE = b"""type MissingSelf<Usage extends string> =
   `Missing \\`Self\\` generic - use \\`class Self extends ${Usage}<Self>()\\``
 const hint = `a \\`quoted\\` word`
+type Missing<Params extends string = "", T = Array<string>> = `use \\`${Params}\\``
 """
 PLAIN_TEMPLATE_TYPE = b"""type MissingSelf<Usage extends string> =
   `Missing __Self__ generic - use __class Self extends ${Usage}<Self>()__`
 const hint = `a \\`quoted\\` word`
+type Missing<Params extends string = "", T = Array<string>> = `use __${Params}__`
 """
 
 
@@ -118,3 +121,16 @@ def test_the_grammar_fails_as_written_and_parses_the_rewrite(grammar: str, sourc
     as_written = parser.parse(source).root_node.has_error
     rewritten = parser.parse(parser_input(grammar, source)).root_node.has_error
     assert (as_written, rewritten) == (True, False)
+
+
+def test_docs_are_read_as_written() -> None:
+    """A comment's `, in particular,` looks like a variance modifier to the blanking;
+    the doc keeps it, as it keeps everything the rewrites touch."""
+    source = (b"/** Sorted, in particular, by name; `type T = \\`a\\`` is fine. */\n"
+              b"export function sortByName<in out T>(items: T[]): T[] {\n"
+              b"  return items\n"
+              b"}\n")
+    assert parser_input("typescript", source) != source
+    assert [(s.name, s.line, s.doc) for s in extract_symbols("doc.ts", source)] == [
+        ("sortByName", 2, "Sorted, in particular, by name; `type T = \\`a\\`` is fine."),
+    ]
