@@ -1,19 +1,19 @@
 """`daemon run`'s catch-up against `symfind index` of the same files (issue 14, goal 3).
 
 Usage:
-    python -m bench.catch_up CORPUS_DIR [--runs 3] [--poll-s 0.5]
+    python -m bench.catch_up CORPUS_DIR [--runs 3] [--poll-s 0.01]
 
 Each run times both, in alternating order (the index first on odd runs, the catch-up
 first on even runs, so that a drift in the machine's load falls on both):
 
 - `symfind index --force` into a fresh index base, with its process tree's peak RSS;
 - `symfind daemon run --force` on a fresh index base, from its start until its status
-  says idle with nothing pending, with the daemon tree's peak RSS. Memory is sampled as
-  for the index (`bench.kernel.POLL_S`: reading /proc/PID/smaps_rollup walks the
-  process's page tables under its memory-map lock). The status is asked
-  through the socket every `--poll-s` seconds (`CATCH_UP_POLL_S`): a poll every 10 ms
-  is a hundred requests a second that the daemon's main process answers while it
-  indexes (`--poll-s 0.01` measures what they cost).
+  says idle with nothing pending (asked through the socket every `--poll-s` seconds),
+  with the daemon tree's peak RSS. Memory is sampled as for the index, every
+  `bench.kernel.POLL_S` seconds whatever `--poll-s` says: reading /proc/PID/smaps_rollup
+  walks the process's page tables, and every 10 ms it made the kernel's catch-up 15 %
+  slower (bench/RESULTS.md, session 20); status requests every 10 ms cost nothing
+  measurable.
 
 The corpus is read in place and never modified. Prints Markdown: each run, the medians,
 and the median of the per-run ratios (catch-up / index).
@@ -31,11 +31,12 @@ import time
 from pathlib import Path
 
 from bench import tools
-from bench.daemon_bench import CATCH_UP_POLL_S, idle, load, note, status
+from bench.daemon_bench import idle, load, note, status
 from bench.kernel import POLL_S as MEMORY_POLL_S
 from bench.kernel import run_measured, tree_memory_kib
 from symfind.storage import index_dir_for
 
+STATUS_POLL_S = 0.01
 TIMEOUT_S = 3600.0
 
 
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--poll-s", type=float, default=CATCH_UP_POLL_S,
+    parser.add_argument("--poll-s", type=float, default=STATUS_POLL_S,
                         help="seconds between status requests during the catch-up")
     args = parser.parse_args(argv)
     repo = args.corpus.resolve()

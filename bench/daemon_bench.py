@@ -101,19 +101,14 @@ def status(index_dir: Path) -> DaemonStatus | None:
     return reply.status if isinstance(reply, StatusReply) else None
 
 
-#: Seconds between status requests while a daemon catches up: each is answered by the
-#: daemon's main process while it indexes (bench.catch_up --poll-s measures what they cost).
-CATCH_UP_POLL_S = 0.5
-
-
 def wait(index_dir: Path, predicate: Callable[[DaemonStatus], bool],
-         timeout_s: float = 3600.0, poll_s: float = 0.01) -> float:
+         timeout_s: float = 3600.0) -> float:
     started = time.monotonic()
     while time.monotonic() - started < timeout_s:
         current = status(index_dir)
         if current is not None and predicate(current):
             return time.monotonic() - started
-        time.sleep(poll_s)
+        time.sleep(0.01)
     raise TimeoutError("daemon never reached the expected state")
 
 
@@ -301,7 +296,7 @@ def one_run(args: argparse.Namespace, run_no: int) -> dict:
                 stdout=subprocess.DEVNULL, stderr=stderr, env=env,
             )
         try:
-            result["catch_up_s"] = round(wait(index_dir, idle, poll_s=CATCH_UP_POLL_S), 1)
+            result["catch_up_s"] = round(wait(index_dir, idle), 1)
             note(f"caught up in {result['catch_up_s']} s")
             current = status(index_dir)
             assert current is not None

@@ -28,17 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.daemon_bench import (
-    _PROBES,
-    CATCH_UP_POLL_S,
-    idle,
-    load,
-    note,
-    percentile,
-    probe_files,
-    status,
-    wait,
-)
+from bench.daemon_bench import _PROBES, idle, load, note, percentile, probe_files, status, wait
 from symfind.daemon.client import socket_path
 from symfind.daemon.protocol import SearchReply, SearchRequest, receive_reply, send_request
 from symfind.storage import SearchQuery, index_dir_for
@@ -82,7 +72,7 @@ class Repository:
             self.daemon = subprocess.Popen(
                 [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run",
                  "--force", str(self.repo)], stdout=subprocess.DEVNULL, stderr=stderr, env=self.env)
-        wait(self.index_dir, idle, poll_s=CATCH_UP_POLL_S)
+        wait(self.index_dir, idle)
         self.figures["catch_up_s"] = round(time.monotonic() - started, 2)
         current = status(self.index_dir)
         assert current is not None
