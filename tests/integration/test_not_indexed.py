@@ -122,8 +122,11 @@ def test_code_that_stops_being_ignored_is_indexed_and_no_longer_listed(repo: Pat
 
 def test_files_indexed_with_parse_errors_are_counted_and_listed(tmp_path: Path) -> None:
     # The TypeScript fixture's tail: a grammar gap loses a region that re-parsing recovers.
+    # Its second call signature's `<` is moved to column 0, where separate_call_signatures
+    # has no indentation to put its `;` in: the gap stays open.
     fixture = (ROOT / "tests" / "fixtures" / "languages" / "typescript" / "sample.ts").read_bytes()
     tail = fixture[fixture.index(b"// tree-sitter-typescript 0.13's grammar loses") :]
+    tail = tail.replace(b"  >\n  <\n    Result,", b"  >\n<\n    Result,", 1)
     repo = tmp_path / "repo"
     (repo / "web").mkdir(parents=True)
     (repo / "web" / "tail.ts").write_bytes(tail)
