@@ -8,6 +8,12 @@
   {{c-variable-declaration}}
   (#not-match? @definition.variable "^extern\\b"))
 
+; In an `extern "C" { ... }` block (a C header's `#ifdef __cplusplus` guard around all of
+; it): still file scope (json-c's `JSON_EXPORT json_object_delete_fn json_object_free_userdata;`).
+(linkage_specification
+  (declaration_list {{c-variable-declaration}})
+  (#not-match? @definition.variable "^extern\\b"))
+
 ; In a conditional group at any depth (`#ifdef _WIN32` then `#if _MSC_VER < 1900`), at
 ; file or namespace scope: no function body, class body or ERROR node holds it.
 ([(preproc_if {{c-variable-declaration}})
