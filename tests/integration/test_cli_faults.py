@@ -182,7 +182,10 @@ def big_repo(root: Path, copies: int) -> Path:
 def extraction_workers(pid: int) -> list[int]:
     children = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        children += [int(c) for c in (task / "children").read_text(encoding="utf-8").split()]
+        try:
+            children += [int(c) for c in (task / "children").read_text(encoding="utf-8").split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended between the listing and the read
     return children
 
 
@@ -211,7 +214,7 @@ def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            process.communicate()  # also closes the pipes: no ResourceWarning in a later test
     assert (process.returncode, stdout, stderr) == (
         EXIT_INTERRUPTED, "",
         "symfind: interrupted; the index keeps its last commit — run `symfind index` to go on\n",
