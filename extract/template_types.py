@@ -25,6 +25,7 @@ _ALIAS_OF_TEMPLATE = re.compile(rb"\btype[ \t]+[A-Za-z_$][\w$]*[ \t]*(?:<[^`;]*?
 # Up to the closing backtick: characters, or an escape (group 1); `${...}` holes hold
 # types, not backticks, in every template type seen.
 _TEMPLATE_BODY = re.compile(rb"(?:[^`\\]|(\\.))*`", re.S)
+_ESCAPE = re.compile(rb"\\.", re.S)
 _PLAIN = b"__"
 
 
@@ -37,9 +38,8 @@ def plain_template_types(source: bytes) -> bytes:
         body = _TEMPLATE_BODY.match(source, alias.end())
         if body is None or body.start(1) < 0:
             continue  # unclosed, or no escape in it
-        for escape in re.finditer(rb"\\.", source[body.start() : body.end()], re.S):
+        for escape in _ESCAPE.finditer(source, body.start(), body.end()):
             if plain is None:
                 plain = bytearray(source)
-            start = body.start() + escape.start()
-            plain[start : start + 2] = _PLAIN
+            plain[escape.start() : escape.end()] = _PLAIN
     return source if plain is None else bytes(plain)
