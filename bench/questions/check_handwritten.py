@@ -10,12 +10,12 @@ For each question this checks that the fields are there with the right types, th
 part of `name` (after the last `.`, `::` or `#`), that no query is repeated, and that
 `shares_name_word` equals what a loose word comparison of the query and the name finds
 (names split at `.`/`::`/`_` and camelCase, words stemmed loosely so `parse` and
-`parsing` count as the same word, and a stem of 4 letters or more that starts the other
-counts too, so the comparison errs towards "shared"). It prints one line per problem and the counts.
+`parsing` count as the same word; see `shared_words`: it errs towards "shared"). It prints
+one line per problem and the counts.
 
 Usage:
-    python -m bench.questions.check_handwritten                      # all files, corpora from bench/corpora.toml
-    python -m bench.questions.check_handwritten FILE.jsonl --root DIR  # one file against a directory
+    python -m bench.questions.check_handwritten            # handwritten/*.jsonl, corpora.toml
+    python -m bench.questions.check_handwritten F.jsonl --root DIR   # one file, one directory
 Exit status: 0 when every question passes, 1 otherwise, 2 for bad arguments.
 """
 
@@ -39,9 +39,23 @@ _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ers", "er", "ed", "es", "s", "ly")
 
 
+#: Abbreviations common in names, read as the word they stand for (`cmd` is `command`).
+ABBREVIATIONS = {
+    "arg": "argument", "args": "arguments", "attr": "attribute", "attrs": "attributes",
+    "buf": "buffer", "cfg": "config", "cmd": "command", "cmds": "commands",
+    "conn": "connection", "ctx": "context", "desc": "description", "dir": "directory",
+    "doc": "document", "elem": "element", "env": "environment", "err": "error",
+    "fmt": "format", "fn": "function", "func": "function", "gt": "greater", "idx": "index",
+    "len": "length", "msg": "message", "num": "number", "opt": "option", "opts": "options",
+    "pos": "position", "rt": "runtime", "str": "string", "tmpl": "template", "val": "value",
+    "var": "variable", "vars": "variables",
+}
+
+
 def stem(word: str) -> str:
     """A loose stem: `parsing`, `parses`, `parsed` and `parse` all give `pars`."""
     word = word.lower()
+    word = ABBREVIATIONS.get(word, word)
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 3 and word.endswith(suffix):
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
@@ -51,17 +65,20 @@ def stem(word: str) -> str:
 
 def words(text: str) -> set[str]:
     """The stemmed words of a query or a name, split at punctuation, `_` and camelCase."""
-    return {stem(part) for chunk in re.split(r"[^A-Za-z0-9]+", text) for part in _CAMEL.findall(chunk)}
+    chunks = re.split(r"[^A-Za-z0-9]+", text)
+    return {stem(part) for chunk in chunks for part in _CAMEL.findall(chunk)}
 
 
 def shared_words(query: str, name: str) -> list[str]:
-    """The name's words the query also has: the same stem, or one stem starting the other
-    when the shorter has 4 letters or more (`render`/`rendered`, `file`/`fileno`)."""
+    """The name's words the query also has. Loose on purpose, so that it errs towards
+    "shared": the same stem, an abbreviation and its word (`cmd`, `command`), or one stem of
+    3 letters or more inside the other (`render`/`rendered`, `pad`/`rpad`,
+    `command`/`subcommand`)."""
     found = set()
     for a in words(query):
         for b in words(name):
             short, long = sorted((a, b), key=len)
-            if a == b or (len(short) >= 4 and long.startswith(short)):
+            if a == b or (len(short) >= 3 and short in long):
                 found.add(b)
     return sorted(found)
 
@@ -114,16 +131,20 @@ def check_file(path: Path, root: Path | None) -> tuple[int, int, list[str]]:
         last = re.split(r"\.|::|#", name)[-1]
         if not 1 <= question["line"] <= len(lines):
             problems.append(f"{where}: line {question['line']} is outside {question['path']}")
-        elif not re.search(rf"(?<![A-Za-z0-9_]){re.escape(last)}(?![A-Za-z0-9_])", lines[question["line"] - 1]):
-            problems.append(f"{where}: {question['path']}:{question['line']} does not contain {last!r}: "
-                            f"{lines[question['line'] - 1].strip()[:80]!r}")
+        else:
+            text = lines[question["line"] - 1]
+            if not re.search(rf"(?<![A-Za-z0-9_]){re.escape(last)}(?![A-Za-z0-9_])", text):
+                problems.append(f"{where}: {question['path']}:{question['line']} does not "
+                                f"contain {last!r}: {text.strip()[:80]!r}")
     return count, no_share, problems
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="*", type=Path, help="question files (default: handwritten/*.jsonl)")
-    parser.add_argument("--root", type=Path, help="the corpus root for every file (default: from corpora.toml)")
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="question files (default: handwritten/*.jsonl)")
+    parser.add_argument("--root", type=Path,
+                        help="the corpus root for every file (default: from corpora.toml)")
     args = parser.parse_args(argv)
     files = args.files or sorted(HANDWRITTEN.glob("*.jsonl"))
     if not files:
