@@ -165,9 +165,13 @@ def _parse(parser: Parser, source: bytes, deadline_s: float) -> Node:
 
     try:
         tree = parser.parse(read, progress_callback=past_deadline)
-    except ValueError as exc:  # py-tree-sitter reports a cancelled parse as ValueError
-        raise ParseTimeout(f"parse exceeded {deadline_s:.1f}s") from exc
+    except ValueError:  # py-tree-sitter reports a cancelled parse as ValueError
+        tree = None
     if tree is None:
+        # A cancelled parse is kept to be resumed by the parser's next call, whatever that
+        # call's input: without a reset the next file is read as the rest of this one (its
+        # symbols named from the old file's offsets, `lass Small`).
+        parser.reset()
         raise ParseTimeout(f"parse exceeded {deadline_s:.1f}s")
     return tree.root_node
 
