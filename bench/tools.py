@@ -277,13 +277,12 @@ class Symfind(Tool):
                 raise RuntimeError(f"symfind reply out of order: {reply.get('query')!r}")
             results = reply.get("results", [])
             ranked = _unique([(r["path"], int(r["line"])) for r in results])
-            first = "(nothing)"
-            if results:
-                top = results[0]
-                first = (f"{top.get('qualname') or top['name']} [{top.get('kind')}] "
-                         f"{top['path']}:{top['line']} {_channels(top)}")
-            answers.append(Answer(ranked, float(reply.get("took_ms", 0.0)), first,
-                                  {"route": reply.get("route", "")}))
+            # The first three, with the channels that found them (the misses reports).
+            top = [f"{r.get('qualname') or r['name']} [{r.get('kind')}] {r['path']}:{r['line']} "
+                   f"{_channels(r)}" for r in results[:3]]
+            answers.append(Answer(ranked, float(reply.get("took_ms", 0.0)),
+                                  top[0] if top else "(nothing)",
+                                  {"route": reply.get("route", ""), "top": top}))
         return answers
 
 
