@@ -23,13 +23,12 @@ import sys
 import time
 from pathlib import Path
 
+from bench.groundtruth import _WORD  # an identifier's words: HTTPServer -> HTTP, Server
 from bench.tools import LIMIT, Answer, Tool
 
 log = logging.getLogger("bench.question_baselines")
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
-# An identifier's words: `HTTPServer` -> HTTP, Server; `parse_url2` -> parse, url2.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])[0-9]*|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
 _SCOPE_SPLIT = re.compile(r"::|\.|\\|#|->")
 
 
