@@ -1,6 +1,6 @@
 """A copy of a corpus with every definition's doc blanked, every line number kept.
 
-The question benchmark (`bench.questions`) asks for a definition with the first sentence of
+The question benchmark (`bench.question_bench`) asks for a definition with the first sentence of
 its doc; in the blanked variant that doc must not be in the index, so the name, signature,
 body and neighbours have to carry the question (CodeSearchNet's setting).
 

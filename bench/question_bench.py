@@ -9,8 +9,9 @@ Three variants, every tool on the same queries in the same run:
 - `docs`: the same queries against the original corpus (the query is a sentence of the
   target's own doc);
 - `hand`: questions written by hand, `bench/questions/handwritten/<corpus>.jsonl`, one JSON
-  object per line: `{"query", "corpus", "path", "line", "name", "shares_name_word"}`
-  (path relative to the corpus root, line the 1-based line of the name).
+  object per line: `{"query", "corpus", "path", "line", "name", "shares_name_word"}` and
+  an optional `"kind"` (path relative to the corpus root, line the 1-based line of the
+  name; the format and how they were written: `bench/questions/handwritten/README.md`).
 
 Queries from docs: every definition symfind indexed (read back from its index) whose doc's
 first sentence, cleaned of markup, has at least 4 words once a leading copy of the name
@@ -30,9 +31,9 @@ corpus, pooled over queries and as the mean of corpora; split by whether the que
 a word with the target's name.
 
 Usage:
-    python -m bench.questions                                  # every variant and tool
-    python -m bench.questions --variant blanked --tools symfind,bm25 --corpora requests,tokio
-    python -m bench.questions --report-only                    # tables from the last results
+    python -m bench.question_bench                                  # every variant and tool
+    python -m bench.question_bench --variant blanked --tools symfind,bm25 --corpora requests,tokio
+    python -m bench.question_bench --report-only                    # tables from the last results
 
 Writes to `bench/out/questions/`: `queries/<corpus>.jsonl` (the queries from docs),
 `<corpus>-blanked/` (the copies) and `<corpus>-blanked.json` (what blanking did and the
@@ -62,7 +63,7 @@ from bench.groundtruth import OUT_DIR
 from bench.question_baselines import Bm25, WordLlama, words
 from bench.tools import Symfind, Tool, symfind_command
 
-log = logging.getLogger("bench.questions")
+log = logging.getLogger("bench.question_bench")
 
 OUT = OUT_DIR / "questions"
 INDEXES = OUT / "indexes"
@@ -197,8 +198,11 @@ def load_hand(path: Path) -> list[Question]:
                 raise BadQuestions(f"{path}:{number}: field {name!r} must be a {kind.__name__}")
         if not row["query"].strip() or "\n" in row["query"] or row["line"] < 1:
             raise BadQuestions(f"{path}:{number}: empty or multi-line query, or line < 1")
+        kind = row.get("kind", "")
+        if not isinstance(kind, str):
+            raise BadQuestions(f"{path}:{number}: field 'kind' must be a str")
         questions.append(Question(row["query"], row["corpus"], row["path"], row["line"],
-                                  row["name"], row["shares_name_word"]))
+                                  row["name"], row["shares_name_word"], kind))
     return questions
 
 
@@ -474,7 +478,7 @@ def _read_rows(path: Path) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.questions",
+    parser = argparse.ArgumentParser(prog="python -m bench.question_bench",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", default="",
                         help="comma-separated corpus names (default: the doc corpora and "
@@ -506,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             new, new_checks = run([c for c in args.corpora.split(",") if c], variants, tool_names)
         except BadQuestions as exc:
-            print(f"bench.questions: {exc}", file=sys.stderr)
+            print(f"bench.question_bench: {exc}", file=sys.stderr)
             return 2
         rows = merge(_read_rows(results), new)
         checks.update(new_checks)

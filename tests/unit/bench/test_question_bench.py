@@ -1,4 +1,4 @@
-"""bench.questions: queries from docs, the hand-written format, the metrics; and the
+"""bench.question_bench: queries from docs, the hand-written format, the metrics; and the
 static-model baseline's network guard."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench import question_baselines
-from bench.questions import (BadQuestions, Question, doc_questions, first_sentence,
+from bench.question_bench import (BadQuestions, Question, doc_questions, first_sentence,
                              hand_questions, load_hand, mean_of, metrics)
 from symfind.extract import Symbol, SymbolKind
 
@@ -67,7 +67,8 @@ def test_doc_questions_sample_with_the_corpus_seed() -> None:
 
 def _hand_row(**changes: object) -> str:
     row = {"query": "where do we retry a failed upload", "corpus": "requests",
-           "path": "src/a.py", "line": 3, "name": "retry", "shares_name_word": True}
+           "path": "src/a.py", "line": 3, "name": "retry", "kind": "function",
+           "shares_name_word": True}
     row.update(changes)
     return json.dumps(row)
 
@@ -75,7 +76,8 @@ def _hand_row(**changes: object) -> str:
 def test_hand_questions_are_read_by_corpus(tmp_path: Path) -> None:
     (tmp_path / "requests.jsonl").write_text(_hand_row() + "\n\n", encoding="utf-8")
     assert hand_questions(tmp_path) == {"requests": [Question(
-        "where do we retry a failed upload", "requests", "src/a.py", 3, "retry", True)]}
+        "where do we retry a failed upload", "requests", "src/a.py", 3, "retry", True,
+        "function")]}
     assert hand_questions(tmp_path / "absent") == {}
 
 
@@ -86,6 +88,7 @@ def test_hand_questions_are_read_by_corpus(tmp_path: Path) -> None:
     (_hand_row(line=True), "requests.jsonl:2: field 'line' must be a int"),
     (_hand_row(shares_name_word=1), "requests.jsonl:2: field 'shares_name_word' must be a bool"),
     (_hand_row(name=None), "requests.jsonl:2: field 'name' must be a str"),
+    (_hand_row(kind=3), "requests.jsonl:2: field 'kind' must be a str"),
     (_hand_row(query=" "), "requests.jsonl:2: empty or multi-line query, or line < 1"),
     (_hand_row(line=0), "requests.jsonl:2: empty or multi-line query, or line < 1"),
 ])
