@@ -39,7 +39,8 @@ Writes to `bench/out/questions/`: `queries/<corpus>.jsonl` (the queries from doc
 `<corpus>-blanked/` (the copies) and `<corpus>-blanked.json` (what blanking did and the
 check of the copy), `results.jsonl` (one row per variant x tool x query; a run replaces
 the rows of the variants, tools and corpora it ran), `questions.md` / `questions.json`
-(the tables), `misses-symfind-<variant>.md` (every query symfind did not rank first, with
+(the tables), `run-meta.json` (the last run's command, commit, times and load averages),
+`misses-symfind-<variant>.md` (every query symfind did not rank first, with
 what it ranked 1st-3rd and the channels that found them).
 """
 
@@ -55,6 +56,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -293,8 +295,9 @@ def run_tools(tools: list[Tool], variant: str, root: Path, symbols: list,
 
 
 def symfind_commit() -> str:
-    proc = subprocess.run(["git", "-C", str(corpora.BENCH), "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True, encoding="utf-8")
+    """The commit of the checkout being measured (`-dirty` with uncommitted changes)."""
+    proc = subprocess.run(["git", "-C", str(corpora.BENCH), "describe", "--always", "--dirty",
+                           "--abbrev=7"], capture_output=True, text=True, encoding="utf-8")
     return proc.stdout.strip() or "?"
 
 
@@ -507,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no results in {results}: run without --report-only first", file=sys.stderr)
             return 2
     else:
+        started = time.strftime("%Y-%m-%d %H:%M:%S %z")
+        load_before = [round(x, 2) for x in os.getloadavg()]
         try:
             new, new_checks = run([c for c in args.corpora.split(",") if c], variants, tool_names)
         except BadQuestions as exc:
@@ -514,6 +519,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         rows = merge(_read_rows(results), new)
         checks.update(new_checks)
+        meta = {"command": "python -m bench.question_bench " + " ".join(argv or sys.argv[1:]),
+                "commit": symfind_commit(), "started": started,
+                "finished": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+                "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
+        (OUT / "run-meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        log.info("run: %s", meta)
         results.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         checks_path.write_text(json.dumps(checks, indent=1), encoding="utf-8")
     print(write_outputs(rows, checks))
