@@ -4,7 +4,8 @@ Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout;
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
 missing or unusable, 4 index locked by another process (`daemon run` while a daemon runs;
 `index`/`reindex` hand the work to a running daemon), 5 `daemon status` found no daemon, 6 the index or the repository cannot be read or written
-(permission denied, disk full), 130 interrupted (Ctrl-C). `search` with several `--repo` fuses their answers
+(permission denied, disk full), 7 a daemon runs but does not answer (busy past
+`SYMFIND_DAEMON_TIMEOUT`, suspended, or its socket gone), 130 interrupted (Ctrl-C). `search` with several `--repo` fuses their answers
 (`storage.federation`): 0 when at least one repository answered, 3 when none did.
 """
 
@@ -24,7 +25,7 @@ import msgspec
 
 from symfind.daemon.client import index_via_daemon, request
 from symfind.daemon.config import Config, load_config, require_readable
-from symfind.daemon.errors import DaemonError, DaemonRunning, RepositoryError
+from symfind.daemon.errors import DaemonError, DaemonNotAnswering, DaemonRunning, RepositoryError
 from symfind.daemon.protocol import (
     ErrorReply,
     IndexReport,
@@ -68,6 +69,7 @@ from symfind.storage import (
 logger = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_USAGE, EXIT_INDEX, EXIT_LOCKED, EXIT_NOT_RUNNING, EXIT_IO = 0, 2, 3, 4, 5, 6
+EXIT_NOT_ANSWERING = 7
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 _JSON = msgspec.json.Encoder()
 
@@ -437,6 +439,9 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
             # directly says precisely why it cannot be searched (missing, schema mismatch).
             logger.info("daemon of %s: %s; reading the index directly", index_dir, exc)
             response = None
+        except DaemonNotAnswering as exc:  # the index on disk answers as of its last commit
+            logger.warning("%s; searched the index on disk instead (its last commit)", exc)
+            response = None
         return response if response is not None else direct.search(query)
 
     return search
@@ -558,8 +563,6 @@ def _counts(entries: list[dict[str, str]], *, directories: bool) -> dict[str, in
 
 
 def run_status(args: argparse.Namespace, out: TextIO) -> int:
-    from symfind.daemon.process import running_status
-
     config = load_config(args.path)
     manifest = read_manifest(config.index_dir)
     try:
@@ -601,7 +604,7 @@ def run_status(args: argparse.Namespace, out: TextIO) -> int:
         "pending": len(searcher.header.pending),
         "updated_at": searcher.header.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
-        "daemon": msgspec.to_builtins(running_status(config)),
+        "daemon": _daemon_fields(config),
     }
     if args.json:
         out.write(_json(status) + "\n")
@@ -632,9 +635,27 @@ def _parse_errors_text(counts: dict[str, int]) -> str:
             f"{counts['recovered']} definitions recovered by re-parsing")
 
 
+def _daemon_fields(config: Config) -> dict[str, object] | None:
+    """`status`'s daemon: its status, state `not_answering` with why, or None (none runs)."""
+    from symfind.daemon.process import running_status
+
+    try:
+        status = running_status(config)
+    except DaemonNotAnswering as exc:
+        return {"pid": exc.pid, "state": NOT_ANSWERING, "message": str(exc)}
+    return msgspec.to_builtins(status) if status is not None else None
+
+
+#: The state `status`, `daemon status --json` and `daemon list` give a daemon that runs
+#: but does not answer.
+NOT_ANSWERING = "not_answering"
+
+
 def _daemon_line(daemon: dict[str, object] | None) -> str:
     if daemon is None:
         return "not running (`symfind daemon start` keeps the index fresh)"
+    if daemon["state"] == NOT_ANSWERING:
+        return escape_line(f"not answering: {daemon['message']}")
     line = f"running, pid {daemon['pid']}, {daemon['state']}, {daemon['pending']} changes pending"
     if daemon.get("watch"):
         line += f", watching by {daemon['watch']}"
@@ -656,8 +677,11 @@ def run_daemon_list(args: argparse.Namespace, out: TextIO) -> int:
     """`daemon list`: every running daemon of this user, with its state and memory."""
     rows = []
     for entry in running_daemons():
-        reply = request(Path(entry.index_dir), StatusRequest(), timeout_s=5.0)
-        state = reply.status.state if isinstance(reply, StatusReply) else "not answering"
+        try:
+            reply = request(Path(entry.index_dir), StatusRequest())
+        except (DaemonNotAnswering, ProtocolError):
+            reply = None
+        state = reply.status.state if isinstance(reply, StatusReply) else NOT_ANSWERING
         rows.append({**msgspec.to_builtins(entry), "state": state,
                      "rss_bytes": resident_bytes(entry.pid)})
     if args.json:
@@ -710,12 +734,33 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
             out.write("no daemon was running\n" if pid is None
                       else f"daemon (pid {pid}) stopped\n")
         return EXIT_OK
-    status = running_status(config)
-    if args.json:
-        out.write((_json(status) if status is not None else "null") + "\n")
+    return run_daemon_status(config, args.json, out)
+
+
+def run_daemon_status(config: Config, as_json: bool, out: TextIO) -> int:
+    """`daemon status`: the daemon's status (0), not running (5) or not answering (7);
+    JSON says which by `running` and `answering`."""
+    from symfind.daemon.process import running_status
+
+    try:
+        status = running_status(config)
+    except DaemonNotAnswering as exc:
+        if as_json:
+            out.write(_json({"repo": str(config.repo), "running": True, "answering": False,
+                             "pid": exc.pid, "state": NOT_ANSWERING, "message": str(exc)}) + "\n")
+        else:
+            out.write(escape_line(f"not answering: {exc}") + "\n")
+        return EXIT_NOT_ANSWERING
+    if status is None:
+        absent = {"repo": str(config.repo), "running": False, "answering": False}
+        out.write((_json(absent) if as_json else "not running") + "\n")
+        return EXIT_NOT_RUNNING
+    if as_json:
+        out.write(_json({**msgspec.to_builtins(status), "running": True, "answering": True})
+                  + "\n")
     else:
-        out.write((_daemon_line(msgspec.to_builtins(status)) if status else "not running") + "\n")
-    return EXIT_OK if status is not None else EXIT_NOT_RUNNING
+        out.write(_daemon_line(msgspec.to_builtins(status)) + "\n")
+    return EXIT_OK
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -756,6 +801,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except DaemonRunning as exc:
         _error(exc)
         return EXIT_LOCKED
+    except DaemonNotAnswering as exc:
+        _error(exc)
+        return EXIT_NOT_ANSWERING
+    except ProtocolError as exc:
+        _error(f"the daemon broke off the exchange: {exc}")
+        return EXIT_NOT_ANSWERING
     except (QueryError, DaemonError, NotARepository) as exc:
         _error(exc)
         return EXIT_USAGE

@@ -7,19 +7,26 @@ name first, so the directory is created 0700 and refused — by the daemon and b
 client — unless it is a real directory owned by the user that nobody else can write to
 (the checks ssh-agent and tmux make): another user who owned it could swap the socket
 for their own and answer, or log, our searches.
+
+A daemon that is busy is not absent: a connection its full backlog turns away (EAGAIN)
+is tried again until the client's timeout (`SYMFIND_DAEMON_TIMEOUT`), and a daemon that
+takes no request or gives no answer by then raises `DaemonNotAnswering`. Only a socket
+that is not there or that nobody listens on means no daemon answers.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import socket
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from symfind.daemon.errors import DaemonError, UnsafeSocketDirectory
+from symfind.daemon.errors import DaemonError, DaemonNotAnswering, UnsafeSocketDirectory
 from symfind.daemon.protocol import (
     ErrorReply,
     IndexReply,
@@ -32,11 +39,35 @@ from symfind.daemon.protocol import (
     receive_reply,
     send_request,
 )
+from symfind.storage.location import positive_setting
+
+logger = logging.getLogger(__name__)
 
 SOCKET_NAME = "daemon.sock"
 PID_NAME = "daemon.pid"
 LOG_NAME = "daemon.log"
 _MAX_SOCKET_PATH = 100
+
+#: How long a command waits for the daemon to take its request and answer it
+#: (`$SYMFIND_DAEMON_TIMEOUT` seconds overrides it).
+DEFAULT_ANSWER_TIMEOUT_S = 10.0
+TIMEOUT_VARIABLE = "SYMFIND_DAEMON_TIMEOUT"
+#: The pauses before knocking again on a socket whose backlog is full: doubling from the
+#: first to the longest.
+_FIRST_BUSY_PAUSE_S = 0.005
+_MAX_BUSY_PAUSE_S = 0.1
+
+
+def answer_timeout_s() -> float:
+    """`$SYMFIND_DAEMON_TIMEOUT` (seconds, > 0), else DEFAULT_ANSWER_TIMEOUT_S.
+
+    Raises:
+        DaemonError: The variable is set but not a positive number.
+    """
+    try:
+        return positive_setting(TIMEOUT_VARIABLE, DEFAULT_ANSWER_TIMEOUT_S)
+    except ValueError as exc:
+        raise DaemonError(str(exc)) from None
 
 
 def socket_path(index_dir: Path) -> Path:
@@ -123,27 +154,68 @@ def read_pid(index_dir: Path) -> int | None:
         return None
 
 
-def _connect(index_dir: Path, timeout_s: float | None) -> socket.socket | None:
-    """A connection to the daemon's socket; None when no daemon listens.
+def _connect(index_dir: Path, deadline: float | None) -> socket.socket | None:
+    """A connection to the daemon's socket; None when no daemon listens on it. A full
+    backlog is knocked on again until `deadline` (`time.monotonic()`; None: for ever).
 
     Raises:
+        TimeoutError: The backlog stayed full until `deadline`.
         UnsafeSocketDirectory: See `request`.
         PermissionError: See `request`.
     """
     path = socket_path(index_dir)
     if path.parent != index_dir and not private_socket_dir(path, create=False):
         return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
+    pause = _FIRST_BUSY_PAUSE_S
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # A blocking connect waits while the backlog is full; one with a timeout is
+        # turned away at once (EAGAIN), and knocks again below.
+        sock.settimeout(None if deadline is None else max(deadline - time.monotonic(), 0.001))
+        try:
+            sock.connect(str(path))
+        except BlockingIOError:  # the backlog is full: a busy daemon, not an absent one
+            sock.close()
+            left = deadline - time.monotonic() if deadline is not None else pause
+            if left <= 0:
+                raise TimeoutError("the daemon's backlog stayed full") from None
+            if pause == _FIRST_BUSY_PAUSE_S:
+                logger.debug("the backlog of %s is full: knocking again for %.1fs", path, left)
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, _MAX_BUSY_PAUSE_S)
+            continue
+        except PermissionError as exc:  # a daemon may run: we may not ask it (or read its index)
+            sock.close()
+            raise PermissionError(exc.errno, exc.strerror, str(path)) from None
+        except OSError:  # FileNotFoundError, ConnectionRefusedError: nobody listens there
+            sock.close()
+            return None
+        return sock
+
+
+def not_answering(index_dir: Path, what: str, waited_s: float) -> DaemonNotAnswering:
+    """The error for a daemon that `what` ("took no new connection", "did not answer")
+    within `waited_s`, saying whether it is suspended or busy."""
+    pid = read_pid(index_dir)
+    waited = f" within {waited_s:g}s"
+    who = f"the daemon (pid {pid})" if pid is not None else "the daemon"
+    if pid is not None and _suspended(pid):
+        return DaemonNotAnswering(
+            f"{who} is suspended (stopped by a signal) and {what}{waited} — `kill -CONT {pid}` "
+            "resumes it, `symfind daemon stop` stops it", pid)
+    return DaemonNotAnswering(
+        f"{who} is busy: it {what}{waited} ({TIMEOUT_VARIABLE}) — ask again later, or "
+        "`symfind daemon stop` stops it", pid)
+
+
+def _suspended(pid: int) -> bool:
+    """Whether process `pid` is stopped by a signal (SIGSTOP, SIGTSTP)."""
+    import psutil  # noqa: PLC0415  # here: psutil costs a cold `symfind search` ~10 ms
+
     try:
-        sock.connect(str(path))
-    except PermissionError as exc:  # a daemon may run: we may not ask it (or read its index)
-        sock.close()
-        raise PermissionError(exc.errno, exc.strerror, str(path)) from None
-    except OSError:  # FileNotFoundError, ConnectionRefusedError: no daemon
-        sock.close()
-        return None
-    return sock
+        return psutil.Process(pid).status() == psutil.STATUS_STOPPED
+    except psutil.Error:
+        return False
 
 
 def index_via_daemon(
@@ -156,7 +228,7 @@ def index_via_daemon(
         ProtocolError: The daemon broke the exchange (or is too old to index for us).
         DaemonError: The daemon could not index (its message says why).
     """
-    sock = _connect(index_dir, timeout_s=None)
+    sock = _connect(index_dir, deadline=None)
     if sock is None:
         return None
     with sock:
@@ -179,16 +251,26 @@ def index_via_daemon(
                 raise ProtocolError(f"unexpected reply {type(reply).__name__} to an index request")
 
 
-def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Reply | None:
-    """Send one request to the daemon; None when no daemon answers on the socket.
+def request(index_dir: Path, message: Request, *, timeout_s: float | None = None) -> Reply | None:
+    """Send one request to the daemon and wait for its answer at most `timeout_s`
+    (default: `answer_timeout_s()`); None when no daemon listens on the socket.
 
     Raises:
+        DaemonNotAnswering: A daemon listens but did not take the request or answer it in
+            time (busy, or suspended).
         ProtocolError: A daemon answered, then broke the exchange.
         PermissionError: The socket (or the index directory) is not the user's to use.
         UnsafeSocketDirectory: The socket's directory (outside the index directory) is
             not the user's private directory.
+        DaemonError: `SYMFIND_DAEMON_TIMEOUT` is malformed.
     """
-    sock = _connect(index_dir, timeout_s)
+    if timeout_s is None:
+        timeout_s = answer_timeout_s()
+    deadline = time.monotonic() + timeout_s
+    try:
+        sock = _connect(index_dir, deadline)
+    except TimeoutError:
+        raise not_answering(index_dir, "took no new connection", timeout_s) from None
     if sock is None:
         return None
     try:
@@ -196,9 +278,14 @@ def request(index_dir: Path, message: Request, *, timeout_s: float = 30.0) -> Re
             send_request(sock, message)
         except (BrokenPipeError, ConnectionResetError):
             return None  # it was stopping: as good as no daemon
+        except TimeoutError:
+            raise not_answering(index_dir, "did not take the request", timeout_s) from None
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
         try:
             return receive_reply(sock)
-        except (TimeoutError, OSError) as exc:
+        except TimeoutError:
+            raise not_answering(index_dir, "did not answer", timeout_s) from None
+        except OSError as exc:
             raise ProtocolError(f"daemon did not answer: {exc}") from exc
     finally:
         sock.close()

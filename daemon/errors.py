@@ -20,3 +20,16 @@ class ExtractionWorkerDied(DaemonError):
 class UnsafeSocketDirectory(DaemonError):
     """The directory meant for the daemon's socket could be another user's (a symlink,
     not ours, or writable by others): using it would let them answer our searches."""
+
+
+class DaemonNotAnswering(DaemonError):
+    """A daemon runs but did not answer: busy past the client's timeout, suspended, or
+    its socket gone or replaced. Never "no daemon": it runs, and `daemon stop` stops it.
+
+    Attributes:
+        pid: The daemon's process id, when known.
+    """
+
+    def __init__(self, message: str, pid: int | None) -> None:
+        super().__init__(message)
+        self.pid = pid

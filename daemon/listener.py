@@ -6,6 +6,11 @@ request to the daemon: an `IndexRequest` to `index_for` with the connection (the
 hears progress on it), every other one to `answer`. A client that goes away ends its
 thread, never the daemon.
 
+Agents send their requests in parallel: the listen backlog is the system's largest
+(`SOMAXCONN`), so that a burst waits to be taken rather than being turned away, and a
+connection that sends nothing for `IDLE_TIMEOUT_S` is closed, so that idle connections
+hold no thread for ever.
+
 Imports: `daemon` modules.
 """
 
@@ -32,6 +37,18 @@ from symfind.daemon.protocol import (
 
 #: How often a client of `symfind index` hears how far the daemon got.
 PROGRESS_EVERY_S = 0.1
+#: A connection that sends no request for this long is closed (a client sends its
+#: request as soon as it connects).
+IDLE_TIMEOUT_S = 30.0
+
+
+class _Server(socketserver.ThreadingUnixStreamServer):
+    """A thread per connection, and a backlog as long as the system allows (the kernel
+    caps it at `net.core.somaxconn`): socketserver's default of 5 turns away the sixth
+    of a burst of requests."""
+
+    request_queue_size = socket.SOMAXCONN
+    daemon_threads = True
 
 
 class ProgressSender:
@@ -62,12 +79,15 @@ class SocketListener:
         index_dir: Path,
         answer: Callable[[Request], Reply],
         index_for: Callable[[socket.socket, IndexRequest], Reply],
+        *,
+        idle_timeout_s: float = IDLE_TIMEOUT_S,
     ) -> None:
         self._path = socket_path(index_dir)
+        self._idle_timeout_s = idle_timeout_s
         self._index_dir = index_dir
         self._answer = answer
         self._index_for = index_for
-        self._server: socketserver.ThreadingUnixStreamServer | None = None
+        self._server: _Server | None = None
 
     def start(self) -> None:
         """Listen (the caller holds the index's writer lock: any old socket is stale)."""
@@ -79,6 +99,7 @@ class SocketListener:
         class Handler(socketserver.BaseRequestHandler):
             def handle(self) -> None:
                 conn: socket.socket = self.request
+                conn.settimeout(listener._idle_timeout_s)
                 while True:
                     try:
                         message = receive_request(conn)
@@ -86,15 +107,14 @@ class SocketListener:
                             send_reply(conn, listener._index_for(conn, message))
                         else:
                             send_reply(conn, listener._answer(message))
-                    except (ProtocolError, OSError):  # the client went away
+                    except (ProtocolError, OSError):  # the client went away, or idled
                         return
 
         old_umask = os.umask(0o177)  # the socket is the user's only (0600)
         try:
-            self._server = socketserver.ThreadingUnixStreamServer(str(self._path), Handler)
+            self._server = _Server(str(self._path), Handler)
         finally:
             os.umask(old_umask)
-        self._server.daemon_threads = True
         threading.Thread(
             target=self._server.serve_forever, name="symfind-socket", daemon=True
         ).start()

@@ -10,7 +10,7 @@ import time
 
 from symfind.daemon.client import LOG_NAME, read_pid, request
 from symfind.daemon.config import Config
-from symfind.daemon.errors import DaemonError
+from symfind.daemon.errors import DaemonError, DaemonNotAnswering
 from symfind.daemon.protocol import StatusReply, StatusRequest, StopRequest
 from symfind.storage import DaemonStatus, pid_alive, spawn_daemon
 
@@ -20,8 +20,13 @@ _POLL_S = 0.05
 
 
 def running_status(config: Config) -> DaemonStatus | None:
-    """The status of the daemon serving `config.repo`, or None when none answers."""
-    reply = request(config.index_dir, StatusRequest(), timeout_s=5.0)
+    """The status of the daemon serving `config.repo`, or None when none listens.
+
+    Raises:
+        DaemonNotAnswering: A daemon listens but did not answer in time.
+        ProtocolError: It broke off the exchange.
+    """
+    reply = request(config.index_dir, StatusRequest())
     return reply.status if isinstance(reply, StatusReply) else None
 
 
@@ -41,7 +46,10 @@ def start_daemon(config: Config) -> DaemonStatus:
     child = spawn_daemon("run", config.repo, log_path, verbose=True, options=["--force", *lease])
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
-        status = running_status(config)
+        try:
+            status = running_status(config)
+        except DaemonNotAnswering:  # starting on a busy machine: give it its START_TIMEOUT_S
+            status = None
         if status is not None:
             return status
         if child.poll() is not None:
@@ -57,7 +65,7 @@ def stop_daemon(config: Config) -> int | None:
         DaemonError: It did not exit within STOP_TIMEOUT_S.
     """
     pid = read_pid(config.index_dir)
-    if request(config.index_dir, StopRequest(), timeout_s=5.0) is None:
+    if request(config.index_dir, StopRequest()) is None:
         return None
     deadline = time.monotonic() + STOP_TIMEOUT_S
     while pid is not None and pid_alive(pid) and time.monotonic() < deadline:

@@ -90,6 +90,23 @@ def _enable_faulthandler() -> None:
         logger.warning("cannot enable faulthandler: %s", exc)
 
 
+def _raise_open_files_limit() -> None:
+    """Allow as many open files as the hard limit does: every client connection holds a
+    descriptor beside the index's files, and a soft limit of 1,024 would let a few hundred
+    idle connections starve the daemon of descriptors to index with."""
+    try:
+        import resource  # noqa: PLC0415  # POSIX only
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == hard:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ValueError, OSError) as exc:  # macOS refuses RLIM_INFINITY: keep the soft limit
+        logger.info("open files limit stays %d: %s", soft, exc)
+
+
 class Daemon:
     """One repository's daemon. `run()` blocks until stopped."""
 
@@ -123,6 +140,7 @@ class Daemon:
         """
         if threading.current_thread() is threading.main_thread():
             _enable_faulthandler()
+            _raise_open_files_limit()
         try:
             return self._serve()
         except (DaemonRunning, UnsafeSocketDirectory):
