@@ -14,11 +14,11 @@ Three variants, every tool on the same queries in the same run:
   name; the format and how they were written: `bench/questions/handwritten/README.md`).
 
 Queries from docs: every definition symfind indexed (read back from its index) whose doc's
-first sentence, cleaned of markup, has at least 4 words once a leading copy of the name
-is dropped (Go's `Execute runs ...` -> `runs ...`: the name must not be handed over);
-not kind `module`, not in a test file, not boilerplate (`Deprecated.`, `TODO`, a
-licence line, `{@inheritDoc}` ...), and a sentence no other definition of the corpus holds
-(copied docs have no single answer). Up to `PER_CORPUS` are sampled with
+first sentence, cleaned of markup and comment decoration, has 4 to 40 words (of two
+letters or more) once a leading copy of the name is dropped (Go's `Execute runs ...` ->
+`runs ...`: the name must not be handed over); not kind `module`, not in a test file, not
+boilerplate (`Deprecated.`, `TODO`, a licence line, `{@inheritDoc}` ...), and a sentence
+no other definition of the corpus holds (copied docs have no single answer). Up to `PER_CORPUS` are sampled with
 `random.Random("<corpus>:questions")`. The target is (path, line of the name); a HIT is a
 result at that path and line.
 
@@ -93,12 +93,19 @@ _JAVADOC_INLINE = re.compile(r"\{@\w+\s+([^}]*)\}")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _SPHINX_ROLE = re.compile(r"(?<!\w)(?::\w+)+:(?=`)")  # :class:`Request` -> `Request`
+# Comment decoration the extractor leaves in a doc: a C block's inner `*` / `**` line
+# starts (lua), rules of dashes or equals signs (commons-lang3).
+_DECORATION = re.compile(r"(?:(?<=\s)|^)\*+(?=\s|$)")
+_RULE = re.compile(r"\s*[-=*#~]{3,}\s*")  # a heading's underline: the heading is a sentence
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'`.])|(?<=[.!?])$")
 # Where the prose ends and the reference part of a doc starts.
-_SECTION = re.compile(r"\s(?:[:@](?:param|return|returns|rtype|raises|throws|type|see|since|"
-                      r"deprecated)\b|(?:Args|Arguments|Returns|Raises|Example|Examples|Usage|"
-                      r"Parameters|Note|Notes|Errors|Panics|Safety):|#+\s)|:\s+[-*]\s")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_SECTION = re.compile(r"\s(?:@[A-Za-z]+\b|:(?:param|return|returns|rtype|raises|type)\b"
+                      r"|(?:Args|Arguments|Returns|Raises|Example|Examples|Usage|Parameters"
+                      r"|Note|Notes|Errors|Panics|Safety):|#+\s)|:\s+[-*]\s")
+# A word of a query: two letters or more (`A B C RA := UpValueBK[C]`, an opcode's operand
+# list in lua, is not a sentence).
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]+")
+_BOLD = re.compile(r"\*\*|__")
 
 
 @dataclass(frozen=True)
@@ -122,6 +129,7 @@ def first_sentence(doc: str) -> str:
     """The first sentence of a doc, markup reduced to its text, whitespace collapsed."""
     text = _JAVADOC_INLINE.sub(r"\1", doc)
     text = _MD_LINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _RULE.sub(". ", _DECORATION.sub(" ", _BOLD.sub("", text))).lstrip(". ")
     text = _SPHINX_ROLE.sub("", text)
     text = _HTML_TAG.sub(" ", text).replace("`", "")
     text = re.sub(r"\s+", " ", text).strip()

@@ -26,6 +26,13 @@ from symfind.extract import Symbol, SymbolKind
      "Gets the String of Foo#bar, plainly"),
     ("Parse the header # Examples let x = 1;", "Parse the header"),
     ("Retry a failed upload", "Retry a failed upload"),
+    ("* Count keys in part of table 't': Fill 'nums' with * number of keys",
+     "Count keys in part of table 't': Fill 'nums' with number of keys"),
+    ("------- Gets whether the tokenizer returns empty tokens", "Gets whether the tokenizer returns empty tokens"),
+    ("Convert list -------------- Given a List of class names, convert them", "Convert list"),
+    ("Tests if action is a pending thunk action @public", "Tests if action is a pending thunk action"),
+    ("Retrieve runtime worker metrics. **Note**: This is unstable", "Retrieve runtime worker metrics"),
+    ("Retrieve runtime worker metrics **Note**: This is unstable", "Retrieve runtime worker metrics"),
 ])
 def test_first_sentence_is_the_prose_before_the_first_full_stop(doc: str, sentence: str) -> None:
     assert first_sentence(doc) == sentence
@@ -42,6 +49,7 @@ def test_doc_questions_keep_only_unique_prose_and_drop_the_leading_name() -> Non
         _symbol("Execute", "Execute runs the root command and its children.", line=1),
         _symbol("Old", "Deprecated: use New instead of this old one.", line=2),
         _symbol("Short", "Short one.", line=3),
+        _symbol("OP_GETTABLE", "A B C RA := UpValueBK[C:string]", line=3),
         _symbol("A", "Copied across many definitions here.", line=4),
         _symbol("B", "Copied across many definitions here.", line=5),
         _symbol("TestRun", "checks that the command runs twice", path="cmd_test.go", line=6),
