@@ -18,9 +18,9 @@ first sentence, cleaned of markup and comment decoration, has 4 to 40 words (of 
 letters or more) once a leading copy of the name is dropped (Go's `Execute runs ...` ->
 `runs ...`: the name must not be handed over); not kind `module`, not in a test file, not
 boilerplate (`Deprecated.`, `TODO`, a licence line, `{@inheritDoc}` ...), and a sentence
-no other definition of the corpus holds (copied docs have no single answer). Up to `PER_CORPUS` are sampled with
-`random.Random("<corpus>:questions")`. The target is (path, line of the name); a HIT is a
-result at that path and line.
+no other definition of the corpus holds (copied docs have no single answer). Up to
+`PER_CORPUS` are sampled with `random.Random("<corpus>:questions")`. The target is (path,
+line of the name); a HIT is a result at that path and line.
 
 Tools: `symfind` (`symfind index ROOT`, one `symfind search --queries-from FILE --json`
 per corpus and variant; indexes under `bench/out/questions/indexes/`, kept between runs),
