@@ -101,7 +101,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'`.])|(?<=[.!?])$")
 # Where the prose ends and the reference part of a doc starts.
 _SECTION = re.compile(r"\s(?:@[A-Za-z]+\b|:(?:param|return|returns|rtype|raises|type)\b"
                       r"|(?:Args|Arguments|Returns|Raises|Example|Examples|Usage|Parameters"
-                      r"|Note|Notes|Errors|Panics|Safety):|#+\s)|:\s+[-*]\s")
+                      r"|Note|Notes|Errors|Panics|Safety|Deprecated):|#+\s)|:\s+[-*]\s")
 # A word of a query: two letters or more (`A B C RA := UpValueBK[C]`, an opcode's operand
 # list in lua, is not a sentence).
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]+")

@@ -33,6 +33,7 @@ from symfind.extract import Symbol, SymbolKind
     ("Tests if action is a pending thunk action @public", "Tests if action is a pending thunk action"),
     ("Retrieve runtime worker metrics. **Note**: This is unstable", "Retrieve runtime worker metrics"),
     ("Retrieve runtime worker metrics **Note**: This is unstable", "Retrieve runtime worker metrics"),
+    ("returns an error unless N args Deprecated: use ExactArgs", "returns an error unless N args"),
 ])
 def test_first_sentence_is_the_prose_before_the_first_full_stop(doc: str, sentence: str) -> None:
     assert first_sentence(doc) == sentence
