@@ -27,6 +27,8 @@ from bench.groundtruth import _WORD  # an identifier's words: HTTPServer -> HTTP
 from bench.tools import LIMIT, Answer, Tool
 
 log = logging.getLogger("bench.question_baselines")
+# bm25s logs "Building index from tokens" as a warning on every index it builds.
+logging.getLogger("bm25s").setLevel(logging.ERROR)
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 _SCOPE_SPLIT = re.compile(r"::|\.|\\|#|->")

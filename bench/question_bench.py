@@ -88,9 +88,10 @@ _BOILERPLATE = re.compile(
     r"^(?:deprecated|@|todo|fixme|xxx|hack|copyright|licen[cs]ed?|spdx|generated|code generated"
     r"|do not edit|auto-?generated|nolint|eslint|noinspection|\{@inheritdoc|inheritdoc|see |"
     r"implements |overrides? |internal\b|safety\b|panics\b|note:|nb:|\$|-\*-)", re.I)
-# Markup kept as its text: {@link X} / {@code x} -> X, [`X`](...) / [`X`] -> X, <tags> dropped.
+# Markup kept as its text: {@link X} / {@code x} -> X, [X](...) / [`X`] -> X, <tags> dropped.
 _JAVADOC_INLINE = re.compile(r"\{@\w+\s+([^}]*)\}")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]")
+# A Markdown link's text, a Rust intra-doc link's name; other brackets are code (`t[i]`).
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[`([^`\]]*)`\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _SPHINX_ROLE = re.compile(r"(?<!\w)(?::\w+)+:(?=`)")  # :class:`Request` -> `Request`
 # Comment decoration the extractor leaves in a doc: a C block's inner `*` / `**` line

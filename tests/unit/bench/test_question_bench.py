@@ -34,6 +34,8 @@ from symfind.extract import Symbol, SymbolKind
     ("Retrieve runtime worker metrics. **Note**: This is unstable", "Retrieve runtime worker metrics"),
     ("Retrieve runtime worker metrics **Note**: This is unstable", "Retrieve runtime worker metrics"),
     ("returns an error unless N args Deprecated: use ExactArgs", "returns an error unless N args"),
+    ("ensure that stack[idx][fname] has a table. More", "ensure that stack[idx][fname] has a table"),
+    ("Returns the [`Sender`] of a [channel]. More", "Returns the Sender of a [channel]"),
 ])
 def test_first_sentence_is_the_prose_before_the_first_full_stop(doc: str, sentence: str) -> None:
     assert first_sentence(doc) == sentence
