@@ -27,8 +27,6 @@ from bench.groundtruth import _WORD  # an identifier's words: HTTPServer -> HTTP
 from bench.tools import LIMIT, Answer, Tool
 
 log = logging.getLogger("bench.question_baselines")
-# bm25s logs "Building index from tokens" as a warning on every index it builds.
-logging.getLogger("bm25s").setLevel(logging.ERROR)
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 _SCOPE_SPLIT = re.compile(r"::|\.|\\|#|->")
@@ -84,6 +82,8 @@ class Bm25(_Baseline):
     def prepare(self, root: Path, defs: list) -> None:
         import bm25s
 
+        # bm25s sets its logger to DEBUG on import, and logs every index it builds.
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         super().prepare(root, defs)
         self.stop = set(bm25s.stopwords.STOPWORDS_EN)
         self.retriever = bm25s.BM25()
