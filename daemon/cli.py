@@ -19,7 +19,7 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 
@@ -36,7 +36,7 @@ from symfind.daemon.protocol import (
     StatusReply,
     StatusRequest,
 )
-from symfind.daemon.registry import daemon_of, resident_bytes, running_daemons
+from symfind.daemon.registry import daemon_holding, daemon_of, resident_bytes, running_daemons
 from symfind.daemon.render import ProgressBar, format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind
 from symfind.storage import (
@@ -65,6 +65,9 @@ from symfind.storage import (
     search_repo,
     search_repos,
 )
+
+if TYPE_CHECKING:
+    from symfind.daemon.process import Stopped
 
 logger = logging.getLogger(__name__)
 
@@ -664,6 +667,33 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
     return escape_line(line)
 
 
+def _config_to_find(path: str | None) -> Config:
+    """The Config of the repository whose daemon `daemon stop|status` is about — also one
+    deleted (or moved away) while its daemon runs: found in the registry by its path.
+
+    Raises:
+        RepositoryError: The path is no repository and no daemon's.
+    """
+    try:
+        return load_config(path)
+    except RepositoryError:
+        where = _absolute(path or ".")
+        entry = daemon_holding(where) if where is not None else None
+        if entry is None:
+            raise
+        return Config(repo=Path(entry.repo), index_dir=Path(entry.index_dir))
+
+
+def _absolute(path: str) -> Path | None:
+    """`path` made absolute, whether or not it exists; when the working directory itself
+    was deleted, from the shell's `$PWD` (None without one)."""
+    try:
+        return Path(path).expanduser().resolve()
+    except OSError:  # os.getcwd() fails in a deleted directory
+        pwd = os.environ.get("PWD", "")
+        return Path(pwd, path).expanduser().resolve() if os.path.isabs(pwd) else None
+
+
 def _registered_config(config: Config) -> Config:
     """`config` pointing at the index directory of the daemon registered for its
     repository, when one runs (started with another `SYMFIND_INDEX_DIR`)."""
@@ -697,20 +727,20 @@ def run_daemon_list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
-    from symfind.daemon.process import running_status, start_daemon, stop_daemon
+    from symfind.daemon.process import running_unless_stopping, start_daemon, stop_daemon
 
     if args.action == "list":
         return run_daemon_list(args, out)
     if args.action in ("start", "run"):
         config = msgspec.structs.replace(_config_to_index(args, args.path), lease_s=args.lease)
     else:
-        config = _registered_config(load_config(args.path))
+        config = _registered_config(_config_to_find(args.path))
     if args.action == "run":
         from symfind.daemon.service import Daemon  # the watcher and extraction: `daemon run` only
 
         return Daemon(config).run()
     if args.action == "start":
-        running = running_status(config)
+        running = running_unless_stopping(config)
         if running is not None and args.json:  # idempotent: what the MCP server relies on
             out.write(_json(running) + "\n")
             return EXIT_OK
@@ -726,15 +756,27 @@ def run_daemon(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"daemon running for {repo} (pid {status.pid}, {status.state})\n")
         return EXIT_OK
     if args.action == "stop":
-        pid = stop_daemon(config)
+        stopped = stop_daemon(config)
         if args.json:
-            out.write(_json({"repo": str(config.repo), "stopped": pid is not None, "pid": pid})
-                      + "\n")
+            out.write(_json({"repo": str(config.repo), "stopped": stopped is not None,
+                             "pid": stopped.pid if stopped else None,
+                             "how": stopped.how if stopped else None,
+                             "why": stopped.why if stopped else ""}) + "\n")
         else:
-            out.write("no daemon was running\n" if pid is None
-                      else f"daemon (pid {pid}) stopped\n")
+            out.write(escape_line(_stopped_line(stopped)) + "\n")
         return EXIT_OK
     return run_daemon_status(config, args.json, out)
+
+
+def _stopped_line(stopped: Stopped | None) -> str:
+    if stopped is None:
+        return "no daemon was running"
+    if stopped.how == "signalled":
+        return f"daemon (pid {stopped.pid}) stopped by SIGTERM: {stopped.why}"
+    if stopped.how == "killed":
+        return (f"daemon (pid {stopped.pid}) killed (SIGKILL): {stopped.why}; the next daemon "
+                "re-checks the changes it had not committed")
+    return f"daemon (pid {stopped.pid}) stopped"
 
 
 def run_daemon_status(config: Config, as_json: bool, out: TextIO) -> int:

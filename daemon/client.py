@@ -201,11 +201,11 @@ def not_answering(index_dir: Path, what: str, waited_s: float) -> DaemonNotAnswe
     who = f"the daemon (pid {pid})" if pid is not None else "the daemon"
     if pid is not None and _suspended(pid):
         return DaemonNotAnswering(
-            f"{who} is suspended (stopped by a signal) and {what}{waited} — `kill -CONT {pid}` "
-            "resumes it, `symfind daemon stop` stops it", pid)
+            f"{who} is suspended (stopped by a signal) and {what}{waited}",
+            f"`kill -CONT {pid}` resumes it, `symfind daemon stop` stops it", pid)
     return DaemonNotAnswering(
-        f"{who} is busy: it {what}{waited} ({TIMEOUT_VARIABLE}) — ask again later, or "
-        "`symfind daemon stop` stops it", pid)
+        f"{who} is busy: it {what}{waited} ({TIMEOUT_VARIABLE})",
+        "ask again later, or `symfind daemon stop` stops it", pid)
 
 
 def _suspended(pid: int) -> bool:

@@ -27,9 +27,11 @@ class DaemonNotAnswering(DaemonError):
     its socket gone or replaced. Never "no daemon": it runs, and `daemon stop` stops it.
 
     Attributes:
+        what: What is the matter, without the way out (the message has both).
         pid: The daemon's process id, when known.
     """
 
-    def __init__(self, message: str, pid: int | None) -> None:
-        super().__init__(message)
+    def __init__(self, what: str, hint: str, pid: int | None) -> None:
+        super().__init__(f"{what} — {hint}")
+        self.what = what
         self.pid = pid

@@ -19,12 +19,14 @@ from __future__ import annotations
 import os
 import socket
 import socketserver
+import stat
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from symfind.daemon.client import private_socket_dir, socket_path
+from symfind.daemon.errors import DaemonError
 from symfind.daemon.protocol import (
     IndexRequest,
     ProgressReply,
@@ -88,12 +90,17 @@ class SocketListener:
         self._answer = answer
         self._index_for = index_for
         self._server: _Server | None = None
+        self._bound: tuple[int, int] | None = None  # (device, inode) of our socket file
 
     def start(self) -> None:
-        """Listen (the caller holds the index's writer lock: any old socket is stale)."""
+        """Listen (the caller holds the index's writer lock: any old socket is stale).
+
+        Raises:
+            DaemonError: A directory that is not empty is where the socket goes.
+        """
         if self._path.parent != self._index_dir:
             private_socket_dir(self._path, create=True)
-        self._path.unlink(missing_ok=True)
+        self._clear_path()
         listener = self
 
         class Handler(socketserver.BaseRequestHandler):
@@ -115,16 +122,48 @@ class SocketListener:
             self._server = _Server(str(self._path), Handler)
         finally:
             os.umask(old_umask)
+        self._bound = _identity(self._path)
         threading.Thread(
             target=self._server.serve_forever, name="symfind-socket", daemon=True
         ).start()
 
+    def _clear_path(self) -> None:
+        """Remove what is where the socket goes: a stale socket, or what replaced one (a
+        file, a symlink, an empty directory). The index directory (or the private socket
+        directory) is ours, and the writer lock says no other daemon listens there."""
+        try:
+            is_directory = stat.S_ISDIR(self._path.lstat().st_mode)
+        except FileNotFoundError:
+            return
+        try:
+            if is_directory:
+                self._path.rmdir()
+            else:
+                self._path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise DaemonError(
+                f"cannot listen at {self._path}: {exc.strerror} — remove what is there"
+            ) from exc
+
     def close(self) -> None:
-        """Stop serving and remove the socket file (no-op when never started)."""
+        """Stop serving and remove the socket file, unless something else has replaced it
+        meanwhile (no-op when never started)."""
         if self._server is None:
             return
         try:
             self._server.shutdown()
             self._server.server_close()
         finally:
-            self._path.unlink(missing_ok=True)
+            if self._bound is not None and _identity(self._path) == self._bound:
+                self._path.unlink(missing_ok=True)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of what is at `path` itself (a symlink is not followed)."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)

@@ -53,12 +53,23 @@ def runtime_dir() -> Path:
     Raises:
         UnsafeSocketDirectory: It exists but is not a private directory of this user.
     """
+    directory = _registry_dir(create=True)
+    assert directory is not None  # created, or refused
+    return directory
+
+
+def _registry_dir(*, create: bool) -> Path | None:
+    """The user's registry directory; None when it does not exist and was not to be made.
+
+    Raises:
+        UnsafeSocketDirectory: It exists but is not a private directory of this user.
+    """
     override = os.environ.get(RUNTIME_VARIABLE, "").strip()
     base = Path(override).expanduser() if override else runtime_base()
     daemons = base / "daemons"
-    private_dir(base, create=True, parents=True)
-    private_dir(daemons, create=True)
-    return daemons
+    if not private_dir(base, create=create, parents=True):
+        return None
+    return daemons if private_dir(daemons, create=create) else None
 
 
 def register(entry: DaemonEntry) -> Path:
@@ -91,8 +102,9 @@ def running_daemons() -> list[DaemonEntry]:
     Raises:
         UnsafeSocketDirectory: The registry directory is not private.
     """
+    directory = _registry_dir(create=False)  # a reader leaves nothing behind
     found: list[DaemonEntry] = []
-    for path in runtime_dir().glob("*.json"):
+    for path in directory.glob("*.json") if directory is not None else ():
         try:
             entry = _DECODER.decode(path.read_bytes())
         except (OSError, msgspec.DecodeError, msgspec.ValidationError):
@@ -107,6 +119,20 @@ def running_daemons() -> list[DaemonEntry]:
 def daemon_of(repo: Path) -> DaemonEntry | None:
     """The running daemon registered for `repo`, whatever index directory it uses."""
     return next((entry for entry in running_daemons() if entry.repo == str(repo)), None)
+
+
+def find_daemon(repo: Path, index_dir: Path) -> DaemonEntry | None:
+    """The running daemon registered for `repo` or for the index at `index_dir`."""
+    return next((entry for entry in running_daemons()
+                 if entry.repo == str(repo) or Path(entry.index_dir) == index_dir), None)
+
+
+def daemon_holding(path: Path) -> DaemonEntry | None:
+    """The running daemon of the repository at `path` or holding it (the innermost one),
+    also when that directory no longer exists."""
+    holding = [entry for entry in running_daemons()
+               if Path(entry.repo) == path or Path(entry.repo) in path.parents]
+    return max(holding, key=lambda entry: len(entry.repo), default=None)
 
 
 def resident_bytes(pid: int) -> int | None:

@@ -12,7 +12,8 @@ device changing, checked every `ROOT_CHECK_S` and at once when the watcher repor
 root itself deleted or moved (a new directory may get the old one's inode number: the
 watcher's report is enough) — the daemon watches the new directory and re-checks every
 file; while no directory is there, its status is `error` saying so and searches are
-refused, until one appears again.
+refused, until one appears again. Its index directory removed (or replaced) under it, the
+daemon stops: the index it keeps is gone.
 
 Staying up: a fatal signal dumps every thread's stack to the log (faulthandler; `kill
 -USR1 <pid>` dumps them on demand), an exception that ends the daemon is logged before it
@@ -119,6 +120,7 @@ class Daemon:
         # new directory got the old one's inode number (file systems reuse them at once).
         self._root_event = threading.Event()
         self._root_identity = _identity(config.repo)
+        self._index_identity: tuple[int, int] | None = None  # once the index is open
         self._watcher: RepositoryWatcher | None = None
         self.keeper = IndexKeeper(
             config, self._stop, watch_mode=self._watch_mode, request_resync=self._request_resync
@@ -163,6 +165,7 @@ class Daemon:
     def _serve(self) -> int:
         index_dir = self.config.index_dir
         self.keeper.open()
+        self._index_identity = _identity(index_dir)
         (index_dir / PID_NAME).write_text(f"{os.getpid()}\n", encoding="utf-8")
         # What `ps` and `top` show: not `python3 -P -m symfind.daemon …`.
         setproctitle.setproctitle(f"symfind daemon {self.config.repo}")
@@ -176,7 +179,7 @@ class Daemon:
             self.keeper.write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
             wait_for_stop(self._stop, index_dir, self.config.lease_s,
-                          wake=self._look_at_root, every_s=ROOT_CHECK_S, on_wake=self._check_root)
+                          wake=self._look_at_root, every_s=ROOT_CHECK_S, on_wake=self._look_around)
         finally:
             saved = self._shutdown()
         return 0 if saved and not self.keeper.broken else 1
@@ -192,9 +195,14 @@ class Daemon:
         True when the index holds everything staged."""
         self._stop.set()  # a batch still running must not reopen the writer afterwards
         self.keeper.set_state(DaemonState.STOPPING)
+        # Said at once: its socket closes before its last commit, and `daemon start` then
+        # waits for it to exit instead of taking it for a daemon that cannot be reached.
+        self.keeper.write_status()
         if self._watcher is not None:
             self._step("stop watching", self._watcher.stop)  # the current batch finishes
         self._step("close the socket", self._listener.close)
+        logger.info("stopping: socket closed, committing %d pending changes",
+                    self.keeper.status().pending)
         saved = self.keeper.close(self._step)
         self.keeper.write_status()
         pid_file = self.config.index_dir / PID_NAME
@@ -249,6 +257,20 @@ class Daemon:
     def _on_root_event(self) -> None:
         self._root_event.set()
         self._look_at_root.set()
+
+    def _look_around(self) -> None:
+        self._check_index_dir()
+        self._check_root()
+
+    def _check_index_dir(self) -> None:
+        """Stop once the index directory is removed (or replaced): the index this daemon
+        keeps is gone, and a new one may already have another writer. The next `symfind
+        index`, `daemon start` or MCP server builds a new one."""
+        if _identity(self.config.index_dir) == self._index_identity:
+            return
+        logger.warning("the index directory %s was removed or replaced: stopping",
+                       self.config.index_dir)
+        self.stop()
 
     def _check_root(self) -> None:
         """Notice a root deleted, moved away or replaced by another directory."""

@@ -38,8 +38,15 @@ def process_started_at(pid: int) -> float | None:
 
 
 def is_running(pid: int, started_at: float) -> bool:
-    """Whether `pid` is still the process that started at `started_at`."""
-    return process_started_at(pid) == started_at
+    """Whether `pid` is still the process that started at `started_at` (a zombie, ended
+    but not reaped by a parent that never waits, is not)."""
+    import psutil  # noqa: PLC0415  # here: psutil costs a cold `symfind search` ~10 ms
+
+    try:
+        process = psutil.Process(pid)
+        return process.create_time() == started_at and process.status() != psutil.STATUS_ZOMBIE
+    except (psutil.NoSuchProcess, psutil.AccessDenied, ValueError):
+        return False
 
 
 def register_client(index_dir: Path) -> Path:

@@ -147,11 +147,12 @@ def test_daemon_start_and_stop_print_json(tmp_path: Path, git_repo: Path) -> Non
         stopped = symfind("daemon", "stop", str(git_repo), "--json", env=env)
     again = symfind("daemon", "stop", str(git_repo), "--json", env=env)
     assert json.loads(stopped.stdout) == {
-        "repo": str(git_repo), "stopped": True, "pid": status["pid"],
+        "repo": str(git_repo), "stopped": True, "pid": status["pid"], "how": "asked", "why": "",
         "symfind_version": version("symfind"),
     }
     assert json.loads(again.stdout) == {
-        "repo": str(git_repo), "stopped": False, "pid": None, "symfind_version": version("symfind"),
+        "repo": str(git_repo), "stopped": False, "pid": None, "how": None, "why": "",
+        "symfind_version": version("symfind"),
     }
 
 

@@ -18,10 +18,8 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -42,7 +40,8 @@ from symfind.daemon.protocol import (
     receive_reply,
     send_request,
 )
-from symfind.storage import SearchQuery, index_dir_for
+from symfind.storage import SearchQuery
+from tests.integration.daemon_process import RunningDaemon, started_daemon, suspend
 from tests.integration.test_cli import symfind
 from tests.integration.test_daemon_registry import make_git_repo
 
@@ -52,43 +51,10 @@ IDLE_CONNECTIONS = 600
 QUERY = SearchQuery(text="AsyncClinet", limit=3)
 
 
-@dataclass
-class RunningDaemon:
-    repo: Path
-    index_dir: Path
-    pid: int
-    env: dict[str, str]
-
-
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[RunningDaemon]:
-    """A daemon process started by `symfind daemon start`, with a registry of its own;
-    stopped (and killed if need be) afterwards."""
-    repo = make_git_repo(tmp_path / "repo")
-    env = {"SYMFIND_RUNTIME_DIR": str(tmp_path / "runtime")}
-    started = symfind("daemon", "start", str(repo), "--json", env=env)
-    assert started.returncode == 0, started.stderr
-    pid = json.loads(started.stdout)["pid"]
-    try:
-        wait_idle(index_dir_for(repo))
-        yield RunningDaemon(repo, index_dir_for(repo), pid, env)
-    finally:
-        if psutil.pid_exists(pid):
-            os.kill(pid, signal.SIGCONT)  # a test that failed while it was suspended
-            symfind("daemon", "stop", str(repo), env=env)
-        if psutil.pid_exists(pid):
-            psutil.Process(pid).kill()
-
-
-def wait_idle(index_dir: Path) -> None:
-    """Until the daemon has indexed the repository (another process: we can only ask)."""
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        reply = request(index_dir, StatusRequest(), timeout_s=DEADLINE_S)
-        if isinstance(reply, StatusReply) and reply.status.state == "idle" and reply.status.files:
-            return
-        assert time.monotonic() < deadline, f"the daemon never got idle: {reply}"
-        time.sleep(0.05)
+    with started_daemon(tmp_path) as running:
+        yield running
 
 
 def results_of(reply: Reply | None) -> list[dict[str, object]]:
@@ -176,16 +142,6 @@ def test_an_idle_connection_is_closed_and_a_prompt_one_answered(tmp_path: Path) 
             assert idle.recv(1) == b""  # closed by the daemon (a timeout here would raise)
     finally:
         listener.close()
-
-
-def suspend(pid: int) -> None:
-    """SIGSTOP, and wait until the process is stopped (a moment: there is nothing else to
-    wait on than its state)."""
-    os.kill(pid, signal.SIGSTOP)
-    process = psutil.Process(pid)
-    deadline = time.monotonic() + DEADLINE_S
-    while process.status() != psutil.STATUS_STOPPED:
-        assert time.monotonic() < deadline, "SIGSTOP never took effect"
 
 
 def test_a_suspended_daemon_is_reported_as_not_answering_never_absent(
