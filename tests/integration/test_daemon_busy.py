@@ -184,6 +184,9 @@ def test_a_suspended_daemon_is_reported_as_not_answering_never_absent(
     os.kill(pid, signal.SIGCONT)
     resumed = symfind("daemon", "status", repo, env=env)
     assert resumed.returncode == 0 and resumed.stdout.startswith(f"running, pid {pid}, "), resumed
+    resumed_json = json.loads(symfind("daemon", "status", repo, "--json", env=env).stdout)
+    assert (resumed_json["pid"], resumed_json["state"], resumed_json["running"],
+            resumed_json["answering"]) == (pid, "idle", True, True)
 
 
 def test_the_daemon_raises_its_open_files_limit(tmp_path: Path) -> None:

@@ -131,6 +131,9 @@ def test_a_daemon_whose_index_directory_was_removed_stops_by_itself(
     wait_gone(daemon.pid)
     status = symfind("daemon", "status", str(daemon.repo), env=daemon.env)
     assert (status.returncode, status.stdout, status.stderr) == (5, "not running\n", "")
+    as_json = symfind("daemon", "status", str(daemon.repo), "--json", env=daemon.env)
+    assert (as_json.returncode, without_version(as_json.stdout)) == (5, {
+        "repo": str(daemon.repo), "running": False, "answering": False})
     assert listed(daemon) == []
     assert not daemon.index_dir.exists()  # not brought back by the daemon on its way out
 
