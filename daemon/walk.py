@@ -1,12 +1,13 @@
 """Which files of a repository are candidates for indexing.
 
-Imports: pathspec, `extract`, `daemon` modules.
+Imports: `extract`, `daemon` modules.
 
 Rules, in order: never follow symlinks; skip version-control, dependency, virtualenv and
 build directories; skip credential files whatever the ignore files say; keep only files
 of a supported language; skip names that are not UTF-8; honour `.gitignore`, `.ignore`
 and `.symfindignore` in every directory (nested files, `!` negations; a deeper file
-overrides a shallower one) plus `.git/info/exclude`. What is passed over is reported
+overrides a shallower one) plus `.git/info/exclude`, every pattern meaning what it means
+to git (`daemon.gitignore`). What is passed over is reported
 with its reason (`Exclusion`), directories once each, not every file in them.
 """
 
@@ -19,9 +20,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import pathspec
-
 from symfind.daemon.files import read_regular
+from symfind.daemon.gitignore import IgnoreList, IgnorePattern, read_patterns
 from symfind.extract import language_for_path
 
 logger = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ SECRET_FILE_PATTERNS = (
 )
 #: Directories of credentials: every file in them is a secret, whatever its name.
 SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg"})
-_SECRET_FILES = pathspec.GitIgnoreSpec.from_lines(SECRET_FILE_PATTERNS)
+_SECRET_FILES = IgnoreList(read_patterns("\n".join(SECRET_FILE_PATTERNS).encode(), "secrets"))
 
 
 class Exclusion(enum.StrEnum):
@@ -81,7 +81,8 @@ def is_secret(relative_path: str) -> bool:
     parts = relative_path.lower().split("/")
     if any(part in SECRET_DIRS for part in parts[:-1]):
         return True
-    return language_for_path(parts[-1]) is None and _SECRET_FILES.match_file(parts[-1])
+    return language_for_path(parts[-1]) is None and bool(
+        _SECRET_FILES.match(os.fsencode(parts[-1]), is_dir=False))
 
 
 def printable_path(relative_path: str) -> str:
@@ -96,45 +97,47 @@ def has_bad_name(relative_path: str) -> bool:
 
 
 class IgnoreRules:
-    """The ignore files of one repository, loaded lazily per directory and cached."""
+    """The ignore files of one repository, loaded lazily per directory and cached.
+
+    Read as git reads them (`daemon.gitignore`). In one directory, `.git/info/exclude`
+    (at the root) comes first, then `.gitignore`, `.ignore` and `.symfindignore`: a later
+    file's match wins, as a deeper directory's wins over its parents'.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
+        self._lists: dict[str, IgnoreList | None] = {}
 
-    def _spec(self, directory: str) -> pathspec.GitIgnoreSpec | None:
-        if directory not in self._specs:
-            lines: list[str] = []
+    def _list(self, directory: str) -> IgnoreList | None:
+        if directory not in self._lists:
+            patterns: list[IgnorePattern] = []
             base = self.root / directory
-            names = list(IGNORE_FILES)
-            if directory == "":
-                names.append(GIT_EXCLUDE)
-            for name in names:
+            names = [GIT_EXCLUDE] if directory == "" else []
+            for name in [*names, *IGNORE_FILES]:
                 try:  # never blocks on a FIFO, never follows a symlink (as git 2.32+)
                     data, _info = read_regular(base / name, MAX_IGNORE_FILE_BYTES)
                 except OSError:
                     continue
-                lines += data.decode("utf-8", errors="replace").splitlines()
-            self._specs[directory] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
-        return self._specs[directory]
+                source = printable_path(f"{directory}/{name}" if directory else name)
+                patterns += read_patterns(data, source)
+            self._lists[directory] = IgnoreList(patterns) if patterns else None
+        return self._lists[directory]
 
     def forget(self, directory: str) -> None:
         """Drop the cached rules of a directory (its ignore file changed)."""
-        self._specs.pop(directory, None)
+        self._lists.pop(directory, None)
 
     def is_ignored(self, relative_path: str, *, is_dir: bool = False) -> bool:
         """Apply every ignore file from the root down to the path's directory."""
-        parts = relative_path.split("/")
+        parts = os.fsencode(relative_path).split(b"/")
         ignored = False
         for depth in range(len(parts)):
-            directory = "/".join(parts[:depth])
-            spec = self._spec(directory)
-            if spec is None:
+            rules = self._list(os.fsdecode(b"/".join(parts[:depth])))
+            if rules is None:
                 continue
-            below = "/".join(parts[depth:]) + ("/" if is_dir else "")
-            result = spec.check_file(below)
-            if result.include is not None:
-                ignored = result.include
+            verdict = rules.match(b"/".join(parts[depth:]), is_dir=is_dir)
+            if verdict is not None:
+                ignored = verdict
         return ignored
 
 

@@ -21,7 +21,7 @@ ALLOWED = {
     "mcp_server": ({"storage"}, set()),
 }
 #: third-party packages a module docstring's `Imports:` sentence names
-THIRD_PARTIES = {"mcp", "msgspec", "pathspec", "platformdirs", "pydantic", "rapidfuzz", "tantivy",
+THIRD_PARTIES = {"mcp", "msgspec", "platformdirs", "pydantic", "rapidfuzz", "tantivy",
                  "tree_sitter", "tree_sitter_language_pack", "watchdog"}
 #: third-party packages confined to one of ours
 CONFINED = {"tree_sitter": "extract", "tree_sitter_language_pack": "extract",
