@@ -291,8 +291,7 @@ def read_patterns(data: bytes, source: str) -> list[IgnorePattern]:
     """The patterns of one ignore file's bytes, in order; lines that can never match are
     passed over with a warning naming `source` and the line.
     """
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
+    data = data.removeprefix(_BOM)
     patterns: list[IgnorePattern] = []
     passed_over: list[str] = []
     for number, line in enumerate(data.split(b"\n"), start=1):

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from symfind.daemon.config import load_config
 from symfind.daemon.walk import IgnoreRules, directory_excluded
 from symfind.storage import Searcher
+
 from tests.integration.daemon_process import idle, wait_for_status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -197,8 +197,8 @@ def test_index_and_reindex_read_the_lines_git_accepts(tmp_path: Path, line: byte
             assert result.stderr == ""
         else:
             assert result.stderr.splitlines() == [
-                f"WARNING symfind.daemon.gitignore: .gitignore:2: pattern {warning}, and matches "
-                "nothing (git passes it over too)"]
+                (f"WARNING symfind.daemon.gitignore: .gitignore:2: pattern {warning}, and matches "
+                 "nothing (git passes it over too)")]
         assert indexed_paths(repo) == expected
 
 

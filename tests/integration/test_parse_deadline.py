@@ -10,7 +10,6 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-
 from symfind.daemon.config import load_config
 from symfind.storage import Searcher
 
