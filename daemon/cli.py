@@ -1,4 +1,4 @@
-"""The `symfind` command line: index, reindex, search, status, daemon, mcp.
+"""The `symfind` command line: index, reindex, search, status, daemon, mcp, serve, token.
 
 Imports: msgspec, `extract`, `storage`, `daemon` modules. Output goes to stdout; logs,
 progress and errors to stderr. Exit codes: 0 success, 2 usage or bad input, 3 index
@@ -183,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_force(mcp)
     _add_verbose(mcp)
+
+    # Parsed by the MCP server's own entry point, which they run (`run_mcp_command`).
+    for name, text in (
+        ("serve", "serve the MCP tools over HTTP to a team, behind personal access tokens"),
+        ("token", "create, list or revoke the personal access tokens `serve` accepts"),
+    ):
+        commands.add_parser(name, help=text, add_help=False)
     return parser
 
 
@@ -212,6 +219,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     `daemon start --json src/`)."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    if args.command in ("serve", "token"):
+        args.passthrough = extra
+        return args
     stray = [arg for arg in extra if not arg.startswith("-")]
     if args.command == "search":
         args.paths += stray
@@ -817,6 +827,16 @@ def run_mcp(args: argparse.Namespace) -> int:
     return EXIT_OK  # not reached
 
 
+def run_mcp_command(args: argparse.Namespace) -> int:
+    """`serve` and `token`: replace this process with the MCP server's entry point, which
+    parses their arguments (by process: `daemon` never imports it)."""
+    argv = [args.command, *args.passthrough]
+    if args.command == "serve":  # `symfind -v serve`: the -v before the command
+        argv += ["-v"] * min(verbosity(args), 2)
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *argv])
+    return EXIT_OK  # not reached
+
+
 def _error(message: object) -> None:
     """One line on stderr, control characters escaped (messages quote paths and queries)."""
     print(f"symfind: {escape_line(str(message))}", file=sys.stderr)
@@ -839,6 +859,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             return run_daemon(args, out)
         if args.command == "mcp":
             return run_mcp(args)
+        if args.command in ("serve", "token"):
+            return run_mcp_command(args)
         return run_status(args, out)
     except DaemonRunning as exc:
         _error(exc)

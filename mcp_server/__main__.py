@@ -1,5 +1,8 @@
 """`python -m symfind.mcp_server --repo PATH [--repo PATH ...]`: serve symfind's MCP tools on stdio.
 
+`python -m symfind.mcp_server serve ...` and `... token ...` run `symfind serve` (over HTTP,
+`mcp_server.http`) and `symfind token` (`mcp_server.token_cli`) instead.
+
 Imports: `mcp_server.server`, `storage` (roots, the log formatter) and the standard library. `symfind mcp --repo
 PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
@@ -17,6 +20,7 @@ import os
 import re
 import signal
 import sys
+from importlib import import_module
 from pathlib import Path
 
 logger = logging.getLogger("symfind.mcp_server")
@@ -69,8 +73,15 @@ def _exit_on_ctrl_c(_signum: int, _frame: object) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
+#: The first argument that runs another command, and the module whose `main` runs it.
+COMMANDS = {"serve": "symfind.mcp_server.http", "token": "symfind.mcp_server.token_cli"}
+
+
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _exit_on_ctrl_c)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in COMMANDS:
+        return import_module(COMMANDS[argv[0]]).main(argv[1:])
     return serve(build_parser().parse_args(argv))
 
 

@@ -33,6 +33,12 @@ def _isolated_index_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     monkeypatch.setenv("SYMFIND_INDEX_DIR", str(tmp_path_factory.mktemp("indexes")))
 
 
+@pytest.fixture(autouse=True)
+def _isolated_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's real token file (`symfind token`, `serve`)."""
+    monkeypatch.setenv("SYMFIND_CONFIG_DIR", str(tmp_path_factory.mktemp("config") / "symfind"))
+
+
 @pytest.fixture(scope="session")
 def fixture_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Config]:
     """The fixture repository copied to a temp dir and indexed once per session."""

@@ -75,28 +75,6 @@ def copy_repo(destination: Path) -> Path:
 # ---- a full disk -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MiB tmpfs, mounted for the test and filled up but for a few KiB."""
-    mount_point = tmp_path / "small-disk"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs",
-                              str(mount_point)], capture_output=True, text=True, check=False)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}")
-    try:
-        with open(mount_point / "filler", "wb", buffering=0) as filler:
-            try:
-                while True:
-                    filler.write(b"\0" * 4096)
-            except OSError:
-                pass
-        os.truncate(mount_point / "filler", (mount_point / "filler").stat().st_size - 8192)
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
 def test_a_full_disk_during_index_is_one_line_and_exit_6(full_disk: Path, tmp_path: Path) -> None:
     repo = copy_repo(tmp_path / "repo")
     done = symfind("index", str(repo), base=full_disk)

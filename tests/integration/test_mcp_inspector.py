@@ -1,47 +1,26 @@
 """The server under the official MCP Inspector CLI, pinned and installed from npm.
 
-The Inspector is installed once into a per-user cache dir (reused across runs and
-checkouts); it needs `npm` and the npm registry. Its exit codes: 0 ok, 5 the tool answered
-isError (or is unknown), 6 `--strict` found tool-schema portability errors.
+The Inspector is installed once into pytest's cache directory (the `inspector` fixture,
+tests/integration/conftest.py); it needs `npm` and the npm registry. Its exit codes: 0 ok,
+5 the tool answered isError (or is unknown), 6 `--strict` found tool-schema portability
+errors.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import platformdirs
 import pytest
 
 from tests.integration.mcp_support import index_repo, make_repo
 
 pytestmark = pytest.mark.slow
 
-INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
-INSTALL_TIMEOUT_S = 300
 RUN_TIMEOUT_S = 60
-
-
-@pytest.fixture(scope="module")
-def inspector() -> Path:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed: the MCP Inspector CLI comes from the npm registry")
-    prefix = Path(platformdirs.user_cache_dir("symfind-tests")) / "npm" / INSPECTOR.replace("/", "+")
-    binary = prefix / "node_modules" / ".bin" / "mcp-inspector"
-    if not binary.exists():
-        prefix.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-             "--loglevel=error", INSPECTOR],
-            capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
-        )
-        assert done.returncode == 0, f"npm install {INSPECTOR} failed:\n{done.stderr}"
-    return binary
 
 
 @pytest.fixture(scope="module")
