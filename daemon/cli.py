@@ -181,6 +181,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
         "own tools have the same names",
     )
+    mcp.add_argument(
+        "--remote", metavar="URL",
+        help="forward to the server `symfind serve` runs at URL, with the token in "
+        "$SYMFIND_TOKEN (checked at start), instead of serving repositories of this machine",
+    )
+    mcp.add_argument("--insecure-http", action="store_true",
+                     help="with --remote: send the token over plain http to another machine")
     _add_force(mcp)
     _add_verbose(mcp)
 
@@ -817,6 +824,10 @@ def run_daemon_status(config: Config, as_json: bool, out: TextIO) -> int:
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Replace this process with the MCP server (by process: `daemon` never imports it)."""
+    if args.remote is not None:  # the server checks the URL, and that no --repo goes with it
+        flags = ["--remote", args.remote, *["--insecure-http"] * args.insecure_http,
+                 *[part for repo in args.repo or () for part in ("--repo", repo)]]
+        os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
     repos = [str(_config_to_index(args, path).repo) for path in args.repo or ["."]]
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
     flags += ["--force"] * args.force + ["-v"] * min(verbosity(args), 2)

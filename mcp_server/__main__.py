@@ -3,13 +3,15 @@
 `python -m symfind.mcp_server serve ...` and `... token ...` run `symfind serve` (over HTTP,
 `mcp_server.http`) and `symfind token` (`mcp_server.token_cli`) instead.
 
-Imports: `mcp_server.server`, `storage` (roots, the log formatter) and the standard library. `symfind mcp --repo
+Imports: `mcp_server.launch`, `mcp_server.remote`, `storage` (the log formatter) and the
+standard library. `symfind mcp --repo
 PATH ...` execs exactly this. stdout is the protocol: logs go to stderr, set up here and only here.
 One `--repo` serves that repository; several serve them all, searched together.
 Each `--repo` is taken from the repository holding it (`storage.find_root`), and refused
 (`/`, the home directory, a huge tree with no VCS marker) unless `--force`.
 Exit codes: 0 when the client closes stdin, 2 for a bad or refused repository path, 130
-on Ctrl-C (no traceback, even while the server's dependencies load).
+on Ctrl-C (no traceback, even while the server's dependencies load). `--remote URL`
+forwards to a `symfind serve` instead (`mcp_server.remote`, which adds its own codes).
 """
 
 from __future__ import annotations
@@ -50,6 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true",
         help="serve a repository even if it is /, the home directory or a huge tree with no .git",
     )
+    parser.add_argument(
+        "--remote", metavar="URL",
+        help="forward to the server `symfind serve` runs at URL (https://host:8765/mcp), with "
+        "the token in $SYMFIND_TOKEN, instead of serving repositories of this machine",
+    )
+    parser.add_argument(
+        "--insecure-http", action="store_true",
+        help="with --remote: send the token over plain http to a machine other than this one",
+    )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logs (-vv: debug)")
     return parser
 
@@ -81,44 +92,44 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _exit_on_ctrl_c)
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in COMMANDS:
-        return import_module(COMMANDS[argv[0]]).main(argv[1:])
-    return serve(build_parser().parse_args(argv))
+        command = import_module(COMMANDS[argv[0]])
+        args = command.build_parser().parse_args(argv[1:])
+        log_to_stderr(getattr(args, "verbose", 0))
+        return command.run(args)
+    args = build_parser().parse_args(argv)
+    log_to_stderr(args.verbose)
+    return serve(args)
+
+
+def log_to_stderr(verbose: int) -> None:
+    """Logs on stderr (stdout is the protocol over stdio): warnings, `-v` info, `-vv` debug."""
+    from symfind.storage import EscapingFormatter  # here: loading storage takes a while
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING - 10 * min(verbose, 2), handlers=[handler])
 
 
 def serve(args: argparse.Namespace) -> int:
     """Check the roots, then serve them on stdio until the client closes stdin."""
-    # Imported here, once Ctrl-C is handled: they take a while to load.
-    from symfind.mcp_server.server import build_roots_server, build_server
-    from symfind.storage import EscapingFormatter, NotARepository, check_root, find_root
-    from symfind.storage.leases import lease_from_env
-
-    level = logging.WARNING - 10 * min(args.verbose, 2)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(EscapingFormatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=level, handlers=[handler])
-    repos = [Path(repo).expanduser() for repo in args.repo or ["."]]
-    for repo in repos:
-        if not repo.is_dir():
-            logger.error("repository %r is not a directory", str(repo))
+    if args.remote is not None:
+        if args.repo:
+            print("symfind: --remote serves the remote server's repositories: give no --repo",
+                  file=sys.stderr)
             return 2
-    roots = list(dict.fromkeys(find_root(repo.resolve()) for repo in repos))
+        # Imported here, once Ctrl-C is handled: they take a while to load.
+        from symfind.mcp_server.remote import forward
+
+        return forward(args.remote, insecure_http=args.insecure_http)
+    from symfind.mcp_server.launch import Refused, new_server, served_roots
+
     try:
-        for root in roots if not args.force else ():
-            check_root(root)
-    except NotARepository as exc:
+        roots = served_roots(args.repo, force=args.force)
+        server = new_server(roots, auto_index=not args.no_index,
+                            tool_prefix=args.tool_prefix or "")
+    except Refused as exc:
         print(f"symfind: {exc}", file=sys.stderr)
         return 2
-    try:
-        lease_s = lease_from_env()
-    except ValueError as exc:
-        print(f"symfind: {exc}", file=sys.stderr)
-        return 2
-    if len(roots) == 1:
-        server = build_server(roots[0], auto_index=not args.no_index, daemon_lease_s=lease_s,
-                              tool_prefix=args.tool_prefix or "")
-    else:
-        server = build_roots_server(roots, auto_index=not args.no_index, daemon_lease_s=lease_s,
-                                    tool_prefix=args.tool_prefix or "")
     logger.info("serving %s on stdio", ", ".join(map(str, roots)))
     server.run("stdio")
     return 0

@@ -6,6 +6,7 @@ Imports: mcp, pydantic, `storage`, `mcp_server` modules.
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
+from symfind.mcp_server.access import visible_roots
 from symfind.mcp_server.handles import HandleError
 from symfind.mcp_server.source import SourceError
 from symfind.mcp_server.state import IndexBuilding, Repository, Roots
@@ -43,14 +45,30 @@ def same_parameters(template: Callable[..., Any]) -> Callable[[Tool], Tool]:
 
 
 def repository(ctx: Context) -> Repository:
-    """The Repository the server's lifespan yielded (see `server.build_server`)."""
-    return cast(Repository, ctx.request_context.lifespan_context)
+    """The Repository the server's lifespan yielded (see `server.build_server`).
+
+    Raises:
+        ToolError: The request's token may not see it (over HTTP `access.ScopeGuard`
+            has refused such a request already).
+    """
+    repo = cast(Repository, ctx.request_context.lifespan_context)
+    visible = visible_roots(ctx.request_context.request)
+    if visible is not None and str(repo.root) not in visible:
+        raise ToolError("refused: this token is not for the repository this server serves")
+    return repo
 
 
 def roots(ctx: Context) -> Roots:
     """The Roots the lifespan of a server with several repositories yielded
-    (see `server.build_roots_server`)."""
-    return cast(Roots, ctx.request_context.lifespan_context)
+    (see `server.build_roots_server`), as far as the request's token may see them: over
+    HTTP a token limited to some repositories searches, reads and lists only those."""
+    served = cast(Roots, ctx.request_context.lifespan_context)
+    visible = visible_roots(ctx.request_context.request)
+    if visible is None:
+        return served
+    seen = copy.copy(served)  # the same executor and repositories, fewer of them
+    seen.repos = {label: repo for label, repo in served.repos.items() if str(repo.root) in visible}
+    return seen
 
 
 @contextmanager

@@ -13,8 +13,9 @@ server serves several repositories:
 - `repo` is the label of the repository the definition is in (`repo_of` reads it before
   the handle is verified: the MAC is keyed by that repository's index).
 
-The MAC is HMAC-SHA256 over `s1.<payload>`, keyed by a key derived from `index_id`.
-A handle is untrusted input all the same: verifying it only proves this server issued
+The MAC is HMAC-SHA256 over `s1.<payload>`, keyed by a key derived from `index_id` and
+the server's own key (none over stdio; a random one per `symfind serve` process, so that a
+handle works only on the server that issued it). A handle is untrusted input all the same: verifying it only proves this server issued
 it for this index build; the reader still checks the path against the index and the
 repository root before opening anything.
 """
@@ -63,8 +64,8 @@ def build_fingerprint(index_id: str) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def _key(index_id: str) -> bytes:
-    return hmac.new(_KEY_CONTEXT, index_id.encode("utf-8"), hashlib.sha256).digest()
+def _key(index_id: str, server_key: bytes) -> bytes:
+    return hmac.new(_KEY_CONTEXT + server_key, index_id.encode("utf-8"), hashlib.sha256).digest()
 
 
 def _b64encode(data: bytes) -> str:
@@ -75,8 +76,9 @@ def _b64decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _mac(index_id: str, payload: str) -> str:
-    digest = hmac.new(_key(index_id), f"{VERSION}.{payload}".encode("ascii"), hashlib.sha256)
+def _mac(index_id: str, server_key: bytes, payload: str) -> str:
+    digest = hmac.new(_key(index_id, server_key), f"{VERSION}.{payload}".encode("ascii"),
+                      hashlib.sha256)
     return _b64encode(digest.digest()[:_MAC_BYTES])
 
 
@@ -89,9 +91,10 @@ def sign(
     digest: str,
     index_id: str,
     repo: str = "",
+    server_key: bytes = b"",
 ) -> str:
     """Issue a handle for one definition of the index build `index_id` (of the repository
-    labelled `repo`, when the server serves several)."""
+    labelled `repo`, when the server serves several), signed with `server_key` too."""
     target = Target(
         path=path,
         start_line=start_line,
@@ -104,7 +107,7 @@ def sign(
     fields = msgspec.structs.astuple(target)
     # A one-repository handle keeps its six fields: `repo` only when it names one.
     payload = _b64encode(msgspec.json.encode(fields if repo else fields[:-1]))
-    return f"{VERSION}.{payload}.{_mac(index_id, payload)}"
+    return f"{VERSION}.{payload}.{_mac(index_id, server_key, payload)}"
 
 
 def _decode(handle: str) -> tuple[Target, str, str]:
@@ -136,8 +139,9 @@ def repo_of(handle: str) -> str:
     return _decode(handle)[0].repo
 
 
-def verify(handle: str, index_id: str) -> Target:
-    """Check a handle against the current index build and return what it points at.
+def verify(handle: str, index_id: str, server_key: bytes = b"") -> Target:
+    """Check a handle against the current index build (and the key of the server that
+    signed it) and return what it points at.
 
     Raises:
         HandleError: Malformed, signed for another index build, or not signed by us.
@@ -148,7 +152,8 @@ def verify(handle: str, index_id: str) -> Target:
             "stale handle: the index was rebuilt since the search that returned it — "
             "re-run codebase_search and use the new handle"
         )
-    if not hmac.compare_digest(mac.encode("ascii", "replace"), _mac(index_id, payload).encode()):
+    expected = _mac(index_id, server_key, payload)
+    if not hmac.compare_digest(mac.encode("ascii", "replace"), expected.encode()):
         raise HandleError(
             "invalid handle: its signature does not match (edited or forged) — handles are "
             "opaque; re-run codebase_search and pass a result's `handle` unchanged"

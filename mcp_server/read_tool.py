@@ -96,7 +96,7 @@ def _read(repo: Repository, handle: str, max_bytes: int, label: str) -> CallTool
     with tool_errors():
         with repo.reader() as searcher:
             manifest = searcher.manifest
-        target = handles.verify(handle, manifest.index_id)
+        target = handles.verify(handle, manifest.index_id, repo.handle_key)
         _check_path(target.path)
         state = manifest.files.get(target.path)
         if state is not None and not state.digest.startswith(target.digest):

@@ -94,8 +94,9 @@ PathGlob = Annotated[
         "`src/**/*.py`, `tests/`, `*.rs`.",
     ),
 ]
-#: Where a repository's results are read from: its verified files and its manifest.
-Indexed = tuple[VerifiedFiles, Manifest]
+#: Where a repository's results are read from (its verified files) and signed (its handle
+#: key), and the manifest they came from.
+Indexed = tuple[Repository, Manifest]
 Model = TypeVar("Model", bound=SearchAnswer)
 
 
@@ -125,7 +126,7 @@ def codebase_search(
         response = search_repo(_searchable("", repo, indexes), search)
     manifest, activity = indexes[""]
     fresh = freshness(manifest, activity)
-    definitions = _definitions([("", r) for r in response.results], {"": (repo.files, manifest)})
+    definitions = _definitions([("", r) for r in response.results], {"": (repo, manifest)})
     catching_up = fresh.status == StatusName.INDEXING or fresh.pending > 0
     out = SearchOutput(
         **_shared(query, str(route(query)), response, definitions),
@@ -164,7 +165,7 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
     ]
     definitions = _definitions(
         [(r.repo, r) for r in response.results],
-        {label: (served.repos[label].files, manifest) for label, (manifest, _) in indexes.items()},
+        {label: (served.repos[label], manifest) for label, (manifest, _) in indexes.items()},
     )
     catching_up = any(
         (s.freshness.status == StatusName.INDEXING or s.freshness.pending > 0) if s.freshness
@@ -230,11 +231,12 @@ def _definitions(
     seen: dict[tuple[str, str], list[bytes] | SourceError | None] = {}
     out = []
     for rank, (repo, result) in enumerate(ranked, start=1):
-        files, manifest = indexes[repo]
+        served, manifest = indexes[repo]
         key = (repo, result.path)
         if key not in seen:
-            seen[key] = _lines_or_error(files, manifest, result.path, read=rank <= SNIPPET_RESULTS)
-        out.append(_definition(rank, result, manifest, seen[key], repo))
+            seen[key] = _lines_or_error(served.files, manifest, result.path,
+                                        read=rank <= SNIPPET_RESULTS)
+        out.append(_definition(rank, result, manifest, seen[key], repo, served.handle_key))
     return out
 
 
@@ -257,6 +259,7 @@ def _definition(
     manifest: Manifest,
     lines: list[bytes] | SourceError | None,
     repo: str,
+    handle_key: bytes,
 ) -> Definition:
     start = result.start_line or result.line
     snippet, snippet_line, snippet_cut = None, start, False
@@ -295,6 +298,7 @@ def _definition(
             digest=state.digest if state else "",
             index_id=manifest.index_id,
             repo=repo,
+            server_key=handle_key,
         ),
     )
     return RepoDefinition(repo=repo, **dict(definition)) if repo else definition

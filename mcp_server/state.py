@@ -92,13 +92,15 @@ class Repository:
         root: The repository root, already resolved.
         index_dir: Where its index lives (`storage.index_dir_for(root)`).
         auto_index: Start the daemon when there is no index.
+        handle_key: The server's own key, in every read handle it signs (`handles`).
     """
 
     def __init__(
         self, root: Path, index_dir: Path, *, auto_index: bool = True,
-        daemon_lease_s: float = DEFAULT_LEASE_S,
+        daemon_lease_s: float = DEFAULT_LEASE_S, handle_key: bytes = b"",
     ) -> None:
         self.root = root
+        self.handle_key = handle_key
         self.index_dir = index_dir
         self.auto_index = auto_index
         self.daemon_lease_s = daemon_lease_s
@@ -109,13 +111,16 @@ class Repository:
         self._source = IndexSource(index_dir)
         self._launch_lock = threading.Lock()
 
-    def start(self) -> None:
+    def start(self, *, watch: bool = False) -> None:
         """Called once at server start: hold the lease of the repository's daemon (one
         started for MCP servers stays while any uses it), and begin indexing if nothing is
-        indexed yet."""
+        indexed yet; with `watch`, start the daemon anyway (none running) to keep the index
+        fresh as files change."""
         self._hold_lease()
         if self.auto_index and index_state(self.index_dir) is IndexState.MISSING:
             self.start_daemon("no index yet")
+        elif self.auto_index and watch:
+            self.start_daemon("keeping the index fresh while served")
 
     def _hold_lease(self) -> None:
         if self._client_entry is not None or not self.index_dir.is_dir():
@@ -214,15 +219,16 @@ class Roots:
     Args:
         roots: Repository roots, already resolved, each once.
         auto_index: Start the daemon of a root that has no index.
+        handle_key: The server's own key, in every read handle it signs (`handles`).
     """
 
     def __init__(
         self, roots: Sequence[Path], *, auto_index: bool = True,
-        daemon_lease_s: float = DEFAULT_LEASE_S,
+        daemon_lease_s: float = DEFAULT_LEASE_S, handle_key: bytes = b"",
     ) -> None:
         self.repos: dict[str, Repository] = {
             label: Repository(root, index_dir_for(root), auto_index=auto_index,
-                              daemon_lease_s=daemon_lease_s)
+                              daemon_lease_s=daemon_lease_s, handle_key=handle_key)
             for label, root in zip(repo_labels(roots), roots, strict=True)
         }
         #: Searches the repositories concurrently, for the server's life (Tantivy releases
@@ -231,10 +237,11 @@ class Roots:
             max_workers=min(len(roots), os.cpu_count() or 1), thread_name_prefix="symfind-repo"
         )
 
-    def start(self) -> None:
-        """Called once at server start: start the daemons of the roots that have no index."""
+    def start(self, *, watch: bool = False) -> None:
+        """Called once at server start: start the daemons of the roots that have no index
+        (with `watch`, of every root that has no daemon running)."""
         for repo in self.repos.values():
-            repo.start()
+            repo.start(watch=watch)
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)

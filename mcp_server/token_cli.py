@@ -64,8 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run a parsed `symfind token` command; returns the exit code."""
     out = out or sys.stdout
     store = TokenStore()
     try:

@@ -21,11 +21,14 @@ ALLOWED = {
     "mcp_server": ({"storage"}, set()),
 }
 #: third-party packages a module docstring's `Imports:` sentence names
-THIRD_PARTIES = {"mcp", "msgspec", "platformdirs", "pydantic", "rapidfuzz", "tantivy",
-                 "tree_sitter", "tree_sitter_language_pack", "watchdog"}
-#: third-party packages confined to one of ours
+THIRD_PARTIES = {"anyio", "h11", "httpx2", "mcp", "msgspec", "platformdirs", "pydantic",
+                 "rapidfuzz", "starlette", "tantivy", "tree_sitter", "tree_sitter_language_pack",
+                 "uvicorn", "watchdog"}
+#: third-party packages confined to one of ours (the HTTP stack comes with mcp, and stays
+#: with it)
 CONFINED = {"tree_sitter": "extract", "tree_sitter_language_pack": "extract",
-            "tantivy": "storage", "watchdog": "daemon", "mcp": "mcp_server"}
+            "tantivy": "storage", "watchdog": "daemon", "mcp": "mcp_server",
+            **dict.fromkeys(("anyio", "h11", "httpx2", "starlette", "uvicorn"), "mcp_server")}
 
 
 def imported_modules(path: Path) -> list[str]:

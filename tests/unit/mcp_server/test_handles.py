@@ -89,3 +89,15 @@ def test_the_repository_is_signed_too() -> None:
         verify(f"{version}.{relabelled}.{mac}", INDEX_ID)
     with pytest.raises(HandleError, match="does not decode"):
         repo_of(f"{version}.%%%.{mac}")
+
+
+def test_a_server_key_binds_a_handle_to_the_server_that_signed_it() -> None:
+    """`symfind serve` signs with a key of its own: its handles verify there only, and a
+    stdio server's (no key) do not verify there either."""
+    served = handle(server_key=b"k" * 32)
+    assert verify(served, INDEX_ID, b"k" * 32) == verify(handle(), INDEX_ID)
+    for key in (b"", b"j" * 32):
+        with pytest.raises(HandleError, match="^invalid handle: its signature does not match"):
+            verify(served, INDEX_ID, key)
+    with pytest.raises(HandleError, match="^invalid handle: its signature does not match"):
+        verify(handle(), INDEX_ID, b"k" * 32)
