@@ -21,6 +21,9 @@ from tests.integration.mcp_support import index_repo, make_repo
 pytestmark = pytest.mark.slow
 
 RUN_TIMEOUT_S = 60
+#: The Inspector gives a server 15 s to answer by default; a server starting on a busy
+#: machine may take longer.
+CONNECT_TIMEOUT = ["--connect-timeout", "50000"]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,7 @@ def run(
     """`mcp-inspector --cli OPTIONS SERVER-COMMAND METHOD-ARGS` with HOME=home (the
     Inspector writes ~/.mcp-inspector/: keep it out of the real home)."""
     return subprocess.run(
-        [str(inspector), "--cli", *options, *server, *method],
+        [str(inspector), "--cli", *CONNECT_TIMEOUT, *options, *server, *method],
         env={**os.environ, "HOME": str(home)},
         capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
     )

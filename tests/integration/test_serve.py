@@ -31,6 +31,7 @@ from mcp.types import CallToolResult
 
 from tests.integration.mcp_support import index_repo, make_repo, run_symfind, text_of
 from tests.integration.serve_support import Served, bearer, http_client, post, serving
+from tests.integration.test_mcp_inspector import CONNECT_TIMEOUT
 from tests.integration.test_multi_repo import FIXTURES
 
 pytestmark = pytest.mark.anyio
@@ -194,7 +195,7 @@ async def test_healthz_needs_no_token(one: Served) -> None:
 
 def inspector_run(inspector: Path, home: Path, target: list[str], method: list[str]) -> Any:
     done = subprocess.run(
-        [str(inspector), "--cli", "--format", "json", "-q", *target, *method],
+        [str(inspector), "--cli", *CONNECT_TIMEOUT, "--format", "json", "-q", *target, *method],
         env={**os.environ, "HOME": str(home)}, capture_output=True, text=True,
         timeout=INSPECTOR_TIMEOUT_S, check=False,
     )
