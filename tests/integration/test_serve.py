@@ -263,3 +263,18 @@ async def test_each_served_repository_gets_a_daemon_that_keeps_it_fresh(
             served.token("revoke", "live")
     finally:
         run_symfind("daemon stop", repo, Path(setup["env"]["SYMFIND_INDEX_DIR"]))
+
+
+async def test_a_tokens_last_use_is_recorded(setup: dict[str, Any], tmp_path: Path) -> None:
+    """Written at most once a minute while serving, and when the server stops."""
+    env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
+    before = time.time()
+    with serving("--repo", str(setup["roots"]["proj"]), "--no-index", env=env,
+                 log=tmp_path / "uses.log") as served:
+        used = served.new_token("used")
+        served.new_token("unused")
+        async with http_client(served, used) as client:
+            assert not (await client.call_tool("index_status", {})).is_error
+    listed = {t["name"]: t for t in json.loads(served.token("list", "--json").stdout)}
+    assert listed["unused"]["last_used_at"] is None
+    assert before <= listed["used"]["last_used_at"] <= time.time()
