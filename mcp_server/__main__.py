@@ -23,7 +23,6 @@ import re
 import signal
 import sys
 from importlib import import_module
-from pathlib import Path
 
 logger = logging.getLogger("symfind.mcp_server")
 

@@ -24,8 +24,10 @@ What guards it, from the outside in:
 - read handles signed with a key drawn at start: they work on this server only, and
   name only files its repositories' indexes list.
 
-Exit codes: 0 stopped, 2 bad arguments (a refused repository or bind, a TLS file missing),
-6 the token file refused, the port taken, or the server could not start; 130 Ctrl-C.
+Exit codes: 2 bad arguments (a refused repository or bind, a TLS file that does not load),
+6 the token file refused, the port taken, or the server could not start; Ctrl-C and SIGTERM
+stop it gracefully (requests in flight answered, last token uses written), then it ends as
+the signal asks: 130 and 143 as shells report them.
 """
 
 from __future__ import annotations
@@ -216,7 +218,7 @@ class DeadlineProtocol(H11Protocol):
                 b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
                 b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
         self.logger.info("%s: request not received within %g s: closed",
-                         "%s:%d" % self.client if self.client else "a client",
+                         f"{self.client[0]}:{self.client[1]}" if self.client else "a client",
                          self.request_timeout_s)
         self.transport.close()
 

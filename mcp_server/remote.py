@@ -103,9 +103,12 @@ class LastRefusal:
         """What the last refusal means, and the exit code it ends a start with."""
         said = f" ({self.status}: {self.description})" if self.description else f" ({self.status})"
         if self.status == 401:
-            return (f"the server at {url} refused the token in ${TOKEN_VARIABLE}{said}: it is "
-                    "wrong, expired or revoked — ask for a new one (`symfind token create` on "
-                    "the server)", EXIT_REFUSED)
+            return (
+                (f"the server at {url} refused the token in ${TOKEN_VARIABLE}{said}: it is "
+                 "wrong, expired or revoked — ask for a new one (`symfind token create` on "
+                 "the server)"),
+                EXIT_REFUSED,
+            )
         if self.status == 403:
             return f"the server at {url} refused the token{said}", EXIT_REFUSED
         if self.status == 429:

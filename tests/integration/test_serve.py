@@ -266,7 +266,7 @@ async def test_each_served_repository_gets_a_daemon_that_keeps_it_fresh(
 
 
 async def test_a_tokens_last_use_is_recorded(setup: dict[str, Any], tmp_path: Path) -> None:
-    """Written at most once a minute while serving, and when the server stops."""
+    """Written at most once a minute while serving, and when the server stops (Ctrl-C)."""
     env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
     before = time.time()
     with serving("--repo", str(setup["roots"]["proj"]), "--no-index", env=env,
@@ -275,6 +275,7 @@ async def test_a_tokens_last_use_is_recorded(setup: dict[str, Any], tmp_path: Pa
         served.new_token("unused")
         async with http_client(served, used) as client:
             assert not (await client.call_tool("index_status", {})).is_error
+    assert served.process.returncode == 130  # Ctrl-C: stopped gracefully, then 128 + SIGINT
     listed = {t["name"]: t for t in json.loads(served.token("list", "--json").stdout)}
     assert listed["unused"]["last_used_at"] is None
     assert before <= listed["used"]["last_used_at"] <= time.time()

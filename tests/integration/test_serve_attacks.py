@@ -372,10 +372,10 @@ def test_a_token_file_made_unsafe_while_serving_refuses_every_token(
         path.chmod(0o600)
         assert post(running, INITIALIZE, headers=bearer(token)).status_code == 200
         lines = [line for line in running.stderr().splitlines() if "refusing every token" in line]
-        assert lines == [
+        assert lines == [(
             f"ERROR symfind.mcp_server.access: refusing every token: refusing the token file "
             f"{path}: other users may read or write it (mode 0604); run `chmod 600 {path}`, and "
-            "revoke its tokens if someone else may have read them"]
+            "revoke its tokens if someone else may have read them")]
 
 
 def test_a_bind_other_machines_reach_needs_tls(setup: dict[str, Any], tmp_path: Path) -> None:
