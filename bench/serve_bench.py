@@ -2,6 +2,7 @@
 the same searches over stdio; bounded, and it stops by itself.
 
 Usage: python -m bench.serve_bench REPO [--clients 50] [--seconds 60] [--queries 200]
+       [--edit-every 0.5] [--only http|stdio]
 
 REPO is copied into a scratch directory (its files are edited), indexed there
 (`symfind index`), and a token is made (`symfind token create`, in a scratch config dir).
@@ -294,6 +295,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--edit-every", type=float, default=0.5, metavar="SECONDS")
+    parser.add_argument("--only", choices=["http", "stdio"], help="run one phase only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as scratch_dir:
         scratch = Path(scratch_dir)
@@ -308,8 +310,11 @@ def main() -> None:
             symfind("index", str(copy), env=env)
             token = symfind("token", "create", "bench", env=env).stdout.strip()
             queries = pick_queries(copy, args.queries)
-            phases = [anyio.run(http_phase, copy, token, queries, env, scratch, args),
-                      anyio.run(stdio_phase, copy, queries, env, args)]
+            phases = []
+            if args.only in (None, "http"):
+                phases.append(anyio.run(http_phase, copy, token, queries, env, scratch, args))
+            if args.only in (None, "stdio"):
+                phases.append(anyio.run(stdio_phase, copy, queries, env, args))
         finally:
             subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "daemon", "stop",
                             str(copy)], env=env, capture_output=True, check=False)
