@@ -104,33 +104,48 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
 
 
 def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
-    """Positions of `symbols` (fused, best first) once the names made of the same words
-    are put in order among themselves, in the slots they hold, by how they were typed:
-    the words' order first (`client max server` → `clientMaxServer` before
-    `serverMaxClient`), then, for a name typed as an identifier, the edits counting case
-    (`closeStrem` → `closeStream` before `CloseStream`). Other channels rank such names
-    by what differs around them (qualname length, path), which says nothing about which
-    one was meant. Qualified queries keep their order: the scope decides there."""
+    """Positions of `symbols` (fused, best first) once what was typed has its say.
+
+    For words (`crt sig v 4 auth`), a name made of exactly the query's words in the
+    order typed comes first (`CrtSigV4Auth` before `CrtSigV4QueryAuth`, which the text
+    channel likes for its signature `class CrtSigV4QueryAuth(CrtSigV4Auth)`): such a
+    name is what the words spell, as an exact name is for a name typed.
+
+    Then the names made of the same words are put in order among themselves, in the
+    slots they hold: the words' order first (`client max server` → `clientMaxServer`
+    before `serverMaxClient`), then, for a name typed as an identifier, the edits
+    ignoring case (`pollfuture` → `PollFuture` before `poll_future`: a lower-case query
+    is a name typed without its capitals, not without its separators), then the edits
+    counting case (`closeStrem` → `closeStream` before `CloseStream`). Other channels
+    rank such names by what differs around them (qualname length, path), which says
+    nothing about which one was meant. Qualified queries keep their order: the scope
+    decides there."""
     order = list(range(len(symbols)))
     if plan.scope:
         return order
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for position, symbol in enumerate(symbols):
-        words = tuple(sorted(split_identifier(symbol.name)))
-        if words:
-            groups.setdefault(words, []).append(position)
     typed_as_name = plan.route in (Route.IDENTIFIER, Route.QUALIFIED)
-    for members in groups.values():
-        if len(members) < 2:
+    words = [split_identifier(symbol.name) for symbol in symbols]
+    if not typed_as_name:
+        spelled = [p for p in order if words[p] == list(plan.words)]
+        order = spelled + [p for p in order if words[p] != list(plan.words)]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for slot, position in enumerate(order):
+        if words[position]:
+            groups.setdefault(tuple(sorted(words[position])), []).append(slot)
+    typed = plan.name.lower()
+    placed = list(order)
+    for slots in groups.values():
+        if len(slots) < 2:
             continue
-        ranked = sorted(members, key=lambda p: (
-            Levenshtein.distance(plan.words, split_identifier(symbols[p].name)),
+        ranked = sorted((order[slot] for slot in slots), key=lambda p: (
+            Levenshtein.distance(plan.words, words[p]),
+            OSA.distance(typed, symbols[p].name.lower()) if typed_as_name else 0,
             OSA.distance(plan.name, symbols[p].name) if typed_as_name else 0,
             p,
         ))
-        for slot, position in zip(members, ranked):
-            order[slot] = position
-    return order
+        for slot, position in zip(slots, ranked):
+            placed[slot] = position
+    return placed
 
 
 def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
