@@ -132,7 +132,7 @@ async def writer(copy: Path, deadline: float, every_s: float, phase: Phase) -> N
         with open(target, "a", encoding="utf-8") as out:
             out.write(f"\n\ndef bench_edit_{phase.name}_{phase.edits}():\n    return {phase.edits}\n")
         phase.edits += 1
-        await anyio.sleep(every_s)
+        await anyio.sleep(min(every_s, max(0.0, deadline - time.monotonic())))
 
 
 async def sampler(pid: int, deadline: float, phase: Phase) -> None:
