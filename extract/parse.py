@@ -64,6 +64,15 @@ from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200
 DOC_MAX_CHARS = 400
+# A definition's body words (`Symbol.body`): the distinct identifiers and words of its
+# first BODY_SCAN_BYTES, at most BODY_MAX_WORDS of them, then its container's doc. The
+# head of a body says what it does (its calls, the names it uses, its comments); a class's
+# first members say what it holds. Bounded so that a long body neither costs in proportion
+# to its length nor drowns its own words in BM25's length normalisation.
+BODY_SCAN_BYTES = 4096
+BODY_MAX_WORDS = 96
+CONTAINER_DOC_CHARS = 200
+_BODY_TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]+")
 # Bounds the upward walk for scopes; pathological nesting must not cost O(depth) per symbol.
 MAX_SCOPE_DEPTH = 256
 _READ_CHUNK = 64 * 1024
@@ -426,6 +435,27 @@ def _doc(definition: _Definition, anchor: Node, source: bytes) -> str:
     return _clean_doc("\n".join(reversed(comments)))
 
 
+def _body_words(node: Node, source: bytes) -> str:
+    """The distinct identifiers and words of the start of a definition's source (header
+    and body, comments and strings included), in order of appearance."""
+    head = source[node.start_byte : min(node.end_byte, node.start_byte + BODY_SCAN_BYTES)]
+    tokens = dict.fromkeys(_BODY_TOKEN.findall(head))
+    return b" ".join(list(tokens)[:BODY_MAX_WORDS]).decode("ascii")
+
+
+def _container_doc(node: Node, docs: dict[int, str]) -> str:
+    """The doc of the nearest enclosing definition that has one."""
+    parent = node.parent
+    for _ in range(MAX_SCOPE_DEPTH):
+        if parent is None:
+            return ""
+        doc = docs.get(parent.id)
+        if doc:
+            return doc[:CONTAINER_DOC_CHARS]
+        parent = parent.parent
+    return ""
+
+
 def _qualname(
     spec: LanguageSpec, parts: list[str], name: str, kind: SymbolKind, join: str = ""
 ) -> str:
@@ -645,6 +675,7 @@ def _symbols_in(
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
     symbols: list[Symbol] = []
+    docs: dict[int, str] = {}  # definition node id → its doc, for the members' `body`
     for definition in definitions:
         written = _split_name(definition.written)
         if not written:
@@ -662,6 +693,11 @@ def _symbols_in(
         if definition.receiver:
             parts.append(definition.receiver)
         anchor = _anchor(definition.node)
+        doc = _doc(definition, anchor, source)
+        if doc and kind in SCOPE_KINDS:
+            docs[definition.node.id] = doc
+        body = _body_words(definition.node, source)
+        container_doc = _container_doc(definition.node, docs) if docs else ""
         symbols.append(
             Symbol(
                 name=name,
@@ -673,7 +709,8 @@ def _symbols_in(
                 end_line=_end_line(definition.node),
                 start_line=anchor.start_point.row + 1,
                 signature=_signature(definition.node, source),
-                doc=_doc(definition, anchor, source),
+                doc=doc,
+                body=f"{body} {container_doc}" if container_doc else body,
             )
         )
     return symbols

@@ -76,6 +76,11 @@ class Symbol(msgspec.Struct, frozen=True, kw_only=True):
             and export wrappers included); used to read the definition's source.
         signature: The definition's header, whitespace collapsed, capped in length.
         doc: Docstring or the comment block right above the definition, capped.
+        body: What else describes the definition to someone who does not know its name,
+            for questions asked in words: the distinct identifiers and words of its source
+            (names it calls and uses, comments, string literals, parameter and return
+            types), then its container's doc; space-separated, capped (`BODY_MAX_WORDS`).
+            Searched, not shown: the index does not store it with the record.
     """
 
     name: str
@@ -88,6 +93,7 @@ class Symbol(msgspec.Struct, frozen=True, kw_only=True):
     start_line: int = 0
     signature: str = ""
     doc: str = ""
+    body: str = ""
 
 
 class Extraction(msgspec.Struct, frozen=True, kw_only=True):

@@ -383,10 +383,23 @@ def words(ctx: ChannelContext) -> list[Candidate]:
     return _ranked(ctx, _search(ctx, query, BM25_CANDIDATES), order)
 
 
+#: How much a word found in a definition's body (`Symbol.body`) counts against one found
+#: in its signature, doc, qualified name or path: the body says what a definition does,
+#: the rest what it is called and how its author describes it.
+BODY_BOOST = 0.5
+
+
 def text(ctx: ChannelContext) -> list[Candidate]:
-    """BM25 over signatures, docs, qualnames and paths: plain-language queries."""
+    """BM25 over signatures, docs, qualnames and paths, and at a lower weight over the
+    words of bodies and containers' docs: plain-language queries."""
     terms = analyzers()["text_en"].analyze(" ".join(ctx.plan.words))
-    return _bm25(ctx, _any_terms(ctx, "text", terms))
+    described = _any_terms(ctx, "text", terms)
+    used = _any_terms(ctx, "body", terms)
+    if described is None or used is None:
+        return _bm25(ctx, described or used)
+    either = Query.boolean_query([(Occur.Should, described),
+                                  (Occur.Should, Query.boost_query(used, BODY_BOOST))])
+    return _bm25(ctx, either)
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

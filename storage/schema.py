@@ -13,6 +13,7 @@ One field per search channel, each with its own analyzer (see DESIGN.md "The ind
 | scope          | raw, lowercase  | qualname scope parts and path parts (dirs, stem)    | scopes    |
 | words          | simple + stem   | qualname split into words (`HTTPServerError`)      | words     |
 | text           | simple + stem − stop words | signature, doc, qualname and path words  | text      |
+| body           | simple + stem − stop words | body words (`Symbol.body`: calls, names, comments, container doc) | text |
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
@@ -21,6 +22,8 @@ change bumps it, and an index of another version is rebuilt, never misread):
 1. First schema.
 2. `qualname_ngram` dropped: no channel ever queried it (the ngram channel matches the
    name's grams only), and building it cost every symbol a second n-gram analysis.
+3. `body`: the words of a definition's body and its container's doc, for questions in
+   words; the stored record leaves `Symbol.body` out (it is searched, never shown).
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("scope", tokenizer_name="raw_lc", index_option="basic")
     builder.add_text_field("words", tokenizer_name="words_en", index_option="freq")
     builder.add_text_field("text", tokenizer_name="text_en", index_option="freq")
+    builder.add_text_field("body", tokenizer_name="text_en", index_option="freq")
     builder.add_text_field("kind", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("language", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
@@ -140,7 +144,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     `text`, and a qualified name's separators need no replacing first."""
     squashed = squash(symbol.name)
     doc = tantivy.Document()
-    doc.add_bytes("record", _ENCODER.encode(symbol))
+    doc.add_bytes("record", _ENCODER.encode(
+        msgspec.structs.replace(symbol, body="") if symbol.body else symbol))
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
     doc.add_text("name_fuzzy", squashed)
@@ -151,6 +156,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     text = [split_words(symbol.signature), split_words(symbol.doc), " ".join(qualname_words),
             _path_words(symbol.path)]
     doc.add_text("text", " ".join(part for part in text if part))
+    if symbol.body:
+        doc.add_text("body", split_words(symbol.body))
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
