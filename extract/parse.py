@@ -70,7 +70,7 @@ DOC_MAX_CHARS = 400
 # first members say what it holds. Bounded so that a long body neither costs in proportion
 # to its length nor drowns its own words in BM25's length normalisation.
 BODY_SCAN_BYTES = 4096
-BODY_MAX_WORDS = 96
+BODY_MAX_WORDS = 64
 CONTAINER_DOC_CHARS = 200
 _BODY_TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]+")
 # Bounds the upward walk for scopes; pathological nesting must not cost O(depth) per symbol.

@@ -80,7 +80,7 @@ class Symbol(msgspec.Struct, frozen=True, kw_only=True):
             for questions asked in words: the distinct identifiers and words of its source
             (names it calls and uses, comments, string literals, parameter and return
             types), then its container's doc; space-separated, capped (`BODY_MAX_WORDS`).
-            Searched, not shown: the index does not store it with the record.
+            Searched, not shown.
     """
 
     name: str

@@ -21,6 +21,7 @@ from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
+from symfind.storage.semantic import load_model, question_words
 from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
 
 Occur = tantivy.Occur
@@ -394,12 +395,67 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     words of bodies and containers' docs: plain-language queries."""
     terms = analyzers()["text_en"].analyze(" ".join(ctx.plan.words))
     described = _any_terms(ctx, "text", terms)
+    if described is None:
+        return []
     used = _any_terms(ctx, "body", terms)
-    if described is None or used is None:
-        return _bm25(ctx, described or used)
-    either = Query.boolean_query([(Occur.Should, described),
-                                  (Occur.Should, Query.boost_query(used, BODY_BOOST))])
-    return _bm25(ctx, either)
+    if used is None:
+        return _bm25(ctx, described)
+    either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
+    return _bm25(ctx, Query.boolean_query(either))
+
+
+#: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
+#: words and their neighbours in the model. On the hand-written questions a pool of 300
+#: held the target for 86 % of them (150: 80 %, 1,000: 94 %), at about 20 µs a candidate.
+VECTOR_POOL = 300
+
+
+def vector(ctx: ChannelContext) -> list[Candidate]:
+    """Definitions whose words mean what the question's words mean, whatever their
+    spelling (storage/semantic.py `Model.soft_match`: each question word's closest word in
+    the definition's name, signature, doc and body, by cosine between static embeddings,
+    weighted by the question word's rarity). The candidates are what BM25 finds over texts
+    and bodies with the question's words and each one's nearest neighbours in the model
+    (`mandatory` also finds `required`), so a definition that shares no word with the
+    question can still be found."""
+    model = load_model()
+    words = question_words(" ".join(ctx.plan.words))
+    analyze = analyzers()["text_en"].analyze
+    wanted: dict[str, float] = {}  # term → how close to the question's words
+    for word in words:
+        for term in analyze(word):
+            wanted[term] = 1.0
+        for neighbour, similarity in model.neighbours(word):
+            for term in analyze(neighbour):
+                wanted.setdefault(term, similarity)
+    clauses = [
+        (Occur.Should, Query.boost_query(Query.term_query(ctx.schema, field, term), boost))
+        for term, closeness_ in wanted.items()
+        for field, boost in (("text", closeness_), ("body", closeness_ * BODY_BOOST))
+        if ctx.searcher.doc_freq(field, term)
+    ]
+    if not clauses:
+        return []
+    pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL)
+    rarity = [_rarity(ctx, analyze(word)) for word in words]
+    scores = model.soft_match(words, rarity, [_described_by(c.symbol) for c in pool])
+    score = {c.key: s for c, s in zip(pool, scores)}
+    return _ranked(ctx, [c for c in pool if score[c.key] > 0],
+                   lambda c: (-round(score[c.key], 6), *closeness(ctx.plan, c.symbol)))
+
+
+def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
+    """The inverse document frequency of a word (its rarest stem) over texts and bodies."""
+    total = max(ctx.searcher.num_docs, 1)
+    frequency = min((ctx.searcher.doc_freq("text", t) + ctx.searcher.doc_freq("body", t)
+                     for t in terms), default=0)
+    return math.log(1 + total / (frequency + 1))
+
+
+def _described_by(symbol: Symbol) -> list[str]:
+    """The words a definition is matched on by meaning: its qualified name, signature,
+    doc and body words."""
+    return split_text(f"{symbol.qualname} {symbol.signature} {symbol.doc} {symbol.body}")
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {
@@ -408,4 +464,5 @@ CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {
     Channel.NGRAM: ngram,
     Channel.WORDS: words,
     Channel.TEXT: text,
+    Channel.VECTOR: vector,
 }

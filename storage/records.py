@@ -72,10 +72,12 @@ class ChannelMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     distance: int | None = None
 
 
-class Why(msgspec.Struct, frozen=True, kw_only=True):
-    """Why a result ranked where it did: every channel that found it."""
+class Why(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Why a result ranked where it did: every channel that found it, and what changed
+    its fused score besides (`adjusted`: e.g. test code for a question about code)."""
 
     channels: dict[str, ChannelMatch]
+    adjusted: str = ""
 
 
 class SearchResult(msgspec.Struct, frozen=True, kw_only=True):

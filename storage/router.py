@@ -36,6 +36,7 @@ class Channel(enum.StrEnum):
     FUZZY = "fuzzy"
     WORDS = "words"
     TEXT = "text"
+    VECTOR = "vector"
 
 
 class Route(enum.StrEnum):
@@ -60,7 +61,7 @@ WEIGHTS: dict[Route, dict[Channel, float]] = {
         Channel.WORDS: 0.7,
     },
     Route.WORDS: {Channel.EXACT: 3.0, Channel.WORDS: 1.5, Channel.TEXT: 0.5},
-    Route.PROSE: {Channel.WORDS: 1.0, Channel.TEXT: 1.0},
+    Route.PROSE: {Channel.TEXT: 1.0, Channel.VECTOR: 1.0},
 }
 
 _SEGMENT = r"[A-Za-z_$~][\w$~]*[!?=]?"

@@ -23,7 +23,7 @@ change bumps it, and an index of another version is rebuilt, never misread):
 2. `qualname_ngram` dropped: no channel ever queried it (the ngram channel matches the
    name's grams only), and building it cost every symbol a second n-gram analysis.
 3. `body`: the words of a definition's body and its container's doc, for questions in
-   words; the stored record leaves `Symbol.body` out (it is searched, never shown).
+   words (the record keeps them too: the vector channel reads them at query time).
 """
 
 from __future__ import annotations
@@ -144,8 +144,7 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     `text`, and a qualified name's separators need no replacing first."""
     squashed = squash(symbol.name)
     doc = tantivy.Document()
-    doc.add_bytes("record", _ENCODER.encode(
-        msgspec.structs.replace(symbol, body="") if symbol.body else symbol))
+    doc.add_bytes("record", _ENCODER.encode(symbol))
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
     doc.add_text("name_fuzzy", squashed)

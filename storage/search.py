@@ -16,11 +16,12 @@ import tantivy
 from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.errors import IndexDamaged
-from symfind.storage.fusion import contribution, fuse
+from symfind.storage.fusion import Fused, contribution, fuse
 from symfind.storage.globs import glob_to_regex
 from symfind.storage.index import check_index, damaged, open_tantivy, verify_index
 from symfind.storage.integrity import Stamp
 from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
+from symfind.storage.priors import TEST_CODE_FACTOR, TEST_CODE_REASON, asks_for_tests, is_test_code
 from symfind.storage.query import SearchQuery
 from symfind.storage.records import (
     ChannelMatch,
@@ -152,10 +153,13 @@ class Searcher:
         filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=max(query.limit, TYPED_ORDER_WINDOW))
+                     top=max(query.limit, TYPED_ORDER_WINDOW) * 2)
+        demoted = _demote_tests(plan, fused, found.symbols)
+        fused = fused[:max(query.limit, TYPED_ORDER_WINDOW)]
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
         fused = [fused[position] for position in order][:query.limit]
-        results = [_result(item.key, item.score, item.ranks, plan, found) for item in fused]
+        results = [_result(item.key, item.score, item.ranks, plan, found,
+                           TEST_CODE_REASON if item.key in demoted else "") for item in fused]
         empty_reason, suggestions = "", []
         if not results and query.explain:
             empty_reason, suggestions = self._explain_empty(plan, filters)
@@ -293,8 +297,23 @@ def _tiebreak(
     return order
 
 
+def _demote_tests(plan: Plan, fused: list[Fused], symbols: dict) -> set[tuple[int, int]]:
+    """For a question in words that does not ask for tests, scale test code's scores down
+    (`storage/priors.py`) and re-sort `fused` in place; the keys demoted."""
+    if plan.route is not Route.PROSE or asks_for_tests(plan.words):
+        return set()
+    demoted = {item.key for item in fused if is_test_code(symbols[item.key])}
+    if demoted:
+        for item in fused:
+            if item.key in demoted:
+                item.score *= TEST_CODE_FACTOR
+        fused.sort(key=lambda item: -round(item.score, 12))  # stable: ties keep their order
+    return demoted
+
+
 def _result(
-    doc_key: tuple[int, int], score: float, ranks: dict[str, int], plan: Plan, found: _Found
+    doc_key: tuple[int, int], score: float, ranks: dict[str, int], plan: Plan, found: _Found,
+    adjusted: str = "",
 ) -> SearchResult:
     symbol = found.symbols[doc_key]
     channels = {
@@ -318,5 +337,5 @@ def _result(
         signature=symbol.signature,
         doc=symbol.doc,
         score=round(score, 6),
-        why=Why(channels=channels),
+        why=Why(channels=channels, adjusted=adjusted),
     )
