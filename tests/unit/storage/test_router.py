@@ -24,11 +24,11 @@ ROUTES = [
     ("parse header links", "words 'parseheaderlinks' → exact×3 words×1.5 text×0.5"),
     (
         "where do we parse the config file",
-        "prose 'where do we parse the config file' → words×1 text×1",
+        "prose 'where do we parse the config file' → text×1 vector×1",
     ),
-    ("name:*", "prose 'name' → words×1 text×1"),
-    ("-x", "prose 'x' → words×1 text×1"),
-    ("a AND b OR c~2", "prose 'a and b or c 2' → words×1 text×1"),
+    ("name:*", "prose 'name' → text×1 vector×1"),
+    ("-x", "prose 'x' → text×1 vector×1"),
+    ("a AND b OR c~2", "prose 'a and b or c 2' → text×1 vector×1"),
 ]
 
 
