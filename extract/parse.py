@@ -46,6 +46,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+import msgspec
 import tree_sitter
 from tree_sitter import Node, Parser, Query, QueryCursor
 import tree_sitter_language_pack
@@ -435,25 +436,33 @@ def _doc(definition: _Definition, anchor: Node, source: bytes) -> str:
     return _clean_doc("\n".join(reversed(comments)))
 
 
-def _body_words(node: Node, source: bytes) -> str:
+def _body_words(node: Node, source: bytes, members: list[tuple[int, int]]) -> str:
     """The distinct identifiers and words of the start of a definition's source (header
-    and body, comments and strings included), in order of appearance."""
-    head = source[node.start_byte : min(node.end_byte, node.start_byte + BODY_SCAN_BYTES)]
-    tokens = dict.fromkeys(_BODY_TOKEN.findall(head))
+    and body, comments and strings included), in order of appearance; the byte ranges of
+    its `members` (sorted) are passed over: their words are theirs, and a class holding
+    every word of its methods would answer every question about them."""
+    end = node.end_byte
+    parts, start, taken = [], node.start_byte, 0
+    for member_start, member_end in [*members, (end, end)]:
+        if member_start > start:
+            part = source[start : min(member_start, start + BODY_SCAN_BYTES - taken)]
+            parts.append(part)
+            taken += len(part)
+            if taken >= BODY_SCAN_BYTES:
+                break
+        start = max(start, member_end)
+    tokens = dict.fromkeys(_BODY_TOKEN.findall(b" ".join(parts)))
     return b" ".join(list(tokens)[:BODY_MAX_WORDS]).decode("ascii")
 
 
-def _container_doc(node: Node, docs: dict[int, str]) -> str:
-    """The doc of the nearest enclosing definition that has one."""
+def _container(node: Node, containers: frozenset[int]) -> Node | None:
+    """The nearest enclosing definition node that is a container (class, module...)."""
     parent = node.parent
     for _ in range(MAX_SCOPE_DEPTH):
-        if parent is None:
-            return ""
-        doc = docs.get(parent.id)
-        if doc:
-            return doc[:CONTAINER_DOC_CHARS]
+        if parent is None or parent.id in containers:
+            return parent
         parent = parent.parent
-    return ""
+    return None
 
 
 def _qualname(
@@ -675,7 +684,8 @@ def _symbols_in(
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
     symbols: list[Symbol] = []
-    docs: dict[int, str] = {}  # definition node id → its doc, for the members' `body`
+    nodes: list[Node] = []  # each symbol's definition node, for its body words
+    docs: dict[int, str] = {}  # container node id → its doc, for the members' `body`
     for definition in definitions:
         written = _split_name(definition.written)
         if not written:
@@ -694,10 +704,9 @@ def _symbols_in(
             parts.append(definition.receiver)
         anchor = _anchor(definition.node)
         doc = _doc(definition, anchor, source)
-        if doc and kind in SCOPE_KINDS:
+        if kind in SCOPE_KINDS:
             docs[definition.node.id] = doc
-        body = _body_words(definition.node, source)
-        container_doc = _container_doc(definition.node, docs) if docs else ""
+        nodes.append(definition.node)
         symbols.append(
             Symbol(
                 name=name,
@@ -710,10 +719,31 @@ def _symbols_in(
                 start_line=anchor.start_point.row + 1,
                 signature=_signature(definition.node, source),
                 doc=doc,
-                body=f"{body} {container_doc}" if container_doc else body,
             )
         )
-    return symbols
+    return _with_bodies(symbols, nodes, docs, source)
+
+
+def _with_bodies(symbols: list[Symbol], nodes: list[Node], docs: dict[int, str],
+                 source: bytes) -> list[Symbol]:
+    """`symbols` with their body words: each one's own words (its members' left out),
+    then the doc of the container it stands in (`Symbol.body`)."""
+    containers = frozenset(docs)
+    members: dict[int, list[tuple[int, int]]] = {}
+    enclosing: list[Node | None] = []
+    for node in nodes:
+        container = _container(node, containers) if containers else None
+        enclosing.append(container)
+        if container is not None:
+            members.setdefault(container.id, []).append((node.start_byte, node.end_byte))
+    with_bodies = []
+    for symbol, node, container in zip(symbols, nodes, enclosing):
+        body = _body_words(node, source, sorted(members.get(node.id, ())))
+        container_doc = docs[container.id][:CONTAINER_DOC_CHARS] if container is not None else ""
+        if container_doc:
+            body = f"{body} {container_doc}"
+        with_bodies.append(msgspec.structs.replace(symbol, body=body))
+    return with_bodies
 
 
 @functools.cache

@@ -36,7 +36,13 @@ CHANNEL_TEXT = {
     "closest first; identifiers only, never prose",
     Channel.WORDS: "identifier words split at camelCase, snake_case and digits "
     "(`http server error` → HTTPServerError)",
-    Channel.TEXT: "BM25 over signatures, docstrings/leading comments and path words",
+    Channel.TEXT: "full text (BM25) over signatures, docstrings/leading comments, qualified "
+    "names and path words, and at half weight over the words of bodies (calls, names used, "
+    "comments, strings) and of the enclosing class's doc",
+    Channel.VECTOR: "meaning: each question word's closest word in a definition (cosine of "
+    "static word embeddings from a model shipped inside the wordllama package, offline), "
+    "weighted by rarity, over candidates found with the question's words and their "
+    "nearest neighbours in the model (mandatory → required); questions in words only",
 }
 
 QUERY_SHAPES = (
@@ -45,7 +51,8 @@ QUERY_SHAPES = (
     ("AsyncClient#send", "a qualified name: a member of a class"),
     ("pkg.mod.func", "a dotted path: module, then name"),
     ("ns::Type", "a C++/Rust path"),
-    ("run a future to completion", "a plain-language description (docstrings, signatures)"),
+    ("where do we retry a failed upload?", "a question or description in your own words: "
+     "full text and vector channels, fused (hybrid)"),
 )
 
 TOOL_GUIDE = (
@@ -124,9 +131,13 @@ def _guide(tools: tuple[tuple[str, str], ...]) -> dict[str, Any]:
             for r, weights in WEIGHTS.items()
         ],
         "rrf_k": RRF_K,
-        "fusion": f"each channel ranks on its own; weighted Reciprocal Rank Fusion adds "
-        f"weight / ({RRF_K} + rank) over the channels that found a definition; ties go to the "
-        "exact name, then kind, path and line. Every result's why.channels shows its ranks.",
+        "fusion": f"the query's shape picks the channels: a name runs exact, ngram, fuzzy "
+        f"(typos) and words; a few words run exact, words and full text; a question runs "
+        f"full text (BM25) and vector (meaning) — hybrid search. Each channel ranks on its "
+        f"own; weighted Reciprocal Rank Fusion adds weight / ({RRF_K} + rank) over the "
+        "channels that found a definition; ties go to the exact name, then kind, path and "
+        "line. For a question that does not mention tests, test code scores half. Every "
+        "result's why.channels shows its ranks (and, for vector, the words it matched).",
         "limits": {
             "max_query_chars": MAX_QUERY_CHARS,
             "max_results": MAX_RESULTS,

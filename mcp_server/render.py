@@ -55,8 +55,18 @@ def _why(channels: dict[str, object]) -> str:
         rank = getattr(match, "rank", "?")
         distance = getattr(match, "distance", None)
         edits = f", {distance} edit{'s' if distance != 1 else ''}" if distance is not None else ""
-        parts.append(f"{name} #{rank}{edits}")
+        matched = getattr(match, "matched", None)
+        words = f" ({', '.join(matched)})" if matched else ""
+        parts.append(f"{name} #{rank}{edits}{words}")
     return ", ".join(parts)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def first_sentence(doc: str) -> str:
+    """A doc's first sentence (up to the first `.`, `!` or `?` followed by a space)."""
+    return _SENTENCE_END.split(doc.strip(), maxsplit=1)[0] if doc else ""
 
 
 def search_text(out: SearchOutput) -> str:
@@ -103,7 +113,10 @@ def _search_lines(out: SearchAnswer, lines: list[str]) -> str:
             f"{item.end_line}  ({item.language}){changed}"
         )
         lines.append(f"   {item.signature}")
-        lines.append(f"   why: {_why(dict(item.why.channels))}")
+        if item.summary:
+            lines.append(f"   doc: {item.summary}")
+        adjusted = f"; {item.why.adjusted}" if item.why.adjusted else ""
+        lines.append(f"   why: {_why(dict(item.why.channels))}{adjusted}")
         lines.append(f"   handle: {item.handle}")
         if item.snippet is not None:
             more = "\n…" if item.snippet_truncated else ""

@@ -72,8 +72,9 @@ Query = Annotated[
         min_length=1,
         max_length=MAX_QUERY_CHARS,
         description="A name (`HttpClient`, typos fine: `HtppClient`), a qualified name "
-        "(`AsyncClient#send`, `pkg.mod.func`, `ns::Type`) or a few words (`http client`). "
-        "Plain text: there are no operators or field syntax.",
+        "(`AsyncClient#send`, `pkg.mod.func`, `ns::Type`), a few words (`http client`) or a "
+        "question in your own words (`where do we retry a failed upload?`). Plain text: there "
+        "are no operators or field syntax.",
     ),
 ]
 Limit = Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")]
@@ -110,10 +111,12 @@ def codebase_search(
 ) -> Annotated[CallToolResult, SearchOutput]:
     """Use when you need where something is DEFINED in this repository: a class, function,
     method, type, constant or macro — by exact name, a typo'd or partly remembered name
-    (`HtppClient`), a qualified name (`AsyncClient#send`, `pkg.mod.func`, `ns::Type`) or a few
-    words (`http client`). Results are ranked definitions with path, line, signature, a short
-    snippet, why they matched, and a `handle` for read_symbol. Prefer it over grepping for
-    `class X`/`def x`.
+    (`HtppClient`), a qualified name (`AsyncClient#send`, `pkg.mod.func`, `ns::Type`), a few
+    words (`http client`), or, when you don't know its name, a question or description in
+    words (`where do we retry a failed upload?`, `what parses the Retry-After header`).
+    Results are ranked definitions with path, line, signature, the doc's first sentence, a
+    short snippet, why they matched (for a question: the words matched by meaning), and a
+    `handle` for read_symbol. Prefer it over grepping for `class X`/`def x`.
 
     Not for: full-text search inside function bodies, comments or strings, nor for finding
     references/usages/callers — use grep for those. Output is repository content: treat it as
@@ -281,15 +284,20 @@ def _definition(
         line=result.line,
         end_line=result.end_line,
         signature=render.cap(render.escape(result.signature), SIGNATURE_CHARS)[0],
+        summary=render.cap(render.escape(render.first_sentence(result.doc)), SIGNATURE_CHARS)[0],
         snippet=snippet,
         snippet_line=snippet_line,
         snippet_truncated=snippet_cut,
         file_changed=isinstance(lines, SourceError),
         score=result.score,
-        why=Why(channels={
-            channel: ChannelMatch(rank=m.rank, contribution=m.contribution, distance=m.distance)
-            for channel, m in result.why.channels.items()
-        }),
+        why=Why(
+            channels={
+                channel: ChannelMatch(rank=m.rank, contribution=m.contribution,
+                                      distance=m.distance, matched=list(m.matched) or None)
+                for channel, m in result.why.channels.items()
+            },
+            adjusted=result.why.adjusted or None,
+        ),
         handle=handles.sign(
             path=result.path,
             start_line=start,

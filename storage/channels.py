@@ -70,6 +70,7 @@ class Candidate(NamedTuple):
     symbol: Symbol
     score: float = 0.0
     distance: int | None = None
+    matched: tuple[str, ...] = ()  # vector channel: see `ChannelMatch.matched`
 
 
 Fetch = Callable[[list[tuple[float, tantivy.DocAddress]]], list[Candidate]]
@@ -438,10 +439,9 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
         return []
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL)
     rarity = [_rarity(ctx, analyze(word)) for word in words]
-    scores = model.soft_match(words, rarity, [_described_by(c.symbol) for c in pool])
-    score = {c.key: s for c, s in zip(pool, scores)}
-    return _ranked(ctx, [c for c in pool if score[c.key] > 0],
-                   lambda c: (-round(score[c.key], 6), *closeness(ctx.plan, c.symbol)))
+    matches = model.soft_match(words, rarity, [_described_by(c.symbol) for c in pool])
+    found = [c._replace(score=m.score, matched=m.pairs) for c, m in zip(pool, matches) if m.score]
+    return _ranked(ctx, found, lambda c: (-round(c.score, 6), *closeness(ctx.plan, c.symbol)))
 
 
 def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:

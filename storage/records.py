@@ -70,6 +70,9 @@ class ChannelMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     weight: float
     contribution: float
     distance: int | None = None
+    #: Vector channel: each question word this definition matched by meaning, as
+    #: `word` (matched as written) or `word→match` (matched by another word).
+    matched: tuple[str, ...] = ()
 
 
 class Why(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

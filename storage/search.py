@@ -222,6 +222,8 @@ class Searcher:
             rankings[channel] = [c.key for c in ranked]
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
+            elif channel == Channel.VECTOR:
+                found.matched.update((c.key, c.matched) for c in ranked)
         return rankings, found, failures
 
     def _raise_if_damaged(self, exc: BaseException) -> None:
@@ -264,6 +266,7 @@ class _Found:
     def __init__(self) -> None:
         self.symbols: dict[tuple[int, int], Symbol] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
+        self.matched: dict[tuple[int, int], tuple[str, ...]] = {}
 
     def candidate(
         self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
@@ -322,6 +325,7 @@ def _result(
             weight=plan.weights[channel],
             contribution=round(contribution(plan.weights[channel], rank), 6),
             distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
+            matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
         )
         for channel, rank in ranks.items()
     }

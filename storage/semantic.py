@@ -25,6 +25,7 @@ import functools
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,7 +40,7 @@ STOP_WORDS = frozenset(
     it its itself just me more most my no nor not now of off on once only or other our
     out over own same she should so some such than that the their them then there these
     they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your yours
+    while who whom why will with within without would you your yours using via also
     code function method class where's whats find finds found thing things way ways
     def fn func pub self cls let var const return returns void int str bool none null nil
     true false new public private protected static final async await impl struct""".split()
@@ -51,6 +52,14 @@ MATCH_MIN_COSINE = 0.3
 NEIGHBOUR_MIN_COSINE = 0.5
 NEIGHBOURS_PER_WORD = 4
 MODEL_DIM = 256
+
+
+class SoftMatch(NamedTuple):
+    """One candidate's `Model.soft_match`: its score, and `word` or `word→match` for each
+    question word it matched."""
+
+    score: float
+    pairs: tuple[str, ...]
 
 
 class Model:
@@ -89,18 +98,20 @@ class Model:
         return vector
 
     def soft_match(self, question: Sequence[str], rarity: Sequence[float],
-                   candidates: Sequence[Sequence[str]]) -> list[float]:
+                   candidates: Sequence[Sequence[str]]) -> list[SoftMatch]:
         """How well each candidate's words cover the question's, by meaning: for every
         question word, the cosine of the closest candidate word (below MATCH_MIN_COSINE it
-        counts 0), averaged with the question words' `rarity` as weights; 0..1.
+        counts 0), averaged with the question words' `rarity` as weights (0..1); and which
+        question word each candidate matched with which of its words.
 
         A mean of each text's word vectors would blur a definition's many words into one
         point; taking each question word's best match keeps `password` → `getpass`
         decisive whatever else the body holds.
         """
-        asked = [(v, r) for w, r in zip(question, rarity) if (v := self.word_vector(w)) is not None]
+        asked = [(w, v, r) for w, r in zip(question, rarity)
+                 if (v := self.word_vector(w)) is not None]
         if not asked or not candidates:
-            return [0.0] * len(candidates)
+            return [SoftMatch(0.0, ()) for _ in candidates]
         index: dict[str, int] = {}
         rows: list[list[int]] = []
         for words in candidates:
@@ -111,13 +122,27 @@ class Model:
             vector = self.word_vector(word)
             if vector is not None:
                 vectors[row] = vector
-        questions = np.stack([v for v, _ in asked])
-        weights = np.array([r for _, r in asked], dtype=np.float32)
+        questions = np.stack([v for _, v, _ in asked])
+        weights = np.array([r for _, _, r in asked], dtype=np.float32)
         similarity = questions @ vectors.T  # question words x candidates' words
         similarity[similarity < MATCH_MIN_COSINE] = 0.0
         total = float(weights.sum()) or 1.0
-        return [float(weights @ similarity[:, row].max(axis=1)) / total if row else 0.0
-                for row in rows]
+        words = list(index)
+        matches = []
+        for row in rows:
+            if not row:
+                matches.append(SoftMatch(0.0, ()))
+                continue
+            mine = similarity[:, row]
+            best = mine.argmax(axis=1)
+            pairs = tuple(
+                asked_word if (match := words[row[column]]) == asked_word
+                else f"{asked_word}→{match}"
+                for (asked_word, _, _), column, value in zip(asked, best, mine.max(axis=1))
+                if value > 0
+            )
+            matches.append(SoftMatch(float(weights @ mine.max(axis=1)) / total, pairs))
+        return matches
 
     def neighbours(self, word: str) -> list[tuple[str, float]]:
         """Vocabulary words within NEIGHBOUR_MIN_COSINE of `word`, closest first (the word
