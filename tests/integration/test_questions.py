@@ -1,0 +1,165 @@
+"""Questions in words: the prose route's full text and vector channels, end to end.
+
+A small real repository is written to disk, indexed by the real CLI and searched by it
+(`symfind search --json`), with the real embedding model from the wordllama package; one
+search runs with the network taken away (`unshare -n`, a new network namespace with no
+interface but a down loopback) to show that the model loads from the installed files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SOURCES = {
+    "shop/storage.py": '''\
+"""Object storage for uploaded product images."""
+
+
+class BlobStore:
+    """Keeps product images in a bucket."""
+
+    def __init__(self, bucket):
+        self.bucket = bucket
+
+    def purge(self, key):
+        """Erase one stored object for good."""
+        self.bucket.remove(key)
+
+    def fetch(self, key):
+        """Download one object's bytes."""
+        return self.bucket.get(key)
+
+
+def resend_upload(client, payload, attempts=3):
+    for attempt in range(attempts):
+        try:
+            return client.put(payload)
+        except ConnectionError:
+            backoff_sleep(attempt)
+    raise UploadFailed(payload)
+
+
+def backoff_sleep(attempt):
+    # wait longer after every failure
+    time.sleep(2 ** attempt)
+
+
+class UploadFailed(Exception):
+    pass
+
+
+def merge_cookies(request, cookies):
+    """Merge cookies into the request's cookie jar."""
+    for name, value in cookies.items():
+        request.jar[name] = value
+    return request
+
+
+def parse_retry_after(headers):
+    value = headers.get("Retry-After")
+    return int(value) if value else None
+''',
+    "tests/test_storage.py": '''\
+from shop.storage import merge_cookies, resend_upload
+
+
+def test_merge_cookies():
+    """Merge cookies into a request and check the jar."""
+    request = merge_cookies(Request(), {"a": "1"})
+    assert request.jar["a"] == "1"
+
+
+def test_resend_upload_retries():
+    assert resend_upload(FlakyClient(), b"x")
+''',
+}
+TEST_CODE = "test code, for a question that does not ask for tests: score × 0.5"
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path_factory.mktemp("shop")
+    for relative, text in SOURCES.items():
+        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
+        (repo / relative).write_text(text, encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path_factory.mktemp("indexes"))}
+    run(["index", str(repo)], env)
+    return repo, env
+
+
+def run(args: list[str], env: dict[str, str], prefix: tuple[str, ...] = ()) -> str:
+    import os
+
+    done = subprocess.run([*prefix, sys.executable, "-P", "-m", "symfind.daemon", *args],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def ranked(shop: tuple[Path, dict[str, str]], question: str,
+           prefix: tuple[str, ...] = ()) -> list[tuple[object, ...]]:
+    """The top four: qualname, each channel's rank (and the vector channel's matched
+    words), and what adjusted the score."""
+    repo, env = shop
+    answer = json.loads(run(["search", question, str(repo), "--json", "--limit", "4"], env,
+                            prefix))
+    assert answer["route"] == "prose"
+    return [
+        (r["qualname"],
+         {name: (m["rank"], *([m["matched"]] if "matched" in m else []))
+          for name, m in r["why"]["channels"].items()},
+         r["why"].get("adjusted", ""))
+        for r in answer["results"]
+    ]
+
+
+def test_a_sentence_of_a_doc_finds_its_definition_first(shop) -> None:
+    assert ranked(shop, "Erase one stored object for good.") == [
+        ("BlobStore.purge", {"text": (1,), "vector": (1, ["erase", "one", "stored", "object", "good"])}, ""),
+        ("BlobStore.fetch", {"text": (2,), "vector": (2, ["one", "stored→store", "object"])}, ""),
+        ("BlobStore", {"text": (3,), "vector": (3, ["stored→store"])}, ""),
+        ("BlobStore.__init__", {"text": (4,), "vector": (4, ["stored→store"])}, ""),
+    ]
+
+
+def test_a_question_without_the_names_words_is_found_by_meaning(shop) -> None:
+    # `delete` is in no definition: the vector channel finds `purge` by `remove` in its body.
+    assert ranked(shop, "delete a file from the bucket") == [
+        ("BlobStore.__init__", {"text": (1,), "vector": (3, ["bucket"])}, ""),
+        ("BlobStore.purge", {"text": (3,), "vector": (1, ["delete→remove", "bucket"])}, ""),
+        ("BlobStore", {"text": (2,), "vector": (2, ["bucket"])}, ""),
+        ("BlobStore.fetch", {"text": (4,), "vector": (4, ["bucket"])}, ""),
+    ]
+    # `retry` is no word of `resend_upload`: its body's `try` is close enough.
+    assert ranked(shop, "what parses the Retry-After header") == [
+        ("parse_retry_after", {"text": (1,), "vector": (1, ["parses→parse", "retry", "header→headers"])}, ""),
+        ("resend_upload", {"vector": (2, ["retry→try"])}, ""),
+        ("backoff_sleep", {"text": (3,)}, ""),
+        ("test_resend_upload_retries", {"text": (2,)}, TEST_CODE),
+    ]
+
+
+def test_test_code_ranks_below_the_code_it_tests_unless_tests_are_asked_for(shop) -> None:
+    assert ranked(shop, "where are cookies merged into a request") == [
+        ("merge_cookies", {"text": (1,), "vector": (1, ["cookies", "merged→merge", "request"])}, ""),
+        ("test_merge_cookies", {"text": (2,), "vector": (2, ["cookies", "merged→merge", "request"])}, TEST_CODE),
+    ]
+    assert ranked(shop, "which test checks merging cookies") == [
+        ("test_merge_cookies", {"text": (1,), "vector": (1, ["test", "checks→check", "merging→merge", "cookies"])}, ""),
+        ("merge_cookies", {"text": (2,), "vector": (2, ["merging→merge", "cookies"])}, ""),
+        ("test_resend_upload_retries", {"text": (3,), "vector": (3, ["test", "checks→test"])}, ""),
+    ]
+
+
+def test_questions_are_answered_with_no_network(shop) -> None:
+    unshare = shutil.which("unshare")
+    assert unshare is not None, "util-linux's unshare makes the network-less namespace"
+    offline = ranked(shop, "delete a file from the bucket", prefix=(unshare, "--net"))
+    assert offline == ranked(shop, "delete a file from the bucket")
