@@ -23,6 +23,7 @@ from symfind.storage.integrity import Stamp
 from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
 from symfind.storage.priors import TEST_CODE_FACTOR, TEST_CODE_REASON, asks_for_tests, is_test_code
 from symfind.storage.query import SearchQuery
+from symfind.storage.semantic import ModelUnavailable
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,
@@ -152,10 +153,12 @@ class Searcher:
         plan = query.check()
         filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
+        window = max(query.limit, TYPED_ORDER_WINDOW)
+        # A question's test code may fall below the window once demoted: fuse twice as many.
         fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
-                     top=max(query.limit, TYPED_ORDER_WINDOW) * 2)
+                     top=window * 2 if plan.route is Route.PROSE else window)
         demoted = _demote_tests(plan, fused, found.symbols)
-        fused = fused[:max(query.limit, TYPED_ORDER_WINDOW)]
+        fused = fused[:window]
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
         fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found,
@@ -209,6 +212,10 @@ class Searcher:
         for channel in plan.weights:
             try:
                 ranked = CHANNELS[channel](ctx)
+            except ModelUnavailable as exc:  # a broken install: the other channels answer
+                logger.warning("channel %s failed: %s", channel, exc)
+                failures[channel] = str(exc)
+                continue
             except ValueError as exc:  # Tantivy reports query failures as ValueError
                 self._raise_if_damaged(exc)
                 logger.warning("channel %s failed: %s", channel, exc)

@@ -184,7 +184,7 @@ def _load() -> Model:
         import wordllama  # imported here: only questions in words need it
         from wordllama import WordLlama
     except ImportError as exc:
-        raise ModelUnavailable(f"the wordllama package is not installed: {exc}") from exc
+        raise ModelUnavailable(f"the wordllama package did not import: {exc}") from exc
     # The package's own folder as the "cache": its tokenizer sits in `tokenizers/`, which
     # is where WordLlama looks in a cache (in its own folder it looks in `tokenizer/` and
     # would download), and downloads are off, so a missing file fails here, offline.

@@ -163,3 +163,19 @@ def test_questions_are_answered_with_no_network(shop) -> None:
     assert unshare is not None, "util-linux's unshare makes the network-less namespace"
     offline = ranked(shop, "delete a file from the bucket", prefix=(unshare, "--net"))
     assert offline == ranked(shop, "delete a file from the bucket")
+
+
+def test_a_broken_model_install_leaves_full_text_answering(shop, tmp_path: Path) -> None:
+    # A `wordllama` that is not the real one (first on the path): the vector channel fails,
+    # says why, and the text channel still answers.
+    (tmp_path / "wordllama").mkdir()
+    (tmp_path / "wordllama" / "__init__.py").write_text("", encoding="utf-8")
+    repo, env = shop
+    answer = json.loads(run(["search", "what parses the Retry-After header", str(repo), "--json"],
+                            {**env, "PYTHONPATH": str(tmp_path)}))
+    assert [r["qualname"] for r in answer["results"]] == [
+        "parse_retry_after", "backoff_sleep", "test_resend_upload_retries"]
+    assert all(list(r["why"]["channels"]) == ["text"] for r in answer["results"])
+    assert answer["failures"] == {
+        "vector": "the wordllama package did not import: cannot import name 'WordLlama' "
+                  "from 'wordllama' (" + str(tmp_path / "wordllama" / "__init__.py") + ")"}
