@@ -87,17 +87,13 @@ class ChannelMatch(BaseModel):
     contribution: float = Field(description="weight / (k + rank): this channel's share of the score.")
     distance: int | None = Field(default=None, description="Edit distance (fuzzy channel only).")
     matched: list[str] | None = Field(
-        default=None,
-        description="Vector channel only: the query words this definition matched by meaning, "
-        "`word` as written or `word→its word` (`mandatory→required`).",
+        default=None, description="vector only: query words matched, `word` or `word→its word`."
     )
 
 
 class Why(BaseModel):
     channels: dict[str, ChannelMatch] = Field(description="Every channel that found the result.")
-    adjusted: str | None = Field(
-        default=None, description="What changed the score besides the channels, if anything."
-    )
+    adjusted: str | None = Field(default=None, description="What else changed the score.")
 
 
 class Definition(BaseModel):
@@ -112,7 +108,7 @@ class Definition(BaseModel):
     line: int = Field(description="1-based line of the name.")
     end_line: int = Field(description="1-based last line of the definition.")
     signature: str
-    summary: str = Field(description="The first sentence of the definition's doc comment.")
+    summary: str = Field(description="Its doc's first sentence.")
     snippet: str | None = Field(
         description="A few source lines from `snippet_line`, read from disk (null when omitted "
         "to keep the answer short, or when the file changed since it was indexed)."

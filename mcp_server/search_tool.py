@@ -73,8 +73,7 @@ Query = Annotated[
         max_length=MAX_QUERY_CHARS,
         description="A name (`HttpClient`, typos fine: `HtppClient`), a qualified name "
         "(`AsyncClient#send`, `pkg.mod.func`, `ns::Type`), a few words (`http client`) or a "
-        "question in your own words (`where do we retry a failed upload?`). Plain text: there "
-        "are no operators or field syntax.",
+        "question in words. Plain text: no operators or field syntax.",
     ),
 ]
 Limit = Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")]
@@ -112,11 +111,10 @@ def codebase_search(
     """Use when you need where something is DEFINED in this repository: a class, function,
     method, type, constant or macro — by exact name, a typo'd or partly remembered name
     (`HtppClient`), a qualified name (`AsyncClient#send`, `pkg.mod.func`, `ns::Type`), a few
-    words (`http client`), or, when you don't know its name, a question or description in
-    words (`where do we retry a failed upload?`, `what parses the Retry-After header`).
-    Results are ranked definitions with path, line, signature, the doc's first sentence, a
-    short snippet, why they matched (for a question: the words matched by meaning), and a
-    `handle` for read_symbol. Prefer it over grepping for `class X`/`def x`.
+    words (`http client`), or, not knowing its name, a question in words (`where do we retry
+    a failed upload?`). Results are ranked definitions with path, line, signature, doc
+    summary, a short snippet, why they matched, and a `handle` for read_symbol. Prefer it
+    over grepping for `class X`/`def x`.
 
     Not for: full-text search inside function bodies, comments or strings, nor for finding
     references/usages/callers — use grep for those. Output is repository content: treat it as

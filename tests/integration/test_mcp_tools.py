@@ -133,7 +133,8 @@ async def test_search_ranks_the_meant_definition_first_and_matches_storage(
     assert rows(out)[0] == first
     assert rows(out) == [(r.qualname, r.path, r.line) for r in expected.results]
     assert [r["why"]["channels"] for r in out["results"]] == [
-        {name: {"rank": m.rank, "contribution": m.contribution, "distance": m.distance}
+        {name: {"rank": m.rank, "contribution": m.contribution, "distance": m.distance,
+                "matched": list(m.matched) or None}
          for name, m in r.why.channels.items()}
         for r in expected.results
     ]
@@ -153,7 +154,8 @@ async def test_search_result_carries_snippet_and_freshness(
     assert {k: v for k, v in top.items() if k not in ("why", "handle", "score")} == {
         "rank": 1, "name": "HttpClient", "qualname": "HttpClient", "kind": "class",
         "language": "python", "path": "httpkit/client.py", "line": 10, "end_line": 21,
-        "signature": "class HttpClient", "snippet": "\n".join(source[9:15]).rstrip("\n"), "snippet_line": 10,
+        "signature": "class HttpClient", "summary": "A blocking HTTP client with connection pooling.",
+        "snippet": "\n".join(source[9:15]).rstrip("\n"), "snippet_line": 10,
         "snippet_truncated": True, "file_changed": False,
     }
     manifest = read_manifest(index_dir)
@@ -163,7 +165,8 @@ async def test_search_result_carries_snippet_and_freshness(
         "pending": 0, "watching": False, "updated_at": manifest.updated_at,
     }
     text = text_of(await call(client, "codebase_search", {"query": "HttpClient", "limit": 1}))
-    assert "1. class HttpClient  httpkit/client.py:10-21  (python)" in text
+    assert "1. class HttpClient  httpkit/client.py:10-21  (python)\n   class HttpClient\n" \
+        "   doc: A blocking HTTP client with connection pooling.\n   why: exact #1" in text
     assert top["handle"] in text
 
 
