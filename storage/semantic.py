@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -54,22 +53,47 @@ NEIGHBOURS_PER_WORD = 4
 MODEL_DIM = 256
 
 
-class SoftMatch(NamedTuple):
-    """One candidate's `Model.soft_match`: its score, and `word` or `word→match` for each
-    question word it matched."""
+class SoftMatches:
+    """`Model.soft_match`'s answer: each candidate's score, and which question words it
+    matched with which of its words (`pairs`)."""
 
-    score: float
-    pairs: tuple[str, ...]
+    def __init__(self, scores: list[float], asked: tuple[str, ...], words: list[str],
+                 similarity: np.ndarray, sizes: np.ndarray) -> None:
+        self.scores = scores
+        self._asked = asked
+        self._words = words  # every candidate's words in turn
+        self._similarity = similarity  # question words x `_words`
+        self._starts = np.concatenate(([0], np.cumsum(sizes)))
+
+    def pairs(self, candidate: int) -> tuple[str, ...]:
+        """`word` (matched as written) or `word→match` for each question word the
+        candidate matched."""
+        start, end = self._starts[candidate], self._starts[candidate + 1]
+        if start == end:
+            return ()
+        mine = self._similarity[:, start:end]
+        pairs = []
+        for word, row in zip(self._asked, mine):
+            column = int(row.argmax())
+            if row[column] > 0:
+                match = self._words[start + column]
+                pairs.append(word if match == word else f"{word}→{match}")
+        return tuple(pairs)
 
 
 class Model:
-    """The token table and tokenizer, with the vocabulary's whole words for `neighbours`."""
+    """The token table and tokenizer; a table of the words seen so far, each with an id and
+    its unit vector; the vocabulary's whole words for `neighbours`. Thread-safe: words are
+    added under a lock, and readers index arrays that only ever grow by replacement."""
 
     def __init__(self, embedding: np.ndarray, tokenizer: object) -> None:
         self._table = embedding.astype(np.float32)
         self._tokenizer = tokenizer
-        self._word_vectors: dict[str, np.ndarray | None] = {}
         self._lock = threading.Lock()
+        self._ids: dict[str, int] = {}
+        self._words: list[str] = []
+        # Row i: the unit vector of word i (zeros for a word the tokenizer makes nothing of).
+        self._vectors = np.zeros((1024, self._table.shape[1]), dtype=np.float32)
         vocabulary = [
             (token[1:].lower(), index)
             for token, index in tokenizer.get_vocab().items()  # type: ignore[attr-defined]
@@ -82,79 +106,90 @@ class Model:
         matrix = self._table[list(unique.values())]
         self._vocabulary_matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
-    def word_vector(self, word: str) -> np.ndarray | None:
-        """The unit vector of one lowercase word (the mean of its tokens'); None for a word
-        the tokenizer makes nothing of."""
-        vector = self._word_vectors.get(word)
-        if vector is not None or word in self._word_vectors:
-            return vector
-        ids = self._tokenizer.encode(word, add_special_tokens=False).ids  # type: ignore[attr-defined]
-        if ids:
-            mean = self._table[ids].mean(axis=0)
-            norm = float(np.linalg.norm(mean))
-            vector = mean / norm if norm else None
+    def word_ids(self, words: Iterable[str]) -> np.ndarray:
+        """Ids of the distinct `words` that carry meaning (stop words left out), each word
+        given an id and a vector the first time it is seen."""
+        ids = []
+        for word in dict.fromkeys(words):
+            if word in STOP_WORDS:
+                continue
+            known = self._ids.get(word)
+            ids.append(known if known is not None else self._add(word))
+        return np.array(ids, dtype=np.int32)
+
+    def _add(self, word: str) -> int:
+        tokens = self._tokenizer.encode(word, add_special_tokens=False).ids  # type: ignore[attr-defined]
+        mean = self._table[tokens].mean(axis=0) if tokens else None
+        norm = float(np.linalg.norm(mean)) if mean is not None else 0.0
         with self._lock:
-            self._word_vectors[word] = vector
-        return vector
+            known = self._ids.get(word)
+            if known is not None:
+                return known
+            row = len(self._words)
+            if row == len(self._vectors):
+                grown = np.zeros((2 * row, self._vectors.shape[1]), dtype=np.float32)
+                grown[:row] = self._vectors
+                self._vectors = grown
+            if norm:
+                self._vectors[row] = mean / norm
+            self._words.append(word)
+            self._ids[word] = row
+            return row
+
+    def word_vector(self, word: str) -> np.ndarray | None:
+        """The unit vector of one lowercase word (the mean of its tokens'); None for a stop
+        word or a word the tokenizer makes nothing of."""
+        ids = self.word_ids([word])
+        if not len(ids):
+            return None
+        vector = self._vectors[ids[0]]
+        return vector if vector.any() else None
 
     def soft_match(self, question: Sequence[str], rarity: Sequence[float],
-                   candidates: Sequence[Sequence[str]]) -> list[SoftMatch]:
-        """How well each candidate's words cover the question's, by meaning: for every
-        question word, the cosine of the closest candidate word (below MATCH_MIN_COSINE it
-        counts 0), averaged with the question words' `rarity` as weights (0..1); and which
-        question word each candidate matched with which of its words.
+                   candidates: Sequence[np.ndarray]) -> SoftMatches:
+        """How well each candidate's words (`word_ids`) cover the question's, by meaning:
+        for every question word, the cosine of the closest candidate word (below
+        MATCH_MIN_COSINE it counts 0), averaged with the question words' `rarity` as
+        weights; 0..1.
 
         A mean of each text's word vectors would blur a definition's many words into one
         point; taking each question word's best match keeps `password` → `getpass`
         decisive whatever else the body holds.
         """
-        asked = [(w, v, r) for w, r in zip(question, rarity)
-                 if (v := self.word_vector(w)) is not None]
-        if not asked or not candidates:
-            return [SoftMatch(0.0, ()) for _ in candidates]
-        index: dict[str, int] = {}
-        rows: list[list[int]] = []
-        for words in candidates:
-            rows.append([index.setdefault(w, len(index)) for w in dict.fromkeys(words)
-                         if w not in STOP_WORDS])
-        vectors = np.zeros((len(index) + 1, self._table.shape[1]), dtype=np.float32)
-        for word, row in index.items():
-            vector = self.word_vector(word)
-            if vector is not None:
-                vectors[row] = vector
-        questions = np.stack([v for _, v, _ in asked])
-        weights = np.array([r for _, _, r in asked], dtype=np.float32)
-        similarity = questions @ vectors.T  # question words x candidates' words
+        kept = [(w, r, i) for w, r in zip(question, rarity)
+                for i in self.word_ids([w])[:1] if self._vectors[i].any()]
+        sizes = np.array([len(ids) for ids in candidates], dtype=np.int64)
+        if not kept or not sizes.sum():
+            return SoftMatches([0.0] * len(candidates), (), [], np.zeros((0, 0)), sizes)
+        asked = self._vectors[[i for _, _, i in kept]]
+        weights = np.array([r for _, r, _ in kept], dtype=np.float32)
+        flat = np.concatenate([ids for ids in candidates if len(ids)])
+        words, where = np.unique(flat, return_inverse=True)
+        similarity = asked @ self._vectors[words].T  # question words x the pool's words
         similarity[similarity < MATCH_MIN_COSINE] = 0.0
-        total = float(weights.sum()) or 1.0
-        words = list(index)
-        matches = []
-        for row in rows:
-            if not row:
-                matches.append(SoftMatch(0.0, ()))
-                continue
-            mine = similarity[:, row]
-            best = mine.argmax(axis=1)
-            pairs = tuple(
-                asked_word if (match := words[row[column]]) == asked_word
-                else f"{asked_word}→{match}"
-                for (asked_word, _, _), column, value in zip(asked, best, mine.max(axis=1))
-                if value > 0
-            )
-            matches.append(SoftMatch(float(weights @ mine.max(axis=1)) / total, pairs))
-        return matches
+        per_word = similarity[:, where]  # question words x every candidate's words in turn
+        starts = np.concatenate(([0], np.cumsum(sizes[sizes > 0])[:-1]))
+        best = np.maximum.reduceat(per_word, starts, axis=1)
+        scores = np.zeros(len(candidates), dtype=np.float32)
+        scores[sizes > 0] = weights @ best / weights.sum()
+        return SoftMatches(scores.tolist(), tuple(w for w, _, _ in kept),
+                           [self._words[i] for i in flat], per_word, sizes)
 
     def neighbours(self, word: str) -> list[tuple[str, float]]:
         """Vocabulary words within NEIGHBOUR_MIN_COSINE of `word`, closest first (the word
-        itself and its spellings in other cases excluded)."""
+        itself excluded)."""
+        return list(self._neighbours(word))
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, kept for good
+    def _neighbours(self, word: str) -> tuple[tuple[str, float], ...]:
         vector = self.word_vector(word)
         if vector is None:
-            return []
+            return ()
         similarities = self._vocabulary_matrix @ vector
         best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1)[: NEIGHBOURS_PER_WORD + 1]
         found = sorted(((self._vocabulary[i], float(similarities[i])) for i in best),
                        key=lambda pair: -pair[1])
-        return [(w, s) for w, s in found if w != word and s >= NEIGHBOUR_MIN_COSINE][
+        return tuple((w, s) for w, s in found if w != word and s >= NEIGHBOUR_MIN_COSINE)[
             :NEIGHBOURS_PER_WORD]
 
 

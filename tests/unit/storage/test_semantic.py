@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from symfind.storage.semantic import SoftMatch, load_model, question_words
+from symfind.storage.semantic import load_model, question_words
 
 
 def test_question_words_keep_what_carries_meaning() -> None:
@@ -25,10 +25,12 @@ def test_neighbours_are_close_vocabulary_words_closest_first() -> None:
 
 def test_soft_match_scores_each_question_words_best_match_weighted_by_rarity() -> None:
     model = load_model()
-    matches = model.soft_match(["delete", "bucket"], [2.0, 1.0],
-                               [["remove", "bucket"], ["bucket"], ["nothing", "here"], []])
-    assert [m.pairs for m in matches] == [("delete→remove", "bucket"), ("bucket",), (), ()]
+    candidates = [model.word_ids(words) for words in
+                  (["remove", "the", "bucket"], ["bucket"], ["nothing", "here"], [])]
+    assert [len(ids) for ids in candidates] == [2, 1, 1, 0]  # `the`, `here`: stop words
+    matches = model.soft_match(["delete", "bucket"], [2.0, 1.0], candidates)
     remove = float(model.word_vector("delete") @ model.word_vector("remove"))
-    assert matches[0].score == pytest.approx((2.0 * remove + 1.0) / 3.0, rel=1e-5)
-    assert matches[1].score == pytest.approx(1.0 / 3.0, rel=1e-5)
-    assert matches[2:] == [SoftMatch(0.0, ()), SoftMatch(0.0, ())]
+    assert matches.scores == pytest.approx([(2.0 * remove + 1.0) / 3.0, 1.0 / 3.0, 0.0, 0.0],
+                                           rel=1e-5)
+    assert [matches.pairs(i) for i in range(4)] == [
+        ("delete→remove", "bucket"), ("bucket",), (), ()]
