@@ -10,7 +10,8 @@ Routes:
   the scope segments against the symbol's qualname and path, a typo allowed in each.
 - `words`: two to four plain words (`http client`) → exact on the words joined
   (`httpclient` = `HttpClient` = `http_client`), words, text.
-- `prose`: anything longer → words and text (no fuzzy: edit distance on prose is noise).
+- `prose`: anything longer → text and vector (no fuzzy: edit distance on prose is noise),
+  and exact on the words joined when they are plain words (a long name typed as words).
 """
 
 from __future__ import annotations
@@ -61,12 +62,14 @@ WEIGHTS: dict[Route, dict[Channel, float]] = {
         Channel.WORDS: 0.7,
     },
     Route.WORDS: {Channel.EXACT: 3.0, Channel.WORDS: 1.5, Channel.TEXT: 0.5},
-    Route.PROSE: {Channel.TEXT: 1.0, Channel.VECTOR: 1.0},
+    Route.PROSE: {Channel.EXACT: 3.0, Channel.TEXT: 1.0, Channel.VECTOR: 1.0},
 }
 
 _SEGMENT = r"[A-Za-z_$~][\w$~]*[!?=]?"
 _IDENTIFIER = re.compile(rf"^(?:{_SEGMENT})(?:(?:::|->|[.#/\\]){_SEGMENT})*$")
 _PLAIN_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+# What a word of a name typed as words can be: letters and digits (`colour flag 256`).
+_NAME_PART = re.compile(r"^[A-Za-z0-9]+$")
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,8 +96,15 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
         """The squashed name channels compare against (`HtppClient` → `htppclient`)."""
         return squash(self.name)
 
+    @property
+    def target(self) -> str:
+        """What the query looks for, as shown: the (qualified) name, or a question's words."""
+        if self.name and self.route is not Route.PROSE:
+            return ".".join((*self.scope, self.name))
+        return " ".join(self.words)
+
     def __str__(self) -> str:
-        target = ".".join((*self.scope, self.name)) if self.name else " ".join(self.words)
+        target = self.target
         steps = " ".join(
             f"{channel}{'≤' + str(self.max_edits) if channel == Channel.FUZZY else ''}×{weight:g}"
             for channel, weight in self.weights.items()
@@ -151,5 +161,11 @@ def route(query: str) -> Plan:
     if len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in tokens):
         weights = {str(c): w for c, w in WEIGHTS[Route.WORDS].items()}
         return Plan(route=Route.WORDS, name="".join(tokens), words=words, weights=weights)
-    weights = {str(c): w for c, w in WEIGHTS[Route.PROSE].items()}
-    return Plan(route=Route.PROSE, name="", words=words, weights=weights)
+    # Many plain words may still spell one long name (`first meta element with charset
+    # should be used for decoding`, a test's): the exact channel looks for it, and only a
+    # name of exactly those words matches, which no question's words make by chance.
+    spelled = all(_NAME_PART.match(t) for t in tokens)
+    weights = {str(c): w for c, w in WEIGHTS[Route.PROSE].items()
+               if c != Channel.EXACT or spelled}
+    return Plan(route=Route.PROSE, name="".join(tokens) if spelled else "", words=words,
+                weights=weights)

@@ -263,8 +263,7 @@ class Searcher:
             )
             rankings, found, _ = self._run(wide, [])
             names = _distinct_names(rankings, found)
-        target = ".".join((*plan.scope, plan.name)) if plan.name else " ".join(plan.words)
-        return f"no indexed definition matches {target!r} closely enough", names
+        return f"no indexed definition matches {plan.target!r} closely enough", names
 
 
 class _Found:

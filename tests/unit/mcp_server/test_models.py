@@ -60,7 +60,7 @@ def test_answer_schemas_are_self_contained(model: type[Any]) -> None:
 def search_answer() -> dict[str, Any]:
     definition = Definition(
         rank=1, name="f", qualname="m.f", kind="function", language="python", path="m.py",
-        line=1, end_line=2, signature="def f()", snippet=None, snippet_line=1,
+        line=1, end_line=2, signature="def f()", summary="Does f.", snippet=None, snippet_line=1,
         snippet_truncated=False, file_changed=False, score=0.5,
         why=Why(channels={"fuzzy": ChannelMatch(rank=1, contribution=0.1, distance=1)}),
         handle="s1.x.y",
@@ -84,6 +84,8 @@ def test_a_search_answer_is_valid() -> None:
         (("results", 0, "snippet"), 5),
         (("results", 0, "why", "channels", "fuzzy", "distance"), "one"),
         (("results", 0, "why", "channels", "fuzzy", "rank"), None),
+        (("results", 0, "why", "channels", "fuzzy", "matched"), "delete→remove"),
+        (("results", 0, "summary"), None),
         (("empty_reason",), ["no"]),
         (("freshness", "status"), "stale"),
         (("results", 0, "line"), "1"),

@@ -24,7 +24,7 @@ ROUTES = [
     ("parse header links", "words 'parseheaderlinks' → exact×3 words×1.5 text×0.5"),
     (
         "where do we parse the config file",
-        "prose 'where do we parse the config file' → text×1 vector×1",
+        "prose 'where do we parse the config file' → exact×3 text×1 vector×1",
     ),
     ("name:*", "prose 'name' → text×1 vector×1"),
     ("-x", "prose 'x' → text×1 vector×1"),
