@@ -1,6 +1,6 @@
 """Turn one source file into `Symbol` records with tree-sitter tag queries.
 
-Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
+Imports: tree_sitter, tree_sitter_language_pack, msgspec and `extract` modules only. Pure: no file
 I/O except reading the bundled `.scm` query files, no global state except caches of
 compiled queries and parsers (one per language per process).
 
