@@ -67,7 +67,8 @@ ALL_ANSWER: dict[str, list[Row]] = {
         ("billing", "HttpClient.send", "billing/client.py", 24),
         ("billing", "HttpClient.close", "billing/client.py", 29),
     ],
-    # words: three languages' spellings of one name, then the Go structs and functions.
+    # words: three languages' spellings of one name, then the Go structs and functions
+    # (`main.main` by its body's words: it calls ParseConfig).
     "parse config": [
         ("billing", "parse_config", "billing/client.py", 33),
         ("frontend", "parseConfig", "src/http.ts", 16),
@@ -75,6 +76,7 @@ ALL_ANSWER: dict[str, list[Row]] = {
         ("tools", "config.Config", "internal/config/config.go", 5),
         ("tools", "main.Config", "cmd/sync/main.go", 7),
         ("tools", "config.Load", "internal/config/config.go", 11),
+        ("tools", "main.main", "cmd/sync/main.go", 23),
         ("tools", "main.SyncInvoices", "cmd/sync/main.go", 18),
     ],
     # exact, defined twice in one repository: its second exact match outranks the other
