@@ -30,7 +30,10 @@ from symfind.storage.errors import QueryError
 from symfind.storage.words import (
     CASELESS,
     CONTINUES,
+    DIGIT,
+    LOWER,
     QUALIFIER,
+    UPPER,
     shape_of,
     split_identifier,
     split_text,
@@ -78,14 +81,14 @@ WEIGHTS: dict[Route, dict[Channel, float]] = {
     Route.PROSE: {Channel.EXACT: 3.0, Channel.TEXT: 1.0, Channel.VECTOR: 1.0},
 }
 
-# Matched against the query's stand-ins (`words.shape_of`): there a letter of any script
-# is `A`, `a` or CASELESS, a digit `0`, and a combining mark or modifier letter CONTINUES.
-_LETTER = f"A-Za-z{CASELESS}"
-_SEGMENT = rf"[{_LETTER}_$~][{_LETTER}0-9{CONTINUES}_$~]*[!?=]?"
+# Matched against the query's stand-ins (`words.shape_of`), where any letter is ASCII or
+# a stand-in, and so is any digit.
+_LETTER = f"A-Za-z{UPPER}{LOWER}{CASELESS}"
+_SEGMENT = rf"[{_LETTER}_$~][{_LETTER}0-9{DIGIT}{CONTINUES}_$~]*[!?=]?"
 _IDENTIFIER = re.compile(rf"^(?:{_SEGMENT})(?:(?:::|->|[.#/\\]){_SEGMENT})*$")
-_PLAIN_WORD = re.compile(rf"^[{_LETTER}][{_LETTER}0-9{CONTINUES}]*$")
+_PLAIN_WORD = re.compile(rf"^[{_LETTER}][{_LETTER}0-9{DIGIT}{CONTINUES}]*$")
 # What a word of a name typed as words can be: letters and digits (`colour flag 256`).
-_NAME_PART = re.compile(rf"^[{_LETTER}0-9{CONTINUES}]+$")
+_NAME_PART = re.compile(rf"^[{_LETTER}0-9{DIGIT}{CONTINUES}]+$")
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,44 +14,46 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs;
+# written for any upper- and lowercase letter pattern `U`, `L`.
+_WORD_RULES = r"{U}+(?={U}{L})|{U}?{L}+|{U}+|\d+"
+_WORD = re.compile(_WORD_RULES.format(U="[A-Z]", L="[a-z]"))
 # Separators between scope parts of a qualified name, in any supported language.
 QUALIFIER = re.compile(r"::|->|[.#/\\]")
 
-#: Stand-ins (`shape_of`) for a letter of a script without case (`计`, `ユ`, `न`) and for
-#: a character that continues the letter before it: a combining mark (`े`, the virama
-#: `्`) or a modifier letter (`ー`, `ʼ`). Both are outside ASCII, so no ASCII text holds
-#: them, and no stand-in maps to itself but ASCII.
-CASELESS = "\u4e00"
-CONTINUES = "\u0300"
-# `_WORD` over stand-ins: the same words (`A`, `a`, `0` stand for letters and digits of
-# any script), a letter's continuations kept with it, and runs of caseless letters.
-_M = CONTINUES
+#: Stand-ins (`shape_of`) for letters and digits outside ASCII: an upper- or titlecase
+#: letter, a lowercase one, a letter of a script without case (`计`, `ユ`, `न`), a
+#: character that continues the letter before it (a combining mark such as `े` or the
+#: virama `्`, a modifier letter such as `ー` or `ʼ`), a digit. None is ASCII, so no ASCII
+#: text holds one, and text whose stand-ins are all ASCII has no letter or digit outside
+#: ASCII.
+UPPER, LOWER, CASELESS, CONTINUES, DIGIT = "\u00c0", "\u00e0", "\u4e00", "\u0300", "\u0660"
+# The same rules over stand-ins: letters of any case...
+_WORD_CASED = re.compile(_WORD_RULES.format(U=f"[A-Z{UPPER}]", L=f"[a-z{LOWER}]"))
+# ...and, slower, with a letter's continuations kept with it and runs of caseless letters.
 _WORD_ANY = re.compile(
-    rf"(?:[A-Z]{_M}*)+(?=[A-Z]{_M}*[a-z])|(?:[A-Z]{_M}*)?(?:[a-z]{_M}*)+|(?:[A-Z]{_M}*)+"
-    rf"|\d+|(?:{CASELESS}{_M}*)+"
+    _WORD_RULES.format(U=f"(?:[A-Z{UPPER}]{CONTINUES}*)", L=f"(?:[a-z{LOWER}]{CONTINUES}*)")
+    + f"|(?:{CASELESS}{CONTINUES}*)+"
 )
 
 
 def _stand_in(char: str) -> str:
-    """What the patterns over stand-ins see for one character: itself when ASCII; `A` for
-    an upper- or titlecase letter, `a` for a lowercase one, CASELESS for a letter without
-    case, CONTINUES for a mark or modifier letter, `0` for a digit, `_` for a connector
-    (`＿`), and a NUL, which no pattern takes, for anything else."""
+    """What the patterns over stand-ins see for one character: itself when ASCII, its
+    stand-in when a letter, mark or digit, `_` for a connector (`＿`), and a NUL, which no
+    pattern takes, for anything else."""
     if char.isascii():
         return char
     category = unicodedata.category(char)
     if category in ("Lu", "Lt"):
-        return "A"
+        return UPPER
     if category == "Ll":
-        return "a"
+        return LOWER
     if category == "Lo":
         return CASELESS
     if category == "Lm" or category[0] == "M":
         return CONTINUES
     if category == "Nd":
-        return "0"
+        return DIGIT
     return "_" if category == "Pc" else "\0"
 
 
@@ -81,7 +83,12 @@ def normal(text: str) -> str:
 def _words_outside_ascii(text: str) -> list[str]:
     """The words of a text that is not all ASCII, as written (cased), in any script."""
     text = normal(text)
-    return [text[m.start():m.end()] for m in _WORD_ANY.finditer(shape_of(text))]
+    shape = shape_of(text)
+    if shape.isascii():  # no letter or digit outside ASCII (`—`, `’`): the ASCII words
+        return _WORD.findall(shape)
+    cased_only = CASELESS not in shape and CONTINUES not in shape
+    pattern = _WORD_CASED if cased_only else _WORD_ANY
+    return [text[m.start():m.end()] for m in pattern.finditer(shape)]
 
 
 def split_identifier(identifier: str) -> list[str]:

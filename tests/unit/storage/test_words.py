@@ -99,8 +99,9 @@ def test_split_text_gives_the_words_of_each_identifier_in_turn() -> None:
 
 
 def test_text_outside_ascii_splits_its_ascii_parts_as_ascii_text_does() -> None:
-    """The Unicode path (taken by any text with one character outside ASCII) gives the
-    ASCII path's words for ASCII identifiers: the same `_WORD` over stand-ins."""
+    """The paths for text outside ASCII (taken by any text with one character outside
+    ASCII) give the ASCII path's words for ASCII identifiers: the same rules over
+    stand-ins."""
     texts = [
         "func (c *Client) Do(req *Request) (*Response, error)",
         "template<typename T> std::vector<T> HTTPServer::parse_JSONBody(const T& x) -> int",
@@ -109,5 +110,9 @@ def test_text_outside_ascii_splits_its_ascii_parts_as_ascii_text_does() -> None:
         "a.b::C#d->eF /usr/lib/ABCDef_ghi-JKL2mno kebab-case-name XMLHttpRequest",
     ]
     for text in texts:
-        assert split_text(f"{text} — ✓") == split_text(text), text
+        words = split_text(text)
+        # No letter outside ASCII; a cased one; a caseless one and a combining mark.
+        assert split_text(f"{text} — ✓") == words, text
+        assert split_text(f"{text} é") == [*words, "é"], text
+        assert split_text(f"{text} 计 q\u0301") == [*words, "计", "q\u0301"], text
         assert split_identifier(f"{text}—") == split_identifier(text), text
