@@ -24,7 +24,7 @@ from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.semantic import Model, load_model, question_words
-from symfind.storage.words import qualifier_parts, split_identifier, split_text, squash
+from symfind.storage.words import fold, qualifier_parts, split_identifier, split_text, squash
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -96,10 +96,10 @@ def kind_rank(symbol: Symbol) -> int:
 
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
-    """The shared tie-break: the name as typed (ignoring case), then exactly as typed,
-    then definition kind, path and line."""
+    """The shared tie-break: the name as typed (ignoring case and width), then exactly
+    as typed, then definition kind, path and line."""
     return (
-        symbol.name.lower() != plan.name.lower(),
+        fold(symbol.name) != fold(plan.name),
         symbol.name != plan.name,
         kind_rank(symbol),
         symbol.path,
@@ -136,14 +136,14 @@ def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
     for slot, position in enumerate(order):
         if words[position]:
             groups.setdefault(tuple(sorted(words[position])), []).append(slot)
-    typed = plan.name.lower()
+    typed = fold(plan.name)
     placed = list(order)
     for slots in groups.values():
         if len(slots) < 2:
             continue
         ranked = sorted((order[slot] for slot in slots), key=lambda p: (
             Levenshtein.distance(plan.words, words[p]),
-            OSA.distance(typed, symbols[p].name.lower()) if typed_as_name else 0,
+            OSA.distance(typed, fold(symbols[p].name)) if typed_as_name else 0,
             OSA.distance(plan.name, symbols[p].name) if typed_as_name else 0,
             p,
         ))
@@ -264,7 +264,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
     other channels outvote the difference.
     """
     plan = ctx.plan
-    typed = plan.name.lower()
+    typed = fold(plan.name)
     found: dict[tuple[int, int], Candidate] = {}
 
     def consider(candidates: list[Candidate]) -> None:
@@ -273,7 +273,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
                 continue
             if DamerauLevenshtein.distance(plan.key, squash(candidate.symbol.name)) > plan.max_edits:
                 continue
-            distance = DamerauLevenshtein.distance(typed, candidate.symbol.name.lower())
+            distance = DamerauLevenshtein.distance(typed, fold(candidate.symbol.name))
             found[candidate.key] = candidate._replace(distance=distance)
 
     consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES))

@@ -12,17 +12,33 @@ Routes:
   (`httpclient` = `HttpClient` = `http_client`), words, text.
 - `prose`: anything longer → text and vector (no fuzzy: edit distance on prose is noise),
   and exact on the words joined when they are plain words (a long name typed as words).
+
+Names and words may be in any script (`привет_мир`, `计算总和`, `ｆｕｌｌｗｉｄｔｈ`): the
+query is taken in NFC, the form names are stored in, and read through the character
+stand-ins of `storage/words.py`, so a letter is a letter whatever its script.
 """
 
 from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 
 import msgspec
 
 from symfind.storage.errors import QueryError
-from symfind.storage.words import QUALIFIER, split_identifier, split_text, squash
+from symfind.storage.words import (
+    CASELESS,
+    CONTINUES,
+    DIGIT,
+    LOWER,
+    QUALIFIER,
+    UPPER,
+    shape_of,
+    split_identifier,
+    split_text,
+    squash,
+)
 
 MAX_QUERY_CHARS = 512
 MIN_FUZZY_CHARS = 3
@@ -65,11 +81,14 @@ WEIGHTS: dict[Route, dict[Channel, float]] = {
     Route.PROSE: {Channel.EXACT: 3.0, Channel.TEXT: 1.0, Channel.VECTOR: 1.0},
 }
 
-_SEGMENT = r"[A-Za-z_$~][\w$~]*[!?=]?"
+# Matched against the query's stand-ins (`words.shape_of`), where any letter is ASCII or
+# a stand-in, and so is any digit.
+_LETTER = f"A-Za-z{UPPER}{LOWER}{CASELESS}"
+_SEGMENT = rf"[{_LETTER}_$~][{_LETTER}0-9{DIGIT}{CONTINUES}_$~]*[!?=]?"
 _IDENTIFIER = re.compile(rf"^(?:{_SEGMENT})(?:(?:::|->|[.#/\\]){_SEGMENT})*$")
-_PLAIN_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+_PLAIN_WORD = re.compile(rf"^[{_LETTER}][{_LETTER}0-9{DIGIT}{CONTINUES}]*$")
 # What a word of a name typed as words can be: letters and digits (`colour flag 256`).
-_NAME_PART = re.compile(r"^[A-Za-z0-9]+$")
+_NAME_PART = re.compile(rf"^[{_LETTER}0-9{DIGIT}{CONTINUES}]+$")
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,12 +145,15 @@ def route(query: str) -> Plan:
         QueryError: The query is empty, too long, or has nothing searchable in it.
     """
     text = " ".join(query.split())
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
     if not text:
         raise QueryError("empty query — type a name (`HttpClient`), `Class.method` or a few words")
     if len(text) > MAX_QUERY_CHARS:
         raise QueryError(f"query is {len(text)} characters; the limit is {MAX_QUERY_CHARS}")
 
-    if " " not in text and _IDENTIFIER.match(text):
+    form = shape_of(text)
+    if " " not in text and _IDENTIFIER.match(form):
         segments = [segment for segment in QUALIFIER.split(text) if segment]
         name, scope = segments[-1], tuple(segments[:-1])
         shape = Route.QUALIFIED if scope else Route.IDENTIFIER
@@ -158,13 +180,13 @@ def route(query: str) -> Plan:
             f"nothing searchable in {text[:60]!r} — use letters or digits; symfind has no query operators"
         )
     tokens = text.split(" ")
-    if len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in tokens):
+    if len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in form.split(" ")):
         weights = {str(c): w for c, w in WEIGHTS[Route.WORDS].items()}
         return Plan(route=Route.WORDS, name="".join(tokens), words=words, weights=weights)
     # Many plain words may still spell one long name (`first meta element with charset
     # should be used for decoding`, a test's): the exact channel looks for it, and only a
     # name of exactly those words matches, which no question's words make by chance.
-    spelled = all(_NAME_PART.match(t) for t in tokens)
+    spelled = all(_NAME_PART.match(t) for t in form.split(" "))
     weights = {str(c): w for c, w in WEIGHTS[Route.PROSE].items()
                if c != Channel.EXACT or spelled}
     return Plan(route=Route.PROSE, name="".join(tokens) if spelled else "", words=words,

@@ -24,12 +24,16 @@ change bumps it, and an index of another version is rebuilt, never misread):
    name's grams only), and building it cost every symbol a second n-gram analysis.
 3. `body`: the words of a definition's body and its container's doc, for questions in
    words (the record keeps them too: the vector channel reads them at query time).
+4. Names in any script: names outside ASCII are squashed and split in their NFKC form,
+   at case changes of any script (`привет_мир` → `привет мир`; `ｆｕｌｌｗｉｄｔｈ` →
+   `fullwidth`), and stored in NFC. ASCII names' documents are unchanged.
 """
 
 from __future__ import annotations
 
 import functools
 import posixpath
+import unicodedata
 from importlib import resources
 
 import msgspec
@@ -141,7 +145,13 @@ def to_document(symbol: Symbol) -> tantivy.Document:
 
     Every text is split once: `split_text` of texts joined by spaces is the texts' words
     in turn (storage/words.py), so the qualified name's words serve `words` and the end of
-    `text`, and a qualified name's separators need no replacing first."""
+    `text`, and a qualified name's separators need no replacing first.
+
+    A name outside ASCII is stored in NFC, the form queries are taken in, whichever form
+    its file spells it in (`café` written as `e` and a combining accent)."""
+    if not (symbol.name.isascii() and symbol.qualname.isascii()):
+        symbol = msgspec.structs.replace(symbol, name=unicodedata.normalize("NFC", symbol.name),
+                                         qualname=unicodedata.normalize("NFC", symbol.qualname))
     squashed = squash(symbol.name)
     doc = tantivy.Document()
     doc.add_bytes("record", _ENCODER.encode(symbol))

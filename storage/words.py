@@ -1,48 +1,137 @@
 """Identifier and prose splitting shared by indexing and querying.
 
 Imports: nothing of ours. `HTTPServerError` → `http server error`; `parse_header_links`
-→ `parse header links`; `utf8Decode` → `utf 8 decode`.
+→ `parse header links`; `utf8Decode` → `utf 8 decode`; `привет_мир` → `привет мир`.
+
+Names in any script: what is matched is the text's NFKC form (`ｆｕｌｌｗｉｄｔｈ` is
+`fullwidth`; `café` is the same name whether its `é` is one code point or `e` and a
+combining accent), lowercased. ASCII text, nearly all code, takes the ASCII pattern as
+it is; other text is matched through stand-ins of the same length (`shape_of`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-# Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs;
+# written for any upper- and lowercase letter pattern `U`, `L`.
+_WORD_RULES = r"{U}+(?={U}{L})|{U}?{L}+|{U}+|\d+"
+_WORD = re.compile(_WORD_RULES.format(U="[A-Z]", L="[a-z]"))
 # Separators between scope parts of a qualified name, in any supported language.
 QUALIFIER = re.compile(r"::|->|[.#/\\]")
+
+#: Stand-ins (`shape_of`) for letters and digits outside ASCII: an upper- or titlecase
+#: letter, a lowercase one, a letter of a script without case (`计`, `ユ`, `न`), a
+#: character that continues the letter before it (a combining mark such as `े` or the
+#: virama `्`, a modifier letter such as `ー` or `ʼ`), a digit. None is ASCII, so no ASCII
+#: text holds one, and text whose stand-ins are all ASCII has no letter or digit outside
+#: ASCII.
+UPPER, LOWER, CASELESS, CONTINUES, DIGIT = "\u00c0", "\u00e0", "\u4e00", "\u0300", "\u0660"
+# The same rules over stand-ins: letters of any case...
+_WORD_CASED = re.compile(_WORD_RULES.format(U=f"[A-Z{UPPER}]", L=f"[a-z{LOWER}]"))
+# ...and, slower, with a letter's continuations kept with it and runs of caseless letters.
+_WORD_ANY = re.compile(
+    _WORD_RULES.format(U=f"(?:[A-Z{UPPER}]{CONTINUES}*)", L=f"(?:[a-z{LOWER}]{CONTINUES}*)")
+    + f"|(?:{CASELESS}{CONTINUES}*)+"
+)
+
+
+def _stand_in(char: str) -> str:
+    """What the patterns over stand-ins see for one character: itself when ASCII, its
+    stand-in when a letter, mark or digit, `_` for a connector (`＿`), and a NUL, which no
+    pattern takes, for anything else."""
+    if char.isascii():
+        return char
+    category = unicodedata.category(char)
+    if category in ("Lu", "Lt"):
+        return UPPER
+    if category == "Ll":
+        return LOWER
+    if category == "Lo":
+        return CASELESS
+    if category == "Lm" or category[0] == "M":
+        return CONTINUES
+    if category == "Nd":
+        return DIGIT
+    return "_" if category == "Pc" else "\0"
+
+
+class _StandIns(dict[int, str]):
+    """`str.translate` table filled on first sight of each character: a few hundred
+    entries in a real repository, against a table of all of Unicode built up front."""
+
+    def __missing__(self, code: int) -> str:
+        stand_in = self[code] = _stand_in(chr(code))
+        return stand_in
+
+
+_STAND_INS = _StandIns()
+
+
+def shape_of(text: str) -> str:
+    """`text` with every character replaced by its stand-in (`_stand_in`): the same
+    length, so a match's span in the shape is the word's span in `text`."""
+    return text if text.isascii() else text.translate(_STAND_INS)
+
+
+def normal(text: str) -> str:
+    """The form names are matched in: NFKC (ASCII text is its own)."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
+def _words_outside_ascii(text: str) -> list[str]:
+    """The words of a text that is not all ASCII, as written (cased), in any script."""
+    text = normal(text)
+    shape = shape_of(text)
+    if shape.isascii():  # no letter or digit outside ASCII (`—`, `’`): the ASCII words
+        return _WORD.findall(shape)
+    cased_only = CASELESS not in shape and CONTINUES not in shape
+    pattern = _WORD_CASED if cased_only else _WORD_ANY
+    return [text[m.start():m.end()] for m in pattern.finditer(shape)]
 
 
 def split_identifier(identifier: str) -> list[str]:
     """Split one identifier into lowercase words at case changes, `_`, `-` and digits."""
-    return [word.lower() for word in _WORD.findall(identifier)]
+    words = _WORD.findall(identifier) if identifier.isascii() else _words_outside_ascii(identifier)
+    return [word.lower() for word in words]
 
 
 def split_text(text: str) -> list[str]:
     """Split free text (prose, signatures, paths) into lowercase identifier words.
 
-    One pass of `_WORD` over the whole text: its words are made of ASCII letters and
-    digits only and its lookahead reads letters only, so no match spans a character
-    outside an identifier, and the words are those of each identifier in turn (splitting
-    at non-word characters first gave the same words on 2.26 million lines of six bench
-    corpora, at twice the cost).
+    One pass of `_WORD` over the whole text: its words are made of letters and digits
+    only and its lookahead reads letters only, so no match spans a character outside an
+    identifier, and the words are those of each identifier in turn (splitting at
+    non-word characters first gave the same words on 2.26 million lines of six bench
+    corpora, at twice the cost). Text outside ASCII costs a normalisation and a
+    `str.translate` more.
     """
-    return [word.lower() for word in _WORD.findall(text)]
+    words = _WORD.findall(text) if text.isascii() else _words_outside_ascii(text)
+    return [word.lower() for word in words]
 
 
 def split_words(text: str) -> str:
     """`split_text(text)` as one space-separated string (lowercasing the joined words at
-    once: they are ASCII letters and digits, so it is the same as word by word)."""
-    return " ".join(_WORD.findall(text)).lower()
+    once: each word's letters lowercase as they would alone, a space between them)."""
+    words = _WORD.findall(text) if text.isascii() else _words_outside_ascii(text)
+    return " ".join(words).lower()
+
+
+def fold(name: str) -> str:
+    """A name as compared ignoring case: NFKC, lowercased (`ＰｏｌｌＦｕｔｕｒｅ` → `pollfuture`)."""
+    return (name if name.isascii() else unicodedata.normalize("NFKC", name)).lower()
 
 
 _SQUASHED = str.maketrans("", "", "_-$")
 
 
 def squash(name: str) -> str:
-    """Lowercase with `_`, `-`, `$` removed: `parse_header_links` and `parseHeaderLinks` agree."""
-    return name.lower().translate(_SQUASHED)
+    """Lowercase with `_`, `-`, `$` removed: `parse_header_links` and `parseHeaderLinks`
+    agree; NFKC first, so `ｐａｒｓｅ` and `parse` do too."""
+    if name.isascii():
+        return name.lower().translate(_SQUASHED)
+    return unicodedata.normalize("NFKC", name).lower().translate(_SQUASHED)
 
 
 def qualifier_parts(qualname: str) -> list[str]:

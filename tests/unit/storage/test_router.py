@@ -29,12 +29,30 @@ ROUTES = [
     ("name:*", "prose 'name' → text×1 vector×1"),
     ("-x", "prose 'x' → text×1 vector×1"),
     ("a AND b OR c~2", "prose 'a and b or c 2' → text×1 vector×1"),
+    # Any script: a letter is a letter, a digit a digit.
+    ("привет_мир", "identifier 'привет_мир' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("计算总和", "identifier '计算总和' → exact×3 fuzzy≤1×2 ngram×0.7"),
+    ("ｆｕｌｌｗｉｄｔｈ", "identifier 'ｆｕｌｌｗｉｄｔｈ' → exact×3 fuzzy≤2×2 ngram×0.7"),
+    ("ｆｕｌｌ＿ｗｉｄｔｈ", "identifier 'ｆｕｌｌ＿ｗｉｄｔｈ' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("Модуль::привет_мир", "qualified 'Модуль.привет_мир' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"),
+    ("नमस्ते", "identifier 'नमस्ते' → exact×3 fuzzy≤2×2 ngram×0.7"),
+    ("привет мир", "words 'приветмир' → exact×3 words×1.5 text×0.5"),
+    ("привет мир как дела сегодня", "prose 'привет мир как дела сегодня' → exact×3 text×1 vector×1"),
+    ("где читается файл настроек ?", "prose 'где читается файл настроек' → text×1 vector×1"),
+    ("a—b", "prose 'a b' → text×1 vector×1"),
 ]
 
 
 @pytest.mark.parametrize(("query", "plan"), ROUTES)
 def test_query_routes_to_plan(query: str, plan: str) -> None:
     assert str(route(query)) == plan
+
+
+def test_queries_are_taken_composed_and_matched_in_nfkc() -> None:
+    decomposed = route("cafe\u0301")  # `e` + COMBINING ACUTE ACCENT
+    assert (decomposed.name, decomposed.key) == ("café", "café")
+    wide = route("ＰｏｌｌＦｕｔｕｒｅ")
+    assert (wide.name, wide.key, wide.words) == ("ＰｏｌｌＦｕｔｕｒｅ", "pollfuture", ("poll", "future"))
 
 
 def test_qualified_plan_keeps_scope_segments_as_typed() -> None:
@@ -52,6 +70,7 @@ def test_qualified_plan_keeps_scope_segments_as_typed() -> None:
         ("((((", "nothing searchable"),
         ('"', "nothing searchable"),
         ("*", "nothing searchable"),
+        ("«»—✓", "nothing searchable"),
         ("x" * (MAX_QUERY_CHARS + 1), f"the limit is {MAX_QUERY_CHARS}"),
         ("y" * 10_000, f"the limit is {MAX_QUERY_CHARS}"),
     ],
