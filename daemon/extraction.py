@@ -93,7 +93,8 @@ def process_file(
     if len(data) > options.max_file_bytes:  # grew between stat and read
         return FileOutcome(path=path, skip_reason=SkipReason.TOO_LARGE)
     digest = file_digest(data)
-    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
+    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest,
+                      ctime_ns=info.st_ctime_ns, inode=info.st_ino)
     if digest == previous_digest:
         return FileOutcome(path=path, state=state, unchanged=True)
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:
