@@ -10,6 +10,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
 from symfind.daemon.config import load_config
 from symfind.storage import Searcher
 
