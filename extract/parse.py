@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import operator
 import re
 import time
 from pathlib import Path
@@ -343,21 +342,9 @@ def _package(packages: list[tuple[int, list[str]]], definition: _Definition) -> 
     return parts
 
 
-class _Ancestor(NamedTuple):
-    """A node on the way down to another, with what is asked of it (each a call into
-    tree-sitter when read from the node)."""
-
-    node: Node
-    id: int
-    type: str
-
-
-def _ancestor(node: Node) -> _Ancestor:
-    return _Ancestor(node, node.id, node.type)
-
-
-_ANCESTOR_ID = operator.itemgetter(1)
-_ANCESTOR_TYPE = operator.itemgetter(2)
+#: Ancestors a node's are looked for by walking up (`Node.parent`) before `_Ancestors`
+#: finds them from the root down: d² steps cost less than keeping a path while d is small.
+_WALK_UP = 8
 
 
 class _Ancestors:
@@ -371,25 +358,25 @@ class _Ancestors:
     """
 
     def __init__(self, root: Node) -> None:
-        self._path = [_ancestor(root)]
+        self._path = [root]
 
-    def of(self, node: Node) -> list[_Ancestor]:
+    def of(self, node: Node) -> list[Node]:
         """`node`'s ancestors, nearest first: the `MAX_SCOPE_DEPTH` + 1 nearest at most."""
         path = self._path
         while True:
             # Keep the nodes that strictly span `node`: its ancestors (one of the same
             # span may be its child: found out below).
-            while len(path) > 1 and not _spans(path[-1].node, node):
+            while len(path) > 1 and not _spans(path[-1], node):
                 path.pop()
             start = len(path)
-            while (child := path[-1].node.child_with_descendant(node)) is not None:
+            while (child := path[-1].child_with_descendant(node)) is not None:
                 if child == node:  # `path` ends with its parent
                     return path[: -MAX_SCOPE_DEPTH - 2 : -1]
-                path.append(_ancestor(child))
+                path.append(child)
             # Not below the deepest kept node (a node of the same span, or an empty one
             # at its end): start again above it.
             if start == 1:
-                return [_ancestor(parent) for parent in _parents(node)]
+                return _parents(node)
             del path[start - 1 :]
 
 
@@ -411,11 +398,10 @@ def _parents(node: Node) -> list[Node]:
 
 
 def _enclosing_scopes(
-    ancestors: list[_Ancestor], scopes: dict[int, tuple[str, bool]]
+    ancestors: list[Node], scopes: dict[int, tuple[str, bool]]
 ) -> list[tuple[str, bool]]:
     """The scopes among a node's `MAX_SCOPE_DEPTH` nearest ancestors, outermost first."""
-    ids = filter(scopes.__contains__, map(_ANCESTOR_ID, ancestors[:MAX_SCOPE_DEPTH]))
-    chain = [scopes[node_id] for node_id in ids]
+    chain = [scopes[parent.id] for parent in ancestors[:MAX_SCOPE_DEPTH] if parent.id in scopes]
     chain.reverse()
     return chain
 
@@ -448,19 +434,23 @@ def _last_byte_before(data: bytes, offset: int) -> bytes:
     return b""
 
 
-def _anchor(node: Node, ancestors: list[_Ancestor], parsed: bytes) -> tuple[Node, Node | None]:
+def _anchor(
+    node: Node, ancestors: list[Node], attributes: bytes | None
+) -> tuple[Node, Node | None]:
     """The outermost wrapper (decorators, `export`, `template<>`) around a definition, or
-    the first of the attributes right before it (Rust `#[derive(...)]`); and its parent
-    (None: not known)."""
+    the first of the attributes right before it (Rust `#[derive(...)]`, looked for when
+    `attributes`, the parsed bytes, are given); and the parent to find its siblings
+    from, when it stands deep enough for that to pay (None: `Node.prev_sibling`)."""
     parent = None
     for ancestor in ancestors:
         if ancestor.type not in _WRAPPERS:
-            parent = ancestor.node
+            parent = ancestor
             break
-        node = ancestor.node
-    # An attribute ends with `]`: without one right before, no sibling is looked for
-    # (`prev_sibling` searches down from the root, a cost that grows with the depth).
-    while _last_byte_before(parsed, node.start_byte) == b"]":
+        node = ancestor
+    if len(ancestors) <= _WALK_UP:
+        parent = None
+    # An attribute ends with `]`: without one right before, no sibling is looked for.
+    while attributes is not None and _last_byte_before(attributes, node.start_byte) == b"]":
         sibling = _previous_sibling(node, parent)
         if sibling is None or sibling.type not in _LEADING_SIBLINGS:
             break
@@ -778,12 +768,12 @@ def _restart_row(root: Node, source: bytes, floor: int) -> int | None:
     return None
 
 
-def _outside(ancestors: list[_Ancestor], enclosing: frozenset[str]) -> bool:
+def _outside(ancestors: list[Node], enclosing: frozenset[str]) -> bool:
     """Whether no ancestor of a node is of these types (a Python assignment is a module's
     variable however deep it stands in `if`/`try`/`with`/`for` blocks, unless a def or
     class holds it). A node `MAX_SCOPE_DEPTH` deep or deeper is too deep to tell: not a
     module-level definition."""
-    return len(ancestors) < MAX_SCOPE_DEPTH and enclosing.isdisjoint(map(_ANCESTOR_TYPE, ancestors))
+    return len(ancestors) < MAX_SCOPE_DEPTH and all(a.type not in enclosing for a in ancestors)
 
 
 @functools.lru_cache(maxsize=64)
@@ -823,6 +813,7 @@ def _symbols_in(
                 type_like = definition.kind in SCOPE_KINDS - {SymbolKind.MODULE}
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
+    attributes = parsed if b"#[" in parsed else None  # Rust's `#[...]` (`_anchor`)
     symbols: list[Symbol] = []
     nodes: list[Node] = []  # each symbol's definition node, for its body words
     lineages: list[list[Node]] = []  # and its ancestors, for the container it stands in
@@ -845,7 +836,7 @@ def _symbols_in(
         parts.extend(written[:-1])
         if definition.receiver:
             parts.append(definition.receiver)
-        anchor, parent = _anchor(definition.node, parents, parsed)
+        anchor, parent = _anchor(definition.node, parents, attributes)
         doc = _doc(definition, anchor, parent, source)
         if kind in SCOPE_KINDS:
             docs[definition.node.id] = doc
