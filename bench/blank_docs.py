@@ -69,14 +69,16 @@ class BlankReport:
                 "kept_doc_count": len(self.kept_doc), "failed_count": len(self.failed)}
 
 
-def _doc_nodes(definition: parse._Definition, anchor: parse.Node) -> list[parse.Node]:
+def _doc_nodes(
+    definition: parse._Definition, anchor: parse.Node, parent: parse.Node | None
+) -> list[parse.Node]:
     """The nodes `parse._doc` read its text from (the same walk, nodes instead of text)."""
     doc_node = definition.doc_node or parse._docstring(definition.node)
     if doc_node is not None:
         return [doc_node]
     nodes = []
     expected_row = anchor.start_point.row
-    sibling = parse._node_before(anchor)
+    sibling = parse._node_before(anchor, parent)
     while sibling is not None and "comment" in sibling.type:
         if parse._end_line(sibling) - 1 < expected_row - 1:  # a blank line ends the block
             break
@@ -93,13 +95,14 @@ def extract_with_doc_ranges(path: str, source: bytes) -> tuple[list, bytes, set[
     seen_source: list[bytes] = []
     original = parse._doc
 
-    def recording(definition, anchor, text: bytes) -> str:  # noqa: ANN001 (parse's types)
-        doc = original(definition, anchor, text)
+    def recording(definition, anchor, parent, text: bytes) -> str:  # noqa: ANN001 (parse's types)
+        doc = original(definition, anchor, parent, text)
         if not seen_source:
             seen_source.append(text)
         if doc:
             docstring = definition.doc_node is None and parse._docstring(definition.node) is not None
-            ranges.update((n.start_byte, n.end_byte, docstring) for n in _doc_nodes(definition, anchor))
+            ranges.update((n.start_byte, n.end_byte, docstring)
+                          for n in _doc_nodes(definition, anchor, parent))
         return doc
 
     parse._doc = recording

@@ -12,6 +12,7 @@ import errno
 import logging
 import os
 import stat
+import time
 
 import msgspec
 
@@ -23,6 +24,9 @@ from symfind.storage import FileState, file_digest
 logger = logging.getLogger(__name__)
 
 _BINARY_SNIFF_BYTES = 8192
+# File times come from a clock that ticks every few milliseconds (the kernel's coarse
+# clock: 4 ms at HZ=250, 10 ms at HZ=100); generously more than a tick.
+RACY_WINDOW_NS = 100_000_000
 
 
 class SkipReason(enum.StrEnum):
@@ -69,6 +73,7 @@ def process_file(
 ) -> FileOutcome:
     """Read, vet and extract one file. Never raises for a bad file: it returns a reason."""
     full = os.path.join(root, path)
+    checked_ns = time.time_ns()
     try:
         info = os.lstat(full)
     except FileNotFoundError:
@@ -93,7 +98,12 @@ def process_file(
     if len(data) > options.max_file_bytes:  # grew between stat and read
         return FileOutcome(path=path, skip_reason=SkipReason.TOO_LARGE)
     digest = file_digest(data)
-    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest)
+    # A file changed within a clock tick of this read may change again after it and keep
+    # its ctime (git's "racily clean" entries): its ctime is recorded as unknown, so that
+    # the next check reads it again.
+    racy = info.st_ctime_ns > checked_ns - RACY_WINDOW_NS
+    state = FileState(mtime_ns=info.st_mtime_ns, size=len(data), digest=digest,
+                      ctime_ns=0 if racy else info.st_ctime_ns, inode=info.st_ino)
     if digest == previous_digest:
         return FileOutcome(path=path, state=state, unchanged=True)
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:

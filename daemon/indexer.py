@@ -2,8 +2,8 @@
 
 Imports: `storage`, `daemon` modules.
 
-A file is re-extracted only when its size or mtime changed and its content digest
-differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
+A file is re-extracted only when its size, mtime, ctime or inode changed and its content
+digest differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
 `daemon.workers` (many, in worker processes); this module decides what to re-check and
 stages the outcomes in the single writer, which stays in this process.
 """
@@ -47,7 +47,8 @@ Progress = Callable[[int, int], None]
 
 
 def _needs_processing(root: str, path: str, previous: dict[str, FileState]) -> bool:
-    """Cheap pre-check by size and mtime; skipped files are always looked at again."""
+    """Cheap pre-check by what git compares (size, mtime, ctime, inode: `FileState`);
+    skipped files are always looked at again."""
     state = previous.get(path)
     if state is None:
         return True
@@ -55,7 +56,8 @@ def _needs_processing(root: str, path: str, previous: dict[str, FileState]) -> b
         info = os.lstat(os.path.join(root, path))
     except OSError:
         return True
-    return not (state.mtime_ns == info.st_mtime_ns and state.size == info.st_size)
+    return (state.size, state.mtime_ns, state.ctime_ns, state.inode) != (
+        info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
 def apply_outcome(writer: IndexWriter, outcome: FileOutcome) -> None:

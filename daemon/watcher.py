@@ -163,7 +163,9 @@ class _PathStat:
         self.st_dev = info.st_dev
         self.st_ino = hash((os.fsencode(path), info.st_ino))
         self.st_mode = info.st_mode
-        self.st_mtime = info.st_mtime
+        # Compared for equality only: with the ctime, an edit that puts the mtime back
+        # (`touch -d`, `cp -p`, `rsync -t`) is a modification too.
+        self.st_mtime = (info.st_mtime_ns, info.st_ctime_ns)
         self.st_size = info.st_size
 
 

@@ -97,13 +97,16 @@ _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # Any(`): the grammar takes the macro for the type and loses the declaration, often the
 # whole class around it. A candidate is a name with an underscore in capitals, or one
 # starting with `__`, followed by what can only start a declaration: a keyword or a
-# primitive type, a qualified name, or a type then a declarator; after a specifier
-# (`explicit`) or another such macro, a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
+# primitive type, a qualified name, or a type then a declarator; after a constructor's
+# specifier (`explicit`) or another such macro, a constructor's name. A plain type (`SIZE_T len;`, `FILE *f;`) is kept.
 # A declarator's name, possibly qualified (`ns::cls<T>::log`, `~cls`, `cls::operator=`).
 _DECLARATOR_NAME = (rb"(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)*"
                     rb"(?:~?[A-Za-z_]\w*|operator[^\w\s(]*)")
 _ATTRIBUTE_MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|_[A-Z][A-Z0-9_]+|__[a-z]\w*)\b(?:[ \t]*\([^()\n]*\))?[ \t]+"
 _SPECIFIERS = rb"(?:explicit|inline|static|virtual|friend|extern|constexpr)"
+# Those a constructor may have: after `static` or `extern`, a capitals name then a
+# function's is its return type (libuv's `static CONSOLE_CURSOR_INFO get_cursor_info(`).
+_CONSTRUCTOR_SPECIFIERS = rb"(?:explicit|inline|constexpr)"
 _DECLARATION_START = (
     rb"(?:" + _SPECIFIERS + rb"|const|consteval|constinit|mutable|volatile|thread_local"
     rb"|void|bool|char|short|int|long|float|double|signed|unsigned|auto|struct|class|union"
@@ -121,7 +124,7 @@ _SPECIFIER_MACROS = _LinePattern(
     rb"(?=[A-Za-z_]\w*[ \t]*\()"  # `FMT_CONSTEXPR FMT_INLINE format_arg_store(`: all
     rb"|(?:" + _SPECIFIERS + rb"[ \t]+)*((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=" + _DECLARATION_START + rb")"
-    rb"|(?:" + _SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
+    rb"|(?:" + _CONSTRUCTOR_SPECIFIERS + rb"[ \t]+)+((?:" + _ATTRIBUTE_MACRO + rb")+)"
     rb"(?=[A-Za-z_]\w*[ \t]*\())"
 )
 
@@ -134,13 +137,20 @@ _TRAILING_MACROS = re.compile(
     rb"((?:\s*[A-Z][A-Z0-9_]{2,}\b(?:[ \t]*\([^()\n]*\))?)+)"
     rb"(?=[ \t]*(?://[^\n]*)?\s*(?:\{|;|=|:(?!:)|->|const\b|override\b|final\b|noexcept\b))"
 )
+# ... but a typedef of a type a macro call names (OpenSSL's `typedef STACK_OF(X509_EXTENSION)
+# X509_EXTENSIONS;`) ends with the name it defines: what comes before its `)`.
+_MACRO_TYPE_TYPEDEF = re.compile(
+    rb"typedef[ \t]+(?:(?:const|volatile)[ \t]+)*[A-Za-z_]\w*[ \t]*\([^()\n]*\Z"
+)
+_TYPEDEF_NAME = re.compile(rb"\s*[A-Za-z_]\w*\s*\Z")
+_MACRO_TYPE_BYTES = 256
 # A calling convention in a function pointer's declarator (`typedef BOOL (WINAPI
 # *CRYPTGENRANDOM)(...)`, `typedef BOOL (PASCAL *LPFN_ACCEPTEX)(...)`): two names in the
 # parentheses lose the typedef and what follows it.
 # (Patterns here that start at a `(` find it by a fast literal search, and check the name
 # before it in Python: started at a name, they were tried at every word of every file.)
-_CALLING_CONVENTION = re.compile(
-    rb"\([ \t]*([A-Z][A-Z0-9_]*)[ \t]+\*[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
+_CALLING_CONVENTION = re.compile(  # (`CALLBACK* WINEVENTPROC` too: libuv's winapi.h)
+    rb"\([ \t]*([A-Z][A-Z0-9_]*)(?:[ \t]+\*|\*[ \t]+)[ \t]*[A-Za-z_]\w*[ \t]*\)\s*\("
 )
 _NAME_BEFORE = re.compile(rb"[A-Za-z_]\w*[ \t]*\Z")
 _NAME_BEFORE_BYTES = 128
@@ -389,6 +399,14 @@ def _alternative_heads(source: bytes, end: int, other: int, after: int) -> bool:
     return bool(first) and not first.endswith((b";", b"{", b"}", b",", b"\\"))
 
 
+def _defines_a_macro_type(source: bytes, trailing: re.Match[bytes]) -> bool:
+    """Whether a `_TRAILING_MACROS` match is the name a `typedef MACRO(T) NAME;` defines."""
+    if b"typedef" not in source or not _TYPEDEF_NAME.match(trailing[1]):
+        return False
+    start = trailing.start()
+    return _MACRO_TYPE_TYPEDEF.search(source, max(0, start - _MACRO_TYPE_BYTES), start) is not None
+
+
 def _name_before(source: bytes, offset: int) -> int | None:
     """Where the name right before `offset` (spaces between allowed) starts, if one is."""
     match = _NAME_BEFORE.search(source, max(0, offset - _NAME_BEFORE_BYTES), offset)
@@ -451,7 +469,8 @@ def blank_macros(source: bytes) -> bytes:
     catching everything."""
     spans = _first_branches_only(source) if b"#" in source else []
     spans.extend(_class_macros(source))
-    spans.extend(match.span(1) for match in _TRAILING_MACROS.finditer(source))
+    spans.extend(match.span(1) for match in _TRAILING_MACROS.finditer(source)
+                 if not _defines_a_macro_type(source, match))
     for match in _CALLING_CONVENTION.finditer(source):
         if _name_before(source, match.start()) is not None:
             spans.append(match.span(1))

@@ -20,6 +20,11 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
   the written name (`jQuery.offset = {...}` scopes `jQuery.offset.setOffset`);
 - `@package` a prefix for the definitions that start after it, up to the next one (Go
   `package`, file-scoped C# and PHP namespaces);
+- `(#set! parent "type ...")` keeps a match only when the definition node's parent (the
+  `@scope` node's, in a scope pattern) is of one of these types: `(class_body
+  (method_definition))` written as a pattern would stay under way through the whole
+  class body, and through every class nested in it (the query's time grew with the
+  square of the nesting);
 - `(#set! outside "type ...")` keeps a match only when no ancestor of the definition
   node (of the `@scope` node, in a scope pattern) is of one of these types (Python's
   module variables at any block depth). A setting read after matching, not a predicate:
@@ -163,15 +168,38 @@ def _with_fragments(text: str, fragments: Path) -> str:
     )
 
 
-def _parse(parser: Parser, source: bytes, deadline_s: float) -> Node:
-    """Parse with a wall-clock deadline (tree-sitter only checks it for callback input)."""
-    deadline = time.monotonic() + deadline_s
+class _Deadline:
+    """The wall-clock budget of one file's extraction: parsing (tree-sitter's progress
+    callback) and the work on the trees (checked between steps). tree-sitter's query
+    cursor is not cancelled by it (py-tree-sitter 0.26's query progress callback crashes
+    the process); its matches are linear in the tree."""
 
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def passed(self) -> bool:
+        return time.monotonic() > self.at
+
+    def check(self) -> None:
+        """Raises:
+            ParseTimeout: The deadline passed.
+        """
+        if self.passed():
+            raise ParseTimeout(f"extraction exceeded {self.seconds:.1f}s")
+
+
+def _parse(parser: Parser, source: bytes, deadline: _Deadline) -> Node:
+    """Parse within the deadline (tree-sitter only checks it for callback input).
+
+    Raises:
+        ParseTimeout: The deadline passed.
+    """
     def read(offset: int, _point: tuple[int, int]) -> bytes:
         return source[offset : offset + _READ_CHUNK]
 
     def past_deadline(*_state: object) -> bool:
-        return time.monotonic() > deadline
+        return deadline.passed()
 
     try:
         tree = parser.parse(read, progress_callback=past_deadline)
@@ -182,7 +210,7 @@ def _parse(parser: Parser, source: bytes, deadline_s: float) -> Node:
         # call's input: without a reset the next file is read as the rest of this one (its
         # symbols named from the old file's offsets, `lass Small`).
         parser.reset()
-        raise ParseTimeout(f"parse exceeded {deadline_s:.1f}s")
+        raise ParseTimeout(f"parse exceeded {deadline.seconds:.1f}s")
     return tree.root_node
 
 
@@ -250,7 +278,8 @@ def _written_name(captures: dict[str, list[Node]], settings: dict, parsed: bytes
 
 
 def _collect(
-    matches: list[tuple[int, dict[str, list[Node]]]], query: Query, parsed: bytes
+    matches: list[tuple[int, dict[str, list[Node]]]], query: Query, parsed: bytes,
+    ancestors: _Ancestors, deadline: _Deadline,
 ) -> tuple[list[_Definition], dict[int, tuple[str, bool]], list[tuple[int, list[str]]]]:
     definitions: list[_Definition] = []
     scopes: dict[int, tuple[str, bool]] = {}  # node id → (name, is type-like scope)
@@ -258,11 +287,16 @@ def _collect(
     seen: set[int] = set()
     # Patterns in file order: a name captured twice keeps the first pattern's kind.
     for pattern, captures in sorted(matches, key=lambda match: match[0]):
+        deadline.check()
         settings = query.pattern_settings(pattern)
         kinds = [key for key in captures if key.startswith("definition.")]
-        if "outside" in settings:
+        if "outside" in settings or "parent" in settings:
             held = captures[kinds[0]][0] if kinds else captures["scope"][0]
-            if not _outside(held, _node_types(settings["outside"])):
+            lineage = ancestors.of(held)
+            if "outside" in settings and not _outside(lineage, _node_types(settings["outside"])):
+                continue
+            if "parent" in settings and not (
+                    lineage and lineage[0].type in _node_types(settings["parent"])):
                 continue
         if "package" in captures:
             package = captures["package"][0]
@@ -308,15 +342,66 @@ def _package(packages: list[tuple[int, list[str]]], definition: _Definition) -> 
     return parts
 
 
-def _enclosing_scopes(node: Node, scopes: dict[int, tuple[str, bool]]) -> list[tuple[str, bool]]:
-    chain: list[tuple[str, bool]] = []
+#: Ancestors a node's are looked for by walking up (`Node.parent`) before `_Ancestors`
+#: finds them from the root down: d² steps cost less than keeping a path while d is small.
+_WALK_UP = 8
+
+
+class _Ancestors:
+    """The ancestors of a tree's nodes, found from the root down along one kept path.
+
+    tree-sitter keeps no parent links: `Node.parent` searches down from the root at each
+    call, so walking up from depth d costs d² steps -- over a minute for 50 KB of nested
+    JavaScript functions or objects. Here the path to the node asked about last is kept,
+    and the next node's is found from their deepest common ancestor down: nodes asked
+    about in source order cost a few steps each.
+    """
+
+    def __init__(self, root: Node) -> None:
+        self._path = [root]
+
+    def of(self, node: Node) -> list[Node]:
+        """`node`'s ancestors, nearest first: the `MAX_SCOPE_DEPTH` + 1 nearest at most."""
+        path = self._path
+        while True:
+            # Keep the nodes that strictly span `node`: its ancestors (one of the same
+            # span may be its child: found out below).
+            while len(path) > 1 and not _spans(path[-1], node):
+                path.pop()
+            start = len(path)
+            while (child := path[-1].child_with_descendant(node)) is not None:
+                if child == node:  # `path` ends with its parent
+                    return path[: -MAX_SCOPE_DEPTH - 2 : -1]
+                path.append(child)
+            # Not below the deepest kept node (a node of the same span, or an empty one
+            # at its end): start again above it.
+            if start == 1:
+                return _parents(node)
+            del path[start - 1 :]
+
+
+def _spans(outer: Node, node: Node) -> bool:
+    """Whether `outer` holds `node`'s bytes and more."""
+    return (outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+            and (outer.start_byte, outer.end_byte) != (node.start_byte, node.end_byte))
+
+
+def _parents(node: Node) -> list[Node]:
+    """`node`'s ancestors the slow way (`Node.parent`), nearest first: the
+    `MAX_SCOPE_DEPTH` + 1 nearest at most."""
+    chain: list[Node] = []
     parent = node.parent
-    for _ in range(MAX_SCOPE_DEPTH):
-        if parent is None:
-            break
-        if parent.id in scopes:
-            chain.append(scopes[parent.id])
+    while parent is not None and len(chain) <= MAX_SCOPE_DEPTH:
+        chain.append(parent)
         parent = parent.parent
+    return chain
+
+
+def _enclosing_scopes(
+    ancestors: list[Node], scopes: dict[int, tuple[str, bool]]
+) -> list[tuple[str, bool]]:
+    """The scopes among a node's `MAX_SCOPE_DEPTH` nearest ancestors, outermost first."""
+    chain = [scopes[parent.id] for parent in ancestors[:MAX_SCOPE_DEPTH] if parent.id in scopes]
     chain.reverse()
     return chain
 
@@ -339,14 +424,60 @@ def _end_line(node: Node) -> int:
     return row if column == 0 and row > node.start_point.row else row + 1
 
 
-def _anchor(node: Node) -> Node:
+def _last_byte_before(data: bytes, offset: int) -> bytes:
+    """The last byte before `offset` that is not white space (empty when none)."""
+    while offset > 0:
+        window = data[max(0, offset - 256) : offset].rstrip()
+        if window:
+            return window[-1:]
+        offset -= 256
+    return b""
+
+
+def _anchor(
+    node: Node, ancestors: list[Node], attributes: bytes | None
+) -> tuple[Node, Node | None]:
     """The outermost wrapper (decorators, `export`, `template<>`) around a definition, or
-    the first of the attributes right before it (Rust `#[derive(...)]`)."""
-    while node.parent is not None and node.parent.type in _WRAPPERS:
-        node = node.parent
-    while node.prev_sibling is not None and node.prev_sibling.type in _LEADING_SIBLINGS:
-        node = node.prev_sibling
-    return node
+    the first of the attributes right before it (Rust `#[derive(...)]`, looked for when
+    `attributes`, the parsed bytes, are given); and the parent to find its siblings
+    from, when it stands deep enough for that to pay (None: `Node.prev_sibling`)."""
+    parent = None
+    for ancestor in ancestors:
+        if ancestor.type not in _WRAPPERS:
+            parent = ancestor
+            break
+        node = ancestor
+    if len(ancestors) <= _WALK_UP:
+        parent = None
+    # An attribute ends with `]`: without one right before, no sibling is looked for.
+    while attributes is not None and _last_byte_before(attributes, node.start_byte) == b"]":
+        sibling = _previous_sibling(node, parent)
+        if sibling is None or sibling.type not in _LEADING_SIBLINGS:
+            break
+        node = sibling
+    return node, parent
+
+
+def _previous_sibling(node: Node, parent: Node | None) -> Node | None:
+    """`node.prev_sibling`, found from its parent when known: `Node.prev_sibling` searches
+    down from the root first (`_Ancestors`)."""
+    if parent is None:
+        return node.prev_sibling
+    cursor = parent.walk()
+    if cursor.goto_first_child_for_byte(node.start_byte) is None:
+        return node.prev_sibling
+    while cursor.node != node:  # an empty node first, or `node` is not a child: look up
+        if not cursor.goto_next_sibling() or cursor.node.start_byte > node.start_byte:
+            return node.prev_sibling
+    if not cursor.goto_previous_sibling():
+        return None
+    sibling = cursor.node
+    # The cursor can step into a child of the sibling (a comment Kotlin's grammar nests
+    # at the end of an import): taken only when it is a child of `parent`, next to `node`.
+    if (parent.child_with_descendant(sibling) != sibling or not cursor.goto_next_sibling()
+            or cursor.node != node):
+        return node.prev_sibling
+    return sibling
 
 
 _BRACE = re.compile(rb"[{}]")
@@ -408,10 +539,10 @@ def _docstring(node: Node) -> Node | None:
     return first if first is not None and first.type == "string" else None
 
 
-def _node_before(anchor: Node) -> Node | None:
+def _node_before(anchor: Node, parent: Node | None) -> Node | None:
     """The previous sibling, or a comment some grammars nest at its end (Kotlin imports)
     when it is indented no deeper than the definition."""
-    sibling = nested = anchor.prev_sibling
+    sibling = nested = _previous_sibling(anchor, parent)
     while nested is not None and "comment" not in nested.type and nested.children:
         nested = nested.children[-1]
     if nested is not None and "comment" in nested.type:
@@ -420,13 +551,13 @@ def _node_before(anchor: Node) -> Node | None:
     return sibling
 
 
-def _doc(definition: _Definition, anchor: Node, source: bytes) -> str:
+def _doc(definition: _Definition, anchor: Node, parent: Node | None, source: bytes) -> str:
     doc_node = definition.doc_node or _docstring(definition.node)
     if doc_node is not None:
         return _clean_doc(_text(doc_node, source))
     comments: list[str] = []
     expected_row = anchor.start_point.row
-    sibling = _node_before(anchor)
+    sibling = _node_before(anchor, parent)
     while sibling is not None and "comment" in sibling.type:
         if _end_line(sibling) - 1 < expected_row - 1:  # a blank line ends the block
             break
@@ -455,14 +586,11 @@ def _body_words(node: Node, source: bytes, members: list[tuple[int, int]]) -> st
     return b" ".join(list(tokens)[:BODY_MAX_WORDS]).decode("ascii")
 
 
-def _container(node: Node, containers: frozenset[int]) -> Node | None:
-    """The nearest enclosing definition node that is a container (class, module...)."""
-    parent = node.parent
-    for _ in range(MAX_SCOPE_DEPTH):
-        if parent is None or parent.id in containers:
-            return parent
-        parent = parent.parent
-    return None
+def _container(ancestors: list[Node], containers: frozenset[int]) -> Node | None:
+    """The nearest enclosing definition node that is a container (class, module...),
+    among a node's `MAX_SCOPE_DEPTH` nearest ancestors (`_Ancestors.of`)."""
+    return next((parent for parent in ancestors[:MAX_SCOPE_DEPTH] if parent.id in containers),
+                None)
 
 
 def _qualname(
@@ -509,7 +637,7 @@ def extract_symbols(
 
     Raises:
         UnsupportedLanguage: No tag query for the file's language.
-        ParseTimeout: Parsing took longer than `deadline_s`.
+        ParseTimeout: Extraction took longer than `deadline_s`.
         ExtractError: The query could not run on the tree.
     """
     return extract_file(path, source, language=language, deadline_s=deadline_s).symbols
@@ -534,14 +662,15 @@ def extract_file(
         source: The file's bytes; not valid UTF-8, they are read as Latin-1 (old C and
             Java sources) so that no name is mangled.
         language: Language id; detected from `path` and content when None.
-        deadline_s: Wall-clock budget for parsing.
+        deadline_s: Wall-clock budget for the whole extraction (the rewrites before
+            parsing, the parses, the work on the trees).
 
     Returns:
         The symbols, ordered by line then name, and the parse's error counts.
 
     Raises:
         UnsupportedLanguage: No tag query for the file's language.
-        ParseTimeout: Parsing took longer than `deadline_s`.
+        ParseTimeout: Extraction took longer than `deadline_s`.
         ExtractError: The query could not run on the tree.
     """
     source = _as_utf8(source)
@@ -550,18 +679,18 @@ def extract_file(
         raise UnsupportedLanguage(f"no language for {path!r}")
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
+    deadline = _Deadline(deadline_s)  # the rewrites count too (they are linear)
     parsed = parser_input(spec.grammar, source)
-    deadline = time.monotonic() + deadline_s
-    root = _parse(parser, parsed, deadline_s)
-    symbols = _symbols_in(root, query, spec, path, source, parsed)
+    root = _parse(parser, parsed, deadline)
+    symbols = _symbols_in(root, query, spec, path, source, parsed, deadline)
     error_regions = _error_regions(root)
     seen = {(s.line, s.name) for s in symbols}
     if spec.grammar in WRAPPER_GRAMMARS:
         for body in module_bodies(root, parsed):
             # The body alone, at its own offsets: its statements become a program's.
             alone = _blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
-            inner = _parse(parser, alone, max(deadline - time.monotonic(), 0.001))
-            for symbol in _symbols_in(inner, query, spec, path, source, alone):
+            inner = _parse(parser, alone, deadline)
+            for symbol in _symbols_in(inner, query, spec, path, source, alone, deadline):
                 if (symbol.line, symbol.name) not in seen:
                     seen.add((symbol.line, symbol.name))
                     symbols.append(symbol)
@@ -575,8 +704,8 @@ def extract_file(
         # stay those of the file, and tree-sitter starts afresh where the code does.
         start = _row_offset(parsed, restart_row)
         blanked = _NOT_NEWLINE.sub(b" ", parsed[:start]) + parsed[start:]
-        root = _parse(parser, blanked, max(deadline - time.monotonic(), 0.001))
-        for symbol in _symbols_in(root, query, spec, path, source, blanked):
+        root = _parse(parser, blanked, deadline)
+        for symbol in _symbols_in(root, query, spec, path, source, blanked, deadline):
             if symbol.line > restart_row and (symbol.line, symbol.name) not in seen:
                 seen.add((symbol.line, symbol.name))
                 symbols.append(symbol)
@@ -639,18 +768,12 @@ def _restart_row(root: Node, source: bytes, floor: int) -> int | None:
     return None
 
 
-def _outside(node: Node, enclosing: frozenset[str]) -> bool:
-    """Whether no ancestor of `node` is of these types (a Python assignment is a module's
+def _outside(ancestors: list[Node], enclosing: frozenset[str]) -> bool:
+    """Whether no ancestor of a node is of these types (a Python assignment is a module's
     variable however deep it stands in `if`/`try`/`with`/`for` blocks, unless a def or
-    class holds it)."""
-    parent = node.parent
-    for _ in range(MAX_SCOPE_DEPTH):
-        if parent is None:
-            return True
-        if parent.type in enclosing:
-            return False
-        parent = parent.parent
-    return False  # too deep to tell: not a module-level definition
+    class holds it). A node `MAX_SCOPE_DEPTH` deep or deeper is too deep to tell: not a
+    module-level definition."""
+    return len(ancestors) < MAX_SCOPE_DEPTH and all(a.type not in enclosing for a in ancestors)
 
 
 @functools.lru_cache(maxsize=64)
@@ -659,16 +782,23 @@ def _node_types(setting: str) -> frozenset[str]:
 
 
 def _symbols_in(
-    root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes
+    root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes,
+    deadline: _Deadline,
 ) -> list[Symbol]:
     """The symbols one parse tree defines (`source`: the file as written, for signatures
     and docs; `parsed`: what the tree was parsed from, macros blanked, at the same
-    offsets)."""
+    offsets).
+
+    Raises:
+        ParseTimeout: The deadline passed.
+    """
     try:
         matches = QueryCursor(query).matches(root)
     except RuntimeError as exc:  # defensive: a query failing on an odd tree
         raise ExtractError(f"tag query failed on {path!r}: {exc}") from exc
-    definitions, scopes, packages = _collect(matches, query, parsed)
+    deadline.check()
+    ancestors = _Ancestors(root)
+    definitions, scopes, packages = _collect(matches, query, parsed, ancestors, deadline)
     for definition in definitions:
         if definition.fixed or definition.detached:
             continue  # Kotlin's unnamed companion: its members belong to the class
@@ -683,15 +813,19 @@ def _symbols_in(
                 type_like = definition.kind in SCOPE_KINDS - {SymbolKind.MODULE}
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
+    attributes = parsed if b"#[" in parsed else None  # Rust's `#[...]` (`_anchor`)
     symbols: list[Symbol] = []
     nodes: list[Node] = []  # each symbol's definition node, for its body words
+    lineages: list[list[Node]] = []  # and its ancestors, for the container it stands in
     docs: dict[int, str] = {}  # container node id → its doc, for the members' `body`
     for definition in definitions:
+        deadline.check()
         written = _split_name(definition.written)
         if not written:
             continue
         name = written[-1]
-        chain = [] if definition.detached else _enclosing_scopes(definition.node, scopes)
+        parents = ancestors.of(definition.node)
+        chain = [] if definition.detached else _enclosing_scopes(parents, scopes)
         kind = definition.kind
         if kind is SymbolKind.FUNCTION and (
             (chain and chain[-1][1]) or definition.receiver or len(written) > 1
@@ -702,11 +836,12 @@ def _symbols_in(
         parts.extend(written[:-1])
         if definition.receiver:
             parts.append(definition.receiver)
-        anchor = _anchor(definition.node)
-        doc = _doc(definition, anchor, source)
+        anchor, parent = _anchor(definition.node, parents, attributes)
+        doc = _doc(definition, anchor, parent, source)
         if kind in SCOPE_KINDS:
             docs[definition.node.id] = doc
         nodes.append(definition.node)
+        lineages.append(parents)
         symbols.append(
             Symbol(
                 name=name,
@@ -721,18 +856,18 @@ def _symbols_in(
                 doc=doc,
             )
         )
-    return _with_bodies(symbols, nodes, docs, source)
+    return _with_bodies(symbols, nodes, lineages, docs, source)
 
 
-def _with_bodies(symbols: list[Symbol], nodes: list[Node], docs: dict[int, str],
-                 source: bytes) -> list[Symbol]:
+def _with_bodies(symbols: list[Symbol], nodes: list[Node], lineages: list[list[Node]],
+                 docs: dict[int, str], source: bytes) -> list[Symbol]:
     """`symbols` with their body words: each one's own words (its members' left out),
     then the doc of the container it stands in (`Symbol.body`)."""
     containers = frozenset(docs)
     members: dict[int, list[tuple[int, int]]] = {}
     enclosing: list[Node | None] = []
-    for node in nodes:
-        container = _container(node, containers) if containers else None
+    for node, lineage in zip(nodes, lineages):
+        container = _container(lineage, containers) if containers else None
         enclosing.append(container)
         if container is not None:
             members.setdefault(container.id, []).append((node.start_byte, node.end_byte))

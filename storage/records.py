@@ -19,11 +19,19 @@ def file_digest(data: bytes) -> str:
 
 
 class FileState(msgspec.Struct, frozen=True, kw_only=True):
-    """What the index holds for one file, to tell whether the file changed since."""
+    """What the index holds for one file, to tell whether the file changed since.
+
+    A file is read again when any of size, mtime, ctime and inode differ, as git compares
+    its index (an edit that keeps size and mtime -- `touch -d`, `cp -p`, `rsync -t`, `tar`
+    -- still moves the ctime, which no one can set); then re-extracted only when the
+    content digest differs. ctime and inode are 0 in states recorded before they were.
+    """
 
     mtime_ns: int
     size: int
     digest: str
+    ctime_ns: int = 0
+    inode: int = 0
     symbols: int = 0
     language: str = ""
     #: Regions the parser could not read, and the definitions re-parsing found after them.

@@ -212,11 +212,12 @@ class IndexWriter:
         self._staged.add(path)
 
     def touch_file(self, path: str, state: FileState) -> None:
-        """Stage: the file's content is unchanged; only record its new mtime."""
+        """Stage: the file's content is unchanged; only record its new stat (`FileState`)."""
         old = self._files.get(path)
         if old is not None:
             self._files[path] = msgspec.structs.replace(
-                old, mtime_ns=state.mtime_ns, size=state.size, digest=state.digest
+                old, mtime_ns=state.mtime_ns, size=state.size, digest=state.digest,
+                ctime_ns=state.ctime_ns, inode=state.inode,
             )
             self._staged.add(path)
 

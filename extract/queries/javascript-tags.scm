@@ -8,21 +8,23 @@
   name: (identifier) @name) @definition.class
 
 ; Methods, getters, setters, static and generator methods of a class body, and fields
-; holding a function (`handle = () => {...}`).
-(class_body
-  (method_definition
-    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+; holding a function (`handle = () => {...}`). `#set! parent`, not `(class_body (...))`:
+; such a pattern stays under way through the whole class body, and classes nested a
+; thousand deep made the query quadratic (parse.py checks the parent).
+((method_definition
+   name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+ (#set! parent "class_body"))
 
 ; A method named by a constant, `[kRun]() {}`, is found by the constant's name (`kRun`);
 ; one named by an expression (`[Symbol.iterator]`) is not.
-(class_body
-  (method_definition
-    name: (computed_property_name (identifier) @name)) @definition.method)
+((method_definition
+   name: (computed_property_name (identifier) @name)) @definition.method
+ (#set! parent "class_body"))
 
-(class_body
-  (field_definition
-    property: [(property_identifier) (private_property_identifier)] @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+((field_definition
+   property: [(property_identifier) (private_property_identifier)] @name
+   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+ (#set! parent "class_body"))
 
 ; Function and generator declarations, at any depth (nested ones are scoped by their parent).
 (function_declaration

@@ -29,37 +29,40 @@
 (module
   name: (string (string_fragment) @name)) @definition.module
 
-; Class methods, getters/setters, static, abstract and overload signatures.
-(class_body
-  [(method_definition
-     name: [(property_identifier) (private_property_identifier)] @name)
-   (method_signature
-     name: [(property_identifier) (private_property_identifier)] @name)
-   (abstract_method_signature
-     name: [(property_identifier) (private_property_identifier)] @name)] @definition.method)
+; Class methods, getters/setters, static, abstract and overload signatures. `#set!
+; parent`, not `(class_body (...))`: such a pattern stays under way through the whole
+; class body, and classes nested a thousand deep made the query quadratic (parse.py
+; checks the parent).
+([(method_definition
+    name: [(property_identifier) (private_property_identifier)] @name)
+  (method_signature
+    name: [(property_identifier) (private_property_identifier)] @name)
+  (abstract_method_signature
+    name: [(property_identifier) (private_property_identifier)] @name)] @definition.method
+ (#set! parent "class_body"))
 
 ; Class fields holding a function (`handle = () => {...}`).
 ; A method named by a constant, `[kRun]() {}`, is found by the constant's name (`kRun`);
 ; one named by an expression (`[Symbol.iterator]`) is not.
-(class_body
-  (method_definition
-    name: (computed_property_name (identifier) @name)) @definition.method)
+((method_definition
+   name: (computed_property_name (identifier) @name)) @definition.method
+ (#set! parent "class_body"))
 
-(class_body
-  (public_field_definition
-    name: [(property_identifier) (private_property_identifier)] @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+((public_field_definition
+   name: [(property_identifier) (private_property_identifier)] @name
+   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+ (#set! parent "class_body"))
 
 ; Interface methods, function-typed properties (`onError?: (e: Error) => void`) and
 ; construct signatures (`new (message: string): AjaxError`, named `new`), as ctags has them.
-(interface_body
-  [(method_signature
-     name: (property_identifier) @name)
-   (property_signature
-     name: (property_identifier) @name
-     type: (type_annotation (function_type)))
-   (construct_signature
-     "new" @name)] @definition.method)
+([(method_signature
+    name: (property_identifier) @name)
+  (property_signature
+    name: (property_identifier) @name
+    type: (type_annotation (function_type)))
+  (construct_signature
+    "new" @name)] @definition.method
+ (#set! parent "interface_body"))
 
 ; Functions, generators, `declare function` and overload signatures, at any depth (nested
 ; ones are scoped by their parent).

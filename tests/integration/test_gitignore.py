@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from symfind.daemon.config import load_config
 from symfind.daemon.walk import IgnoreRules, directory_excluded
 from symfind.storage import Searcher
-
 from tests.integration.daemon_process import idle, wait_for_status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

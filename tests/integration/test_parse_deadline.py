@@ -1,15 +1,18 @@
 """A file that the parse deadline cuts short is skipped with its reason, and the files read
-after it by the same parser are read as themselves (real files, real `symfind` processes)."""
+after it by the same parser are read as themselves; deeply nested code is indexed or
+skipped within the deadline (real files, real `symfind` processes)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
 from symfind.daemon.config import load_config
 from symfind.storage import Searcher
 
@@ -83,3 +86,64 @@ def test_a_file_cut_short_by_the_parse_deadline_leaves_the_next_files_intact(
         "not_indexed": [{"path": "a_big.py", "reason": "parse_timeout"}],
         "parsed_with_errors": [], "symfind_version": version("symfind"),
     }
+
+
+# --- Deeply nested JavaScript: indexed, or passed over with its reason, within the deadline ---
+
+# Each shape nested `depth` deep, and the (name, line) of every definition it holds.
+NESTED: dict[str, tuple[Callable[[int], bytes], Callable[[int], list[tuple[str, int]]]]] = {
+    "objects": (lambda depth: b"var x = " + b"{a:\n" * depth + b"1" + b"}\n" * depth + b";\n",
+                lambda depth: [("x", 1)]),
+    "functions": (lambda depth: b"function f(){\n" * depth + b"}\n" * depth,
+                  lambda depth: [("f", line) for line in range(1, depth + 1)]),
+    "classes": (lambda depth: b"class A { m() {\n" * depth + b"}}\n" * depth,
+                lambda depth: [(name, line) for line in range(1, depth + 1) for name in "Am"]),
+    "callbacks": (lambda depth: b"a(function(){\n" * depth + b"});\n" * depth,
+                  lambda depth: []),
+}
+
+
+def nested_file(shape: str, size: int) -> tuple[bytes, list[tuple[str, int]]]:
+    """`shape` nested deep enough to fill `size` bytes, and the definitions it holds."""
+    make, defined = NESTED[shape]
+    depth = size // len(make(1))
+    return make(depth), sorted(defined(depth), key=lambda entry: (entry[1], entry[0]))
+
+
+@pytest.mark.slow
+def test_deeply_nested_javascript_is_indexed_or_passed_over_within_the_deadline(
+    tmp_path: Path,
+) -> None:
+    # The sizes of the report: 10 KB took 3 s, 41 KB 49 s, 51 KB 115 s (and 4 KB of nested
+    # object literals a minute): the time went into walking up from each definition
+    # (tree-sitter keeps no parent links) and, for classes, into the tag query.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    expected = {}
+    for shape in NESTED:
+        for size in (10_000, 41_000, 51_000):
+            source, defined = nested_file(shape, size)
+            path = f"{shape}_{size // 1000}k.js"
+            (repo / path).write_bytes(source)
+            expected[path] = defined
+    # Without a bound this ran for hours; with it, each file costs the deadline at most.
+    result = subprocess.run(
+        [sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo), "--json",
+         "--workers", "1"],
+        capture_output=True, text=True, check=False, cwd=ROOT, timeout=600,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+
+    found: dict[str, list[tuple[str, int]]] = {}
+    for symbol in Searcher(load_config(repo).index_dir).all_symbols():
+        found.setdefault(symbol.path, []).append((symbol.name, symbol.line))
+    listed = json.loads(symfind("status", str(repo), "--skipped", "--json").stdout)
+    skipped = {entry["path"]: entry["reason"] for entry in listed["not_indexed"]}
+    assert set(skipped.values()) <= {"parse_timeout"}
+    for path, defined in expected.items():
+        if path in skipped:
+            assert path not in found
+        else:  # indexed: every definition, none made up
+            assert sorted(found.get(path, []), key=lambda e: (e[1], e[0])) == defined, path
+    # The smallest are far inside the deadline, whatever the machine's load.
+    assert not {path for path in skipped if path.endswith("_10k.js")}

@@ -4,6 +4,7 @@ would be read with (tree-sitter resumes a cancelled parse unless the parser is r
 from __future__ import annotations
 
 import pytest
+
 from symfind.extract import ParseTimeout, extract_symbols
 
 
