@@ -15,11 +15,12 @@ import argparse
 import errno
 import logging
 import os
+import signal
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import msgspec
 
@@ -55,12 +56,15 @@ from symfind.storage import (
     SearchResponse,
     SearchResult,
     FileState,
+    Freshness,
     Manifest,
     VERSION,
     StorageError,
     check_root,
+    describe_freshness,
     escape_line,
-    read_manifest,
+    is_partial,
+    live_daemon_status,
     repo_labels,
     search_repo,
     search_repos,
@@ -95,8 +99,16 @@ def _limit(text: str) -> int:
     return _positive_int(text, MAX_LIMIT)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line (what to fix, and where the usage is)
+    instead of the usage block; its subcommands' parsers too. Exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"symfind: {escape_line(message)} — see `{self.prog} --help`\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="symfind",
         description="Find where the thing you mean is defined: fuzzy, ranked symbol search.",
     )
@@ -339,20 +351,35 @@ def _result_fields(result: SearchResult) -> dict[str, object]:
 
 def _invalid_line(query: str, exc: QueryError) -> bytes:
     return _JSON.encode({"query": query, "route": "invalid", "took_ms": 0.0, "results": [],
-                         "error": str(exc)})
+                         "error": str(exc), "symfind_version": VERSION})
 
 
-def _batch_line(repo: Repo, query: SearchQuery) -> bytes:
+def _batch_line(repo: Repo, query: SearchQuery, notes: FreshnessNotes) -> bytes:
     """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
     try:
         response = search_repo(repo, query)
     except QueryError as exc:
         return _invalid_line(query.text, exc)
+    notes.tell(response.freshness)
     results = [_result_fields(r) for r in response.results]
     return _JSON.encode(
         {"query": query.text, "route": response.route, "took_ms": response.took_ms,
-         "results": results}
+         "results": results, "freshness": response.freshness, "symfind_version": VERSION}
     )
+
+
+class FreshnessNotes:
+    """Says on stderr, once per repository and run, that answers come from an index
+    being built, behind or failing to be updated (`storage.freshness`)."""
+
+    def __init__(self) -> None:
+        self._told: set[str] = set()
+
+    def tell(self, fresh: Freshness | None, label: str = "") -> None:
+        if fresh is None or not is_partial(fresh) or label in self._told:
+            return
+        self._told.add(label)
+        _error(f"{label}: {describe_freshness(fresh)}" if label else describe_freshness(fresh))
 
 
 #: A line of `--queries-from` longer than this is no query (the longest is 512
@@ -411,10 +438,13 @@ def _search_query(args: argparse.Namespace, text: str) -> SearchQuery:
 
 def _named_index_missing(config: Config) -> IndexMissing:
     """"No index" naming the repository symfind looked for (found from the cwd upwards)."""
-    return IndexMissing(
-        f"no index of {config.repo} (looked in {config.index_dir}) — "
-        f"run `symfind index {config.repo}` first"
-    )
+    try:
+        check_root(config.repo)
+    except NotARepository:  # `/`, the home directory: not to be indexed, but named
+        fix = "name the repository to search (`symfind search QUERY PATH`, or `--repo PATH`)"
+    else:
+        fix = f"run `symfind index {config.repo}` first"
+    return IndexMissing(f"no index of {config.repo} (looked in {config.index_dir}) — {fix}")
 
 
 def run_search(args: argparse.Namespace, out: TextIO) -> int:
@@ -435,13 +465,15 @@ def _search_one(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     if args.queries_from is not None:
         if args.query is not None:
             raise QueryError("give either a QUERY or --queries-from FILE, not both")
-        out.writelines(_batch_line(repo, _search_query(args, line)).decode() + "\n"
+        notes = FreshnessNotes()
+        out.writelines(_batch_line(repo, _search_query(args, line), notes).decode() + "\n"
                        for line in _query_lines(args.queries_from))
         return EXIT_OK
     if args.query is None:
         raise QueryError("nothing to search: give a QUERY or --queries-from FILE")
     response = search_repo(repo, _search_query(args, args.query))
     out.write(_format(response, args.json) + "\n")
+    FreshnessNotes().tell(response.freshness)
     return EXIT_OK
 
 
@@ -462,7 +494,10 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
         except DaemonNotAnswering as exc:  # the index on disk answers as of its last commit
             logger.warning("%s; searched the index on disk instead (its last commit)", exc)
             response = None
-        return response if response is not None else direct.search(query)
+        if response is not None:
+            return response
+        # Read directly: a daemon that did not answer may still be at work (its status file).
+        return direct.search(query, daemon=live_daemon_status(index_dir))
 
     return search
 
@@ -494,7 +529,8 @@ def federated_repos(paths: list[str]) -> list[Repo]:
 
 
 def _federated_line(
-    repos: list[Repo], query: str, args: argparse.Namespace, pool: Executor
+    repos: list[Repo], query: str, args: argparse.Namespace, pool: Executor,
+    notes: FreshnessNotes,
 ) -> tuple[bytes, int]:
     """One JSONL answer of `search --queries-from` over several repositories, and how
     many repositories answered."""
@@ -502,10 +538,12 @@ def _federated_line(
         response = search_repos(repos, _search_query(args, query), executor=pool)
     except QueryError as exc:
         return _invalid_line(query, exc), -1
+    for status in response.repos:
+        notes.tell(status.freshness, status.repo)
     line = {
         "query": query, "route": response.route, "took_ms": response.took_ms,
         "results": [{"repo": r.repo, **_result_fields(r)} for r in response.results],
-        "repos": response.repos,
+        "repos": response.repos, "symfind_version": VERSION,
     }
     return _JSON.encode(line), response.answered
 
@@ -526,8 +564,9 @@ def _federated_search(
         if args.query is not None:
             raise QueryError("give either a QUERY or --queries-from FILE, not both")
         searched = answered = 0
+        notes = FreshnessNotes()
         for query in _query_lines(args.queries_from):
-            line, count = _federated_line(repos, query, args, pool)
+            line, count = _federated_line(repos, query, args, pool, notes)
             out.write(line.decode() + "\n")
             searched += count >= 0
             answered += count > 0
@@ -545,6 +584,9 @@ def _federated_search(
             out.write(format_federated(response) + "\n")
         else:
             _error(response.empty_reason)
+    notes = FreshnessNotes()
+    for status in response.repos:
+        notes.tell(status.freshness, status.repo)
     return EXIT_OK if response.answered else EXIT_INDEX
 
 
@@ -584,11 +626,11 @@ def _counts(entries: list[dict[str, str]], *, directories: bool) -> dict[str, in
 
 def run_status(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.path)
-    manifest = read_manifest(config.index_dir)
     try:
         searcher = Searcher(config.index_dir)  # validates schema version and readability
     except IndexMissing:
         raise _named_index_missing(config) from None
+    manifest = searcher.manifest  # IndexDamaged when the file log does not decode
     not_indexed = _not_indexed(manifest)
     with_errors = _parsed_with_errors(manifest)
     if args.skipped:
@@ -677,6 +719,8 @@ def _daemon_line(daemon: dict[str, object] | None) -> str:
     if daemon["state"] == NOT_ANSWERING:
         return escape_line(f"not answering: {daemon['message']}")
     line = f"running, pid {daemon['pid']}, {daemon['state']}, {daemon['pending']} changes pending"
+    if daemon.get("failing"):
+        line += f", {daemon['failing']} files not indexed because indexing fails"
     if daemon.get("watch"):
         line += f", watching by {daemon['watch']}"
     if daemon.get("errors"):
@@ -827,14 +871,13 @@ def run_mcp(args: argparse.Namespace) -> int:
     if args.remote is not None:  # the server checks the URL, and that no --repo goes with it
         flags = ["--remote", args.remote, *["--insecure-http"] * args.insecure_http,
                  *[part for repo in args.repo or () for part in ("--repo", repo)]]
-        os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
+        _exec_mcp_server(flags)
     repos = [str(_config_to_index(args, path).repo) for path in args.repo or ["."]]
     flags = [part for repo in dict.fromkeys(repos) for part in ("--repo", repo)]
     flags += ["--force"] * args.force + ["-v"] * min(verbosity(args), 2)
     if args.tool_prefix is not None:
         flags += ["--tool-prefix", args.tool_prefix]  # checked by the server
-    # -P: a directory named like our packages in the cwd must not shadow them.
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *flags])
+    _exec_mcp_server(flags)
     return EXIT_OK  # not reached
 
 
@@ -844,8 +887,17 @@ def run_mcp_command(args: argparse.Namespace) -> int:
     argv = [args.command, *args.passthrough]
     if args.command == "serve":  # `symfind -v serve`: the -v before the command
         argv += ["-v"] * min(verbosity(args), 2)
-    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *argv])
+    _exec_mcp_server(argv)
     return EXIT_OK  # not reached
+
+
+def _exec_mcp_server(argv: list[str]) -> None:
+    """Replace this process with `python -P -m symfind.mcp_server ARGV`."""
+    # Blocked until the server has its handler (it unblocks it): a Ctrl-C while the new
+    # interpreter starts is then handled as any other, not a traceback from its start-up.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # -P: a directory named like our packages in the cwd must not shadow them.
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "symfind.mcp_server", *argv])
 
 
 def _error(message: object) -> None:

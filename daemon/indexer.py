@@ -31,6 +31,7 @@ from symfind.daemon.walk import (
 )
 from symfind.daemon.workers import outcomes
 from symfind.storage import FileState, IndexWriter, ManifestHeader
+from symfind.storage.manifest import UNCOUNTED
 
 COMMIT_EVERY_FILES = 5_000
 # `symfind index`: Tantivy writes a segment whenever a commit comes or its heap fills, and
@@ -128,8 +129,10 @@ def sync_repository(
     """
     started = time.monotonic()
     root = str(config.repo)
-    if writer.header.generation == 0:
-        writer.commit()  # an empty but readable index at once: searches work while we build
+    first_build = writer.header.generation == 0
+    if first_build:
+        # An empty but readable index at once: searches work (and say so) while we build.
+        writer.commit(to_index=UNCOUNTED)
     passed_over: dict[str, Exclusion] = {}
     on_disk = list(walk_repository(config.repo, rules, excluded=passed_over))
     recorded = {path: reason for path, reason in passed_over.items() if reason in FILE_SKIPS}
@@ -147,6 +150,8 @@ def sync_repository(
     if suspect:  # a crash mid-commit: re-extract instead of trusting digests
         previous = {p: s for p, s in previous.items() if p not in suspect}
     indexed = unchanged = 0
+    if first_build:
+        writer.commit(to_index=len(todo))  # readers learn how much is to come
     if progress is not None:
         progress(0, len(todo))
     # closing: a failure here (or a progress callback that stops us) ends the workers now,
@@ -157,11 +162,12 @@ def sync_repository(
             indexed += outcome.state is not None and not outcome.unchanged
             unchanged += outcome.unchanged
             if writer.staged >= commit_every:
-                writer.commit()
+                writer.commit(to_index=len(todo) - done)  # what readers are told is left
                 commit_every = max(commit_every, min(2 * commit_every, commit_every_max or 0))
             if progress is not None:
                 progress(done, len(todo))
-    header = writer.commit() if writer.staged or writer.excluded_staged else writer.header
+    complete = not (writer.staged or writer.excluded_staged or writer.header.to_index)
+    header = writer.header if complete else writer.commit(to_index=0)
     return _report(writer, header, indexed, unchanged, len(gone), time.monotonic() - started)
 
 

@@ -4,7 +4,10 @@
 the index goes through it: the catch-up at start (`catch_up`), the watcher's batches
 (`on_batch`), a client's `symfind index`/`reindex` (`index_for_client`), and a re-check
 after the repository's root was replaced (`resync`). It keeps the daemon's state (`status`,
-written to `status.json`), and answers searches from the last commit (`search`).
+written to `status.json`): what is pending — the files of the work under way not committed
+yet, and the changes the watcher holds for its next batch — and what is failing. It answers
+searches from the last commit (`search`), after a moment's wait for a few pending changes,
+and with the freshness that says what the answer may miss.
 
 Staying up: indexing that fails (a Tantivy error or panic, an extraction worker that
 died) is logged with its traceback, the writer is reopened from the last commit and the
@@ -39,9 +42,11 @@ from symfind.daemon.indexer import (
     sync_repository,
 )
 from symfind.daemon.protocol import IndexReport, SearchRequest
+from symfind.daemon.status_file import StatusWriter, write_status_file
 from symfind.daemon.walk import IgnoreRules, walk_repository
 from symfind.daemon.watcher import Batch
 from symfind.storage import (
+    FRESH_WAIT_S,
     SCHEMA_VERSION,
     STATUS_NAME,
     DaemonState,
@@ -50,9 +55,10 @@ from symfind.storage import (
     IndexLocked,
     IndexSource,
     IndexWriter,
+    ManifestHeader,
     SearchResponse,
     StorageError,
-    write_atomically,
+    settling,
 )
 
 logger = logging.getLogger(__name__)
@@ -113,6 +119,7 @@ class IndexKeeper:
         *,
         watch_mode: Callable[[], str],
         request_resync: Callable[[str], None],
+        waiting: Callable[[], int] = lambda: 0,
     ) -> None:
         self.config = config
         self.rules = IgnoreRules(config.repo)
@@ -121,9 +128,16 @@ class IndexKeeper:
         self._stop = stop
         self._watch_mode = watch_mode
         self._request_resync = request_resync
+        self._waiting = waiting  # changes the watcher holds for the next batch
         self._write_lock = threading.Lock()
         self._writer: IndexWriter | None = None
+        self._last_header: ManifestHeader | None = None  # of the writer last dropped
+        # Files of the work under way not committed yet; files the last attempt left out
+        # because indexing failed; whether the work builds the index, and since when.
         self._pending = 0
+        self._failing = 0
+        self._building = False
+        self._busy_since = 0.0
         self._state = DaemonState.STARTING
         self._catch_up = (0, 0)
         self._started_at = time.time()
@@ -135,6 +149,9 @@ class IndexKeeper:
         self._damaged = threading.Event()
         # Notified after every commit and state change, for whoever waits on the daemon.
         self.changed = threading.Condition()
+        # Rewrites status.json as the status changes (started and stopped by the daemon).
+        self.status_file = StatusWriter(self.write_status)
+        self._status_lock = threading.Lock()
 
     @property
     def broken(self) -> bool:
@@ -186,6 +203,7 @@ class IndexKeeper:
     def _drop_writer(self) -> None:
         writer, self._writer = self._writer, None
         if writer is not None:
+            self._last_header = writer.header  # what the status shows until one reopens
             self._guarded("closing the index writer", writer.close)
         del writer
         gc.collect()  # a Tantivy writer still referenced somewhere would keep its lock
@@ -195,12 +213,13 @@ class IndexKeeper:
     def catch_up(self) -> None:
         """Make the index match the disk after a time without a daemon (stops early, with
         what it did committed, when the daemon is stopped)."""
+        self._begin_work(building=self._writer is None or self._writer.header.file_count == 0)
         self.set_state(DaemonState.CATCHING_UP)
         self.write_status()  # readers (the MCP server) see a daemon at work from now on
 
         def progress(done: int, total: int) -> None:
             self._catch_up = (done, total)
-            self._pending = total - done
+            self._count_progress(done, total)
             if self._stop.is_set():
                 raise Stopping
 
@@ -210,9 +229,11 @@ class IndexKeeper:
                 if report is not None:
                     logger.info("caught up: %d files, %d extracted", report.files, report.indexed)
             except Stopping:
-                if self._writer is not None and self._writer.staged:
-                    self._guarded("committing the catch-up", self._writer.commit)
-            self._pending = 0
+                writer = self._writer
+                if writer is not None and writer.staged:
+                    left = self._catch_up[1] - self._catch_up[0]  # for readers without us
+                    self._guarded("committing the catch-up", lambda: writer.commit(to_index=left))
+            self._end_work()
         _release_free_memory()
         self._settle()
 
@@ -220,8 +241,10 @@ class IndexKeeper:
         """Re-check every file (the root is another directory: its watcher and ignore
         rules are new already)."""
         with self._write_lock:
+            self._begin_work()
             self.set_state(DaemonState.INDEXING)
-            self._sync_all()
+            self._sync_all(progress=self._count_progress)
+            self._end_work()
         self._settle()
 
     def on_batch(self, batch: Batch) -> None:
@@ -234,16 +257,21 @@ class IndexKeeper:
             resync = batch.resync or ("ignore rules changed" if ignore_rules_changed else "")
             if not resync and len(batch.changes) >= RESYNC_FROM_EVENTS:
                 resync = f"{len(batch.changes)} events in one batch"
-            self._pending = len(paths)
+            self._begin_work(building=self._damaged.is_set())
+            self._pending = len(paths)  # committed at the end of the batch, all at once
+            batch.taken = True  # counted here from now on, not by the watcher
             self.set_state(DaemonState.INDEXING)
             if self._damaged.is_set():
                 resync = resync or "the index was damaged"
             if resync or self._broken or self._writer is None:
-                self._sync_all()
-            elif not self._guarded("indexing a batch", lambda: self._apply(paths)):
+                self._sync_all(progress=self._count_progress)
+            elif self._guarded("indexing a batch", lambda: self._apply(paths)):
+                self._failing = 0
+            else:
                 self._drop_writer()
-                self._sync_all()  # the batch's files are re-checked with all the others
-            self._pending = 0
+                # The batch's files are re-checked with all the others.
+                self._sync_all(progress=self._count_progress)
+            self._end_work()
             self.set_state(self._resting_state())
         self.write_status()
         logger.info(
@@ -261,12 +289,13 @@ class IndexKeeper:
         with self._write_lock:
             if self._stop.is_set():
                 return None, "the daemon is stopping"
+            self._begin_work(building=fresh)
             self.set_state(DaemonState.INDEXING)
             started = time.monotonic()
             try:
                 report = self._index_now(fresh, progress)
             finally:
-                self._pending = 0
+                self._end_work()
                 self.set_state(DaemonState.ERROR if self._broken else DaemonState.IDLE)
         self.write_status()
         logger.info("%s for a client in %.1f s", "reindex" if fresh else "index",
@@ -278,7 +307,7 @@ class IndexKeeper:
         write lock); None when that failed even after the retry `_sync_all` makes."""
 
         def count(done: int, total: int) -> None:
-            self._pending = total - done
+            self._count_progress(done, total)
             progress(done, total)
 
         if fresh:
@@ -315,6 +344,7 @@ class IndexKeeper:
                     commit_every=commit_every, commit_every_max=BULK_COMMIT_EVERY_FILES,
                 )
                 self._broken = False
+                self._failing = 0
                 return report
             except Stopping:
                 raise
@@ -329,6 +359,9 @@ class IndexKeeper:
                 logger.warning("reopening the index at its last commit and re-checking every "
                                "file again, without worker processes")
         self._broken = True
+        # What the last attempt had still to commit (all of it, when it never listed the
+        # files) is left out of the index: searches say so until a later sync succeeds.
+        self._failing = max(self._pending, 1)
         logger.critical("the index cannot be brought up to date; searches show the last commit")
         return None
 
@@ -362,6 +395,22 @@ class IndexKeeper:
         if directory.is_dir() and not directory.is_symlink():
             paths.update(walk_repository(self.config.repo, self.rules, start=relative))
 
+    def _begin_work(self, *, building: bool = False) -> None:
+        self._building = building
+        self._busy_since = time.time()
+
+    def _end_work(self) -> None:
+        self._pending = 0
+        self._building = False
+        self._busy_since = 0.0
+
+    def _count_progress(self, done: int, total: int) -> None:
+        """A sync's progress: what it has still to do, and what it did but has not
+        committed yet, is pending."""
+        writer = self._writer
+        self._pending = total - done + (writer.staged if writer is not None else 0)
+        self.status_file.request()
+
     def _guarded(self, what: str, action: Callable[[], object]) -> bool:
         try:
             action()
@@ -394,11 +443,21 @@ class IndexKeeper:
         """
         if self.root_gone:  # what is indexed is of a tree that is not there any more
             raise StorageError(self.root_gone)
+        self._wait_for_pending()
         try:
-            return self.source.search(request.query, pending=self._pending)
+            return self.source.search(request.query, daemon=self.status(counts=False))
         except IndexDamaged as exc:
             self._on_damage(exc)
             raise
+
+    def _wait_for_pending(self) -> None:
+        """Let a few changes already seen (a file just saved) be committed before a search
+        answers, for at most FRESH_WAIT_S: the answer then holds them (`settling`)."""
+        if not settling(self.status(counts=False)):
+            return
+        with self.changed:
+            self.changed.wait_for(lambda: not settling(self.status(counts=False)),
+                                  timeout=FRESH_WAIT_S)
 
     def _on_damage(self, exc: IndexDamaged) -> None:
         """A search found the index's files damaged: report it (state `error`) and have
@@ -431,19 +490,25 @@ class IndexKeeper:
         with self.changed:
             return self.changed.wait_for(lambda: predicate(self.status()), timeout=timeout_s)
 
-    def status(self) -> DaemonStatus:
+    def status(self, *, counts: bool = True) -> DaemonStatus:
         """The daemon's state and the index's counts, from the last commit's header: its
-        cost does not grow with the repository."""
+        cost does not grow with the repository (`counts=False`: without the skipped files
+        by reason, which does, for what every search carries)."""
         writer = self._writer
-        header = writer.header if writer is not None else None
+        header = writer.header if writer is not None else self._last_header
+        waiting = self._waiting()
+        state = self._state
+        if waiting and state is DaemonState.IDLE:
+            state = DaemonState.INDEXING  # a batch is being collected
+        skipped = Counter(writer.skipped.values()) if writer is not None and counts else {}
         return DaemonStatus(
             pid=os.getpid(),
             repo=str(self.config.repo),
-            state=self._state,
-            pending=self._pending,
+            state=state,
+            pending=self._pending + waiting,
             files=header.file_count if header else 0,
             symbols=header.symbol_count if header else 0,
-            skipped=dict(Counter(writer.skipped.values())) if writer is not None else {},
+            skipped=dict(skipped),
             generation=header.generation if header else 0,
             updated_at=header.updated_at if header else 0.0,
             started_at=self._started_at,
@@ -453,12 +518,14 @@ class IndexKeeper:
             watch=self._watch_mode(),
             errors=self._errors,
             last_error=self._last_error,
+            failing=self._failing,
+            building=self._building,
+            busy_since=self._busy_since,
         )
 
     def write_status(self) -> None:
-        try:
-            write_atomically(
-                self.config.index_dir / STATUS_NAME, msgspec.json.encode(self.status())
-            )
-        except OSError as exc:
-            logger.warning("cannot write status file: %s", exc)
+        # One at a time: the status is taken under the lock, so the last file written
+        # holds the latest status whichever thread writes it.
+        with self._status_lock:
+            write_status_file(self.config.index_dir / STATUS_NAME,
+                              msgspec.json.encode(self.status()))

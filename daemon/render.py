@@ -11,7 +11,13 @@ import sys
 import time
 from typing import TextIO
 
-from symfind.storage import FederatedResponse, SearchResponse, SearchResult, escape_line
+from symfind.storage import (
+    FederatedResponse,
+    SearchResponse,
+    SearchResult,
+    escape_line,
+    is_partial,
+)
 
 
 def _why(channels: dict[str, object]) -> str:
@@ -26,7 +32,8 @@ def _why(channels: dict[str, object]) -> str:
 def format_response(response: SearchResponse) -> str:
     """A compact table: rank, kind, qualname, location, and why it ranked."""
     if not response.results:
-        return _no_results(response.empty_reason, response.suggestions)
+        return _no_results(response.empty_reason, response.suggestions,
+                           final=not is_partial(response.freshness))
     rows = [
         (str(rank), *_cells(result)) for rank, result in enumerate(response.results, start=1)
     ]
@@ -44,7 +51,10 @@ def format_federated(response: FederatedResponse) -> str:
     """
     searched = f"{response.answered}/{len(response.repos)} repositories"
     if not response.results:
-        return _no_results(response.empty_reason, response.suggestions) + f"\n[{searched}]"
+        final = not any(s.freshness is not None and is_partial(s.freshness)
+                        for s in response.repos)
+        return (_no_results(response.empty_reason, response.suggestions, final=final)
+                + f"\n[{searched}]")
     rows = [
         (str(rank), escape_line(result.repo), *_cells(result))
         for rank, result in enumerate(response.results, start=1)
@@ -74,8 +84,10 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     ]
 
 
-def _no_results(reason: str, suggestions: list[str]) -> str:
-    lines = [f"no results: {escape_line(reason)}"]
+def _no_results(reason: str, suggestions: list[str], *, final: bool) -> str:
+    """An empty answer: why. Not `final` when the index is being built, is behind or
+    fails to be updated (the reason says which): the definition may yet turn up."""
+    lines = [f"{'no results' if final else 'not found so far'}: {escape_line(reason)}"]
     if suggestions:
         lines.append("did you mean: " + ", ".join(map(escape_line, suggestions)))
     return "\n".join(lines)

@@ -123,7 +123,8 @@ class Daemon:
         self._index_identity: tuple[int, int] | None = None  # once the index is open
         self._watcher: RepositoryWatcher | None = None
         self.keeper = IndexKeeper(
-            config, self._stop, watch_mode=self._watch_mode, request_resync=self._request_resync
+            config, self._stop, watch_mode=self._watch_mode, request_resync=self._request_resync,
+            waiting=self._waiting,
         )
         self._listener = SocketListener(config.index_dir, self.answer, self.index_for)
         self._registered: Path | None = None  # this daemon's registry entry
@@ -171,6 +172,7 @@ class Daemon:
         setproctitle.setproctitle(f"symfind daemon {self.config.repo}")
         self._install_signal_handlers()
         try:
+            self.keeper.status_file.start()
             self._listener.start()
             self._register()  # listed once it answers, as `daemon start` returns then
             self._watcher = self._start_watcher()
@@ -203,6 +205,7 @@ class Daemon:
         self._step("close the socket", self._listener.close)
         logger.info("stopping: socket closed, committing %d pending changes",
                     self.keeper.status().pending)
+        self._step("stop writing the status", self.keeper.status_file.stop)
         saved = self.keeper.close(self._step)
         self.keeper.write_status()
         pid_file = self.config.index_dir / PID_NAME
@@ -241,6 +244,7 @@ class Daemon:
         watcher = RepositoryWatcher(
             self.config.repo, self.keeper.on_batch,
             polling=self.config.watch == WatchMode.POLLING, on_root_event=self._on_root_event,
+            on_waiting=self.keeper.status_file.request,
         )
         watcher.start()
         return watcher
@@ -248,6 +252,10 @@ class Daemon:
     def _watch_mode(self) -> str:
         watcher = self._watcher
         return watcher.mode if watcher is not None else ""
+
+    def _waiting(self) -> int:
+        watcher = self._watcher
+        return watcher.waiting() if watcher is not None else 0
 
     def _request_resync(self, reason: str) -> None:
         watcher = self._watcher

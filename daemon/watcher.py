@@ -87,17 +87,25 @@ _OVERFLOW_MESSAGE = "Inotify queue overflowed"
 # often and how long `check_coverage` looks again before it concludes that they are not.
 _COVERAGE_CHECKS = 5
 _COVERAGE_RECHECK_S = 0.2
+# While a burst goes on, `on_waiting` is called again this often (its count grows).
+_TELL_WAITING_S = 0.25
 
 
 class Batch:
     """One debounced burst: its changes in order, and why the whole tree must be
-    re-checked (`resync`, empty when the changes are complete)."""
+    re-checked (`resync`, empty when the changes are complete).
 
-    __slots__ = ("changes", "resync")
+    `known` is how many changed paths it stands for (counted by the watcher as waiting
+    until whoever handles the batch counts them itself and sets `taken`).
+    """
 
-    def __init__(self, changes: list[Change], resync: str = "") -> None:
+    __slots__ = ("changes", "known", "resync", "taken")
+
+    def __init__(self, changes: list[Change], resync: str = "", known: int = 0) -> None:
         self.changes = changes
         self.resync = resync
+        self.known = known
+        self.taken = False
 
 
 class _Resync:
@@ -240,8 +248,16 @@ class RepositoryWatcher:
         polling: bool = False,
         poll_interval_s: float = POLL_INTERVAL_S,
         on_root_event: Callable[[], None] = lambda: None,
+        on_waiting: Callable[[], None] = lambda: None,
     ) -> None:
         self._root = root
+        # Called when changes start waiting for a batch, and now and then while a burst
+        # goes on: how many wait (`waiting`) changed.
+        self._on_waiting = on_waiting
+        # The distinct paths of the batch being collected, and the batch handed over
+        # but not yet taken: what `waiting` counts besides the queue.
+        self._collecting: set[str] = set()
+        self._handing: Batch | None = None
         self._on_batch = on_batch
         self._quiet_s = quiet_s
         self._max_wait_s = max_wait_s
@@ -281,6 +297,14 @@ class RepositoryWatcher:
             self._changes.put(None)
             if self._thread.is_alive():
                 self._thread.join(timeout=30)
+
+    def waiting(self) -> int:
+        """Changed paths seen and not yet handed over as a batch (an estimate while
+        events are still queued: each counts once): what a status must count as
+        pending. A re-check of the whole tree waiting counts one."""
+        handing = self._handing
+        handed = handing.known if handing is not None and not handing.taken else 0
+        return len(self._collecting) + self._changes.qsize() + handed
 
     def request_resync(self, reason: str) -> None:
         """Have the next batch re-check the whole tree (changes may have been lost)."""
@@ -377,13 +401,20 @@ class RepositoryWatcher:
             changes: list[Change] = []
             resync = ""
             item: _Item = first
-            started = time.monotonic()
+            started = told = time.monotonic()
             stopping = False
+            collecting = self._collecting
+            self._on_waiting()
             while True:
                 if isinstance(item, _Resync):
                     resync = resync or item.reason
+                    collecting.add("")  # the whole tree: counted once
                 elif item is not None:
                     changes.append(item)
+                    collecting.add(item.path)
+                if time.monotonic() - told >= _TELL_WAITING_S:
+                    told = time.monotonic()
+                    self._on_waiting()
                 burst = len(changes) >= BURST_EVENTS
                 limit = BURST_MAX_S if burst else self._max_wait_s
                 left = limit - (time.monotonic() - started)
@@ -397,9 +428,14 @@ class RepositoryWatcher:
                 if item is None:
                     stopping = True
                     break
+            batch = Batch(changes, resync, known=len(collecting))
+            self._handing = batch  # counted as waiting until the keeper takes it
+            self._collecting = set()
             try:
-                self._on_batch(Batch(changes, resync))
+                self._on_batch(batch)
             except Exception:  # the watcher must outlive any one bad batch
                 logger.exception("batch of %d changes failed", len(changes))
+            finally:
+                self._handing = None
             if stopping:
                 return

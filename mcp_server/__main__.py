@@ -23,12 +23,20 @@ import re
 import signal
 import sys
 from importlib import import_module
+from typing import NoReturn
 
 logger = logging.getLogger("symfind.mcp_server")
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage error in one line, as the CLI's (not the usage block); exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"symfind: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="python -m symfind.mcp_server",
         description="Serve symfind's MCP tools (codebase_search, help, read_symbol, "
         "index_status) for one repository, or several searched together, on stdio.",
@@ -80,6 +88,7 @@ def _exit_on_ctrl_c(_signum: int, _frame: object) -> None:
     # Exit at once: the stdio transport reads stdin in a worker thread that nothing can
     # interrupt, so a KeyboardInterrupt (asyncio cancelling the server) would wait for the
     # client's next line. The server only reads; there is nothing to flush or commit.
+    os.write(2, b"symfind: interrupted\n")
     os._exit(EXIT_INTERRUPTED)
 
 
@@ -89,6 +98,9 @@ COMMANDS = {"serve": "symfind.mcp_server.http", "token": "symfind.mcp_server.tok
 
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _exit_on_ctrl_c)
+    # `symfind mcp` blocks SIGINT before it execs this server, so that a Ctrl-C while the
+    # interpreter starts is not lost nor a traceback: it is handled here, now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in COMMANDS:
         command = import_module(COMMANDS[argv[0]])

@@ -35,6 +35,10 @@ class StatusName(enum.StrEnum):
     MISSING = "missing"
     UNUSABLE = "unusable"
 
+#: `storage.FreshnessState` values, in its order: how far an answer reflects the repository.
+FreshnessStateName = Literal["current", "building", "behind", "failing", "incomplete",
+                             "unwatched"]
+
 #: `storage.RepoState` values: how one repository answered a search over several.
 RepoStateName = Literal["ok", "missing index", "schema mismatch", "error"]
 
@@ -128,10 +132,14 @@ class Freshness(BaseModel):
     """How current the index is."""
 
     status: IndexStatusName
+    state: FreshnessStateName = Field(description="Whether answers may miss files: see message.")
+    message: str = Field(description="What answers may miss, and when to ask again.")
     generation: int = Field(description="Index commit counter.")
     files: int = Field(description="Files indexed.")
     pending: int = Field(description="Changed files not indexed yet.")
+    failing: int = Field(description="Files not indexed because indexing fails.")
     watching: bool = Field(description="A daemon keeps the index up to date as files change.")
+    retry_after_s: float = Field(description="Ask again after this long (0: no need).")
     updated_at: float = Field(description="Unix time of the last commit.")
 
 
@@ -275,6 +283,10 @@ class IndexStatus(Answer):
     watching: bool
     indexing: bool = Field(description="An indexer or a daemon batch is running now.")
     updated_at: float
+    state: FreshnessStateName | None = Field(
+        description="Whether answers may miss files (null: no usable index); see message."
+    )
+    failing: int = Field(description="Files not indexed because indexing fails.")
 
 
 class RepoIndexStatus(IndexStatus):

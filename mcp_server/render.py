@@ -49,6 +49,10 @@ def numbered(code: str, first_line: int) -> str:
     return "\n".join(f"{first_line + i:>{width}}  {line}" for i, line in enumerate(lines))
 
 
+#: Freshness states in which an empty answer is final: nothing known is left to index.
+_FINAL_STATES = frozenset({"current", "unwatched"})
+
+
 def _why(channels: dict[str, object]) -> str:
     parts = []
     for name, match in channels.items():
@@ -72,11 +76,15 @@ def first_sentence(doc: str) -> str:
 def search_text(out: SearchOutput) -> str:
     """The compact text of a codebase_search answer."""
     fresh = out.freshness
-    state = fresh.status + (f", {fresh.pending} changes pending" if fresh.pending else "")
     head = (
-        f"{_found(out)}; index generation {fresh.generation}, {fresh.files} files, {state}"
+        f"{_found(out)}; index generation {fresh.generation}, {fresh.files:,} files, "
+        f"{fresh.state}"
     )
-    return _search_lines(out, [head])
+    lines = [head]
+    final = fresh.state in _FINAL_STATES
+    if fresh.message and (out.results or final):  # an empty answer gives it as the reason
+        lines.append(f"Note: {fresh.message}")
+    return _search_lines(out, lines, final=final)
 
 
 def repos_search_text(out: ReposSearchOutput) -> str:
@@ -86,7 +94,10 @@ def repos_search_text(out: ReposSearchOutput) -> str:
     head = f"{_found(out)}; {answered}/{len(out.repos)} repositories answered"
     lines = [head]
     lines += [f"{r.repo}: {r.status} — {r.message}" for r in out.repos if r.status != "ok"]
-    return _search_lines(out, lines)
+    fresh = [(r.repo, r.freshness) for r in out.repos if r.freshness is not None]
+    lines += [f"{repo}: {f.message}" for repo, f in fresh if f.message]
+    final = all(f.state in _FINAL_STATES for _, f in fresh)
+    return _search_lines(out, lines, final=final)
 
 
 def _found(out: SearchAnswer) -> str:
@@ -96,10 +107,12 @@ def _found(out: SearchAnswer) -> str:
     )
 
 
-def _search_lines(out: SearchAnswer, lines: list[str]) -> str:
-    """`lines` (the head), then the results (each after its repository, if it names one)."""
+def _search_lines(out: SearchAnswer, lines: list[str], *, final: bool) -> str:
+    """`lines` (the head), then the results (each after its repository, if it names one).
+    An empty answer is not `final` while an index is being built, is behind or fails to
+    be updated: its reason says which, and when to ask again."""
     if not out.results:
-        lines.append(f"Nothing found: {out.empty_reason}")
+        lines.append(f"{'Nothing found' if final else 'Not found so far'}: {out.empty_reason}")
         if out.suggestions:
             lines.append("Nearest names: " + ", ".join(out.suggestions))
     else:

@@ -22,19 +22,20 @@ from symfind.mcp_server.file_cache import VerifiedFiles
 from symfind.mcp_server.models import (
     ChannelMatch,
     Definition,
+    Freshness,
     RepoAnswer,
     RepoDefinition,
     ReposSearchOutput,
     SearchAnswer,
     SearchOutput,
-    StatusName,
     Why,
 )
 from symfind.mcp_server.source import SourceError, slice_lines
-from symfind.mcp_server.state import Activity, Repository
+from symfind.mcp_server.state import Repository
 from symfind.mcp_server.status_tool import freshness
 from symfind.storage import (
     MAX_QUERY_CHARS,
+    RETRY_BUILDING_S,
     FederatedResponse,
     Language,
     Manifest,
@@ -122,17 +123,15 @@ def codebase_search(
     """
     search = SearchQuery(text=query, limit=limit, kind=kind, language=language, path=path)
     repo = repository(ctx)
-    indexes: dict[str, tuple[Manifest, Activity]] = {}
+    indexes: dict[str, tuple[Manifest, Freshness]] = {}
     with tool_errors():
         response = search_repo(_searchable("", repo, indexes), search)
-    manifest, activity = indexes[""]
-    fresh = freshness(manifest, activity)
+    manifest, fresh = indexes[""]
     definitions = _definitions([("", r) for r in response.results], {"": (repo, manifest)})
-    catching_up = fresh.status == StatusName.INDEXING or fresh.pending > 0
     out = SearchOutput(
         **_shared(query, str(route(query)), response, definitions),
         next_actions=_next_actions(definitions, response.suggestions, search,
-                                   catching_up=catching_up),
+                                   retry_after_s=_retry_after([fresh])),
         failures=dict(response.failures),
         freshness=fresh,
     )
@@ -146,7 +145,7 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
     its repository, and how each repository answered. Fails only when none answered."""
     search = SearchQuery(text=params.pop("query"), **params)
     served = roots(ctx)
-    indexes: dict[str, tuple[Manifest, Activity]] = {}
+    indexes: dict[str, tuple[Manifest, Freshness]] = {}
     repos = [_searchable(label, repo, indexes) for label, repo in served.repos.items()]
     with tool_errors():
         response = search_repos(repos, search, executor=served.executor)
@@ -159,7 +158,7 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
         RepoAnswer(
             repo=status.repo, root=render.escape(status.root), status=status.status.value,
             message=render.escape(status.message), took_ms=status.took_ms, results=status.results,
-            freshness=freshness(*indexes[status.repo]) if status.repo in indexes else None,
+            freshness=indexes[status.repo][1] if status.repo in indexes else None,
             failures=dict(status.failures),
         )
         for status in response.repos
@@ -168,15 +167,14 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
         [(r.repo, r) for r in response.results],
         {label: (served.repos[label], manifest) for label, (manifest, _) in indexes.items()},
     )
-    catching_up = any(
-        (s.freshness.status == StatusName.INDEXING or s.freshness.pending > 0) if s.freshness
-        else served.repos[s.repo].activity().indexing  # its index is being built
-        for s in statuses
-    )
+    building = any(s.freshness is None and served.repos[s.repo].activity().indexing
+                   for s in statuses)  # an index not there yet, being built
+    retry = max(_retry_after([s.freshness for s in statuses if s.freshness]),
+                RETRY_BUILDING_S if building else 0.0)
     out = ReposSearchOutput(
         **_shared(search.text, str(route(search.text)), response, definitions),
         next_actions=_next_actions(definitions, response.suggestions, search,
-                                   catching_up=catching_up),
+                                   retry_after_s=retry),
         failures={f"{s.repo}/{channel}": text for s in statuses for channel, text in
                   s.failures.items()},
         repos=statuses,
@@ -185,19 +183,19 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
 
 
 def _searchable(
-    label: str, repo: Repository, indexes: dict[str, tuple[Manifest, Activity]]
+    label: str, repo: Repository, indexes: dict[str, tuple[Manifest, Freshness]]
 ) -> Repo:
     """`repo` as one repository of `search_repos` (or `search_repo`, on a one-repository
     server, with label ""); records in `indexes` the manifest each answer came from (for
-    snippets and handles) and what was changing the index then."""
+    snippets and handles) and how current it was."""
 
     def search(query: SearchQuery) -> SearchResponse:
+        daemon = repo.settled_daemon()  # changes it has just seen: committed first
         # No index yet: `IndexBuilding`, an `IndexMissing` whose message says what happens.
         with repo.reader() as searcher:
             manifest = searcher.manifest
-            activity = repo.activity(manifest)
-            response = searcher.search(query, pending=activity.pending)
-        indexes[label] = (manifest, activity)
+            response = searcher.search(query, daemon=daemon)
+        indexes[label] = (manifest, freshness(response.freshness, repo.activity(daemon)))
         return response
 
     return Repo(label, str(repo.root), search)
@@ -310,12 +308,17 @@ def _definition(
     return RepoDefinition(repo=repo, **dict(definition)) if repo else definition
 
 
+def _retry_after(fresh: Sequence[Freshness]) -> float:
+    """When asking again should find more: the longest wait any repository's index asks."""
+    return max((f.retry_after_s for f in fresh), default=0.0)
+
+
 def _next_actions(
     definitions: Sequence[Definition],
     suggestions: Sequence[str],
     search: SearchQuery,
     *,
-    catching_up: bool,
+    retry_after_s: float,
 ) -> list[str]:
     filtered = bool(search.kind or search.language or search.path)
     actions: list[str] = []
@@ -327,9 +330,10 @@ def _next_actions(
         actions += [f"codebase_search(query={render.escape(s)!r})" for s in suggestions[:3]]
         if filtered:
             actions.append("drop the kind/language/path filters")
+        if retry_after_s:
+            actions.append(f"search again in {retry_after_s:.0f} s: the index is not done "
+                           "yet (see freshness)")
         actions.append("try another spelling, the bare name, or a few words")
-        if catching_up:
-            actions.append("the index is catching up: retry in a few seconds")
     actions.append("for text inside bodies or for usages/references, use grep instead")
     return actions
 

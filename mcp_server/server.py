@@ -100,7 +100,7 @@ def build_server(
         repository = Repository(root, where, auto_index=auto_index,
                                 daemon_lease_s=daemon_lease_s,
                                 handle_key=guard.handle_key if guard else b"")
-        repository.start(watch=guard is not None)
+        repository.start()
         try:
             yield repository
         finally:
@@ -131,7 +131,7 @@ def build_roots_server(
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Roots]:
         served = Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
                        handle_key=guard.handle_key if guard else b"")
-        served.start(watch=guard is not None)
+        served.start()
         try:
             yield served
         finally:

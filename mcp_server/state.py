@@ -1,14 +1,17 @@
 """The server's view of one repository's index (`Repository`), and of several (`Roots`).
 
 The MCP server only reads the index, through a `storage.IndexSource` (opened lazily,
-refreshed before every use, reopened after a failed read). When there is no index yet it
-starts the repository's daemon as a separate process (`storage.spawn_daemon`: `symfind
-daemon start REPO`, never by import), which builds the index and then keeps it fresh, and
-answers that the index is being built; the first commit makes searches work without a
-restart, and later commits (of the daemon or a manual `symfind index`) are seen by the next
-search. A running daemon is recognised by its status file (`storage.live_daemon_status`),
-which it rewrites atomically after every batch. A server with several roots does all this
-for each. Nothing here imports mcp: tools turn these errors into tool errors.
+refreshed before every use, reopened after a failed read). When no daemon runs for the
+repository — no index yet, or an index built by `symfind index` — it starts the
+repository's daemon as a separate process (`storage.spawn_daemon`: `symfind daemon start
+REPO`, never by import), which builds the index or catches up with it, then keeps it fresh
+as files change; until the first commit it answers that the index is being built, and
+later commits (of the daemon or a manual `symfind index`) are seen by the next search. A
+running daemon is recognised by its status file (`storage.live_daemon_status`), which it
+rewrites atomically as its work goes on; a search waits a moment for changes the daemon
+has seen to be committed (`settled_daemon`), and every answer says what it may miss
+(`storage.freshness`). A server with several roots does all this for each. Nothing here
+imports mcp: tools turn these errors into tool errors.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from pathlib import Path
 from symfind.mcp_server.file_cache import VerifiedFiles
 from symfind.storage import (
     BUSY_STATES,
+    FRESH_WAIT_S,
+    DaemonState,
     DaemonStatus,
     IndexMissing,
     IndexSource,
@@ -37,6 +42,7 @@ from symfind.storage import (
     index_state,
     live_daemon_status,
     repo_labels,
+    settling,
     spawn_daemon,
 )
 from symfind.storage.leases import DEFAULT_LEASE_S, register_client
@@ -45,6 +51,8 @@ logger = logging.getLogger(__name__)
 
 #: Where the output of the `symfind daemon start` this server runs goes.
 LAUNCH_LOG_FILE = "mcp-index.log"
+#: How often a search waiting for the daemon's pending changes reads its status file.
+_SETTLE_POLL_S = 0.02
 
 
 class IndexBuilding(IndexMissing):
@@ -60,11 +68,13 @@ class Activity:
         indexing: The daemon we launched is starting, or a daemon batch is running.
         watching: A live daemon keeps the index up to date as files change.
         pending: Changes known but not committed yet (daemon's count, or a crashed batch).
+        daemon: The daemon's status (one starting, launched by us, counts), or None.
     """
 
     indexing: bool
     watching: bool
     pending: int
+    daemon: DaemonStatus | None = None
 
 
 @dataclass
@@ -111,16 +121,17 @@ class Repository:
         self._source = IndexSource(index_dir)
         self._launch_lock = threading.Lock()
 
-    def start(self, *, watch: bool = False) -> None:
+    def start(self) -> None:
         """Called once at server start: hold the lease of the repository's daemon (one
-        started for MCP servers stays while any uses it), and begin indexing if nothing is
-        indexed yet; with `watch`, start the daemon anyway (none running) to keep the index
-        fresh as files change."""
+        started for MCP servers stays while any uses it), and start that daemon unless
+        one runs: it builds the index if there is none, and keeps it fresh."""
         self._hold_lease()
-        if self.auto_index and index_state(self.index_dir) is IndexState.MISSING:
-            self.start_daemon("no index yet")
-        elif self.auto_index and watch:
-            self.start_daemon("keeping the index fresh while served")
+        if self.auto_index and self.daemon_status() is None:
+            missing = index_state(self.index_dir) is IndexState.MISSING
+            try:
+                self.start_daemon("no index yet" if missing else "no daemon keeps it fresh")
+            except OSError as exc:  # a read-only index directory: answers say unwatched
+                logger.warning("cannot start the daemon of %s: %s", self.root, exc)
 
     def _hold_lease(self) -> None:
         if self._client_entry is not None or not self.index_dir.is_dir():
@@ -177,9 +188,13 @@ class Repository:
     def building_message(self) -> str:
         """Why there is no index yet, and what happens next."""
         launch = self.launch
-        if self.daemon_status() is not None:
+        status = self.daemon_status()
+        if status is not None:
+            done, total = status.catch_up_done, status.catch_up_total
+            progress = (f" ({done:,} of {total:,} files read so far)" if total
+                        else " (listing the repository's files)")
             return (
-                f"the index of {self.root} is being built by the running daemon — "
+                f"the index of {self.root} is being built by the running daemon{progress} — "
                 "retry in a few seconds (index_status shows progress)"
             )
         if launch is None:
@@ -201,14 +216,37 @@ class Repository:
         """The live daemon's last status, or None when none runs for this index."""
         return live_daemon_status(self.index_dir)
 
-    def activity(self, manifest: Manifest | None = None) -> Activity:
-        """What is changing the index now (one read of the daemon's status file)."""
+    def settled_daemon(self) -> DaemonStatus | None:
+        """The daemon's status (see `activity`), once the few changes it has seen are
+        committed — a file just saved — waiting at most FRESH_WAIT_S (`settling`)."""
+        status = self._daemon_or_launch()
+        deadline = time.monotonic() + FRESH_WAIT_S
+        while status is not None and settling(status) and time.monotonic() < deadline:
+            time.sleep(_SETTLE_POLL_S)  # another process: its status file is the way in
+            status = self._daemon_or_launch()
+        return status
+
+    def _daemon_or_launch(self) -> DaemonStatus | None:
+        """The live daemon's status; while the daemon we launched has not written one
+        yet, a status that says it is starting."""
         status = self.daemon_status()
+        launch = self.launch
+        if status is None and launch is not None and launch.running:
+            return DaemonStatus(pid=launch.process.pid, repo=str(self.root),
+                                state=DaemonState.STARTING)
+        return status
+
+    def activity(self, status: DaemonStatus | None = None) -> Activity:
+        """What is changing the index now, from the daemon's status (`settled_daemon`'s,
+        else one read of its status file)."""
+        if status is None:
+            status = self._daemon_or_launch()
         ours = self.launch is not None and self.launch.running
         return Activity(
             indexing=ours or (status is not None and status.state in BUSY_STATES),
             watching=status is not None,
-            pending=max(status.pending if status else 0, len(manifest.pending) if manifest else 0),
+            pending=status.pending if status else 0,
+            daemon=status,
         )
 
 
@@ -237,11 +275,11 @@ class Roots:
             max_workers=min(len(roots), os.cpu_count() or 1), thread_name_prefix="symfind-repo"
         )
 
-    def start(self, *, watch: bool = False) -> None:
-        """Called once at server start: start the daemons of the roots that have no index
-        (with `watch`, of every root that has no daemon running)."""
+    def start(self) -> None:
+        """Called once at server start: start the daemon of every root that has none
+        running."""
         for repo in self.repos.values():
-            repo.start(watch=watch)
+            repo.start()
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)

@@ -1,6 +1,6 @@
 """The index_status tool, and the index's freshness every answer reports.
 
-Imports: mcp, `storage`, `mcp_server` modules.
+Imports: mcp, msgspec, `storage`, `mcp_server` modules.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated
 
+import msgspec
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
@@ -22,7 +23,8 @@ from symfind.mcp_server.models import (
     StatusName,
 )
 from symfind.mcp_server.state import Activity, IndexBuilding, Repository
-from symfind.storage import Manifest, StorageError
+from symfind.storage import Freshness as IndexFreshness
+from symfind.storage import Manifest, StorageError, describe_freshness
 
 
 def index_status(ctx: Context) -> Annotated[CallToolResult, IndexStatus]:
@@ -45,35 +47,31 @@ def index_status_repos(ctx: Context) -> Annotated[CallToolResult, ReposIndexStat
     return answer(out, render.repos_status_text(out))
 
 
-def freshness(manifest: Manifest, activity: Activity) -> Freshness:
-    """How current the index whose manifest this is is, given what is changing it now."""
-    return Freshness(
-        status=StatusName.INDEXING if activity.indexing else StatusName.READY,
-        generation=manifest.generation,
-        files=len(manifest.files),
-        pending=activity.pending,
-        watching=activity.watching,
-        updated_at=manifest.updated_at,
-    )
+def freshness(fresh: IndexFreshness, activity: Activity) -> Freshness:
+    """How current the index is (`storage.freshness`'s verdict on the commit an answer
+    came from), given what is changing it now."""
+    fields = msgspec.structs.asdict(fresh)
+    del fields["error"]  # said in the message
+    return Freshness(status=StatusName.INDEXING if activity.indexing else StatusName.READY,
+                     message=describe_freshness(fresh), **fields)
 
 
 def status_of(repo: Repository) -> IndexStatus:
     """The repository's index status; never raises for an index that is not usable."""
+    activity = repo.activity()
     try:
         with repo.reader() as searcher:
             manifest = searcher.manifest
             symbols = searcher.num_symbols
+            fresh = freshness(searcher.freshness(activity.daemon), activity)
     except IndexBuilding as exc:
-        state = StatusName.INDEXING if repo.activity().indexing else StatusName.MISSING
+        state = StatusName.INDEXING if activity.indexing else StatusName.MISSING
         return _empty_status(repo, state, str(exc))
     except StorageError as exc:
         return _empty_status(repo, StatusName.UNUSABLE, str(exc))
-    activity = repo.activity(manifest)
-    fresh = freshness(manifest, activity)
-    message = (
+    message = fresh.message or (
         "index is being updated now" if fresh.status == StatusName.INDEXING
-        else "index is ready" + ("" if fresh.watching else
-                                 " (no daemon watches for changes: `symfind daemon start` does)")
+        else "index is ready; a daemon keeps it up to date as files change"
     )
     return IndexStatus(
         repo=str(repo.root),
@@ -84,10 +82,12 @@ def status_of(repo: Repository) -> IndexStatus:
         symbols=symbols,
         skipped=dict(sorted(Counter(manifest.skipped.values()).items())),
         languages=_languages(manifest),
-        pending=activity.pending,
+        pending=fresh.pending,
         watching=activity.watching,
         indexing=activity.indexing,
         updated_at=manifest.updated_at,
+        state=fresh.state,
+        failing=fresh.failing,
     )
 
 
@@ -96,7 +96,7 @@ def _empty_status(repo: Repository, status: IndexStatusName, message: str) -> In
     return IndexStatus(
         repo=str(repo.root), status=status, message=message, generation=0, files=0, symbols=0,
         skipped={}, languages={}, pending=activity.pending, watching=activity.watching,
-        indexing=activity.indexing, updated_at=0.0,
+        indexing=activity.indexing, updated_at=0.0, state=None, failing=0,
     )
 
 

@@ -8,11 +8,13 @@ from symfind.extract.records import Language, SymbolKind
 from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
 from symfind.storage.daemon_contract import (
     BUSY_STATES,
+    FRESH_WAIT_S,
     STATUS_NAME,
     DaemonState,
     DaemonStatus,
     live_daemon_status,
     pid_alive,
+    settling,
     spawn_daemon,
 )
 from symfind.storage.errors import (
@@ -36,6 +38,11 @@ from symfind.storage.federation import (
     search_repo,
     search_repos,
 )
+from symfind.storage.freshness import (
+    RETRY_BUILDING_S,
+    describe as describe_freshness,
+    is_partial,
+)
 from symfind.storage.fusion import RRF_K, fuse
 from symfind.storage.location import index_base_dir, index_dir_for
 from symfind.storage.index import IndexState, check_index, index_state
@@ -44,6 +51,7 @@ from symfind.storage.records import (
     ChannelMatch,
     FileState,
     Freshness,
+    FreshnessState,
     Manifest,
     SearchResponse,
     SearchResult,
@@ -67,9 +75,11 @@ __all__ = [
     "escape_counted",
     "escape_line",
     "BUSY_STATES",
+    "FRESH_WAIT_S",
     "DEFAULT_MAX_FILES",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
+    "RETRY_BUILDING_S",
     "RRF_K",
     "SCHEMA_VERSION",
     "STATUS_NAME",
@@ -81,6 +91,7 @@ __all__ = [
     "FederatedResponse",
     "FileState",
     "Freshness",
+    "FreshnessState",
     "IndexDamaged",
     "IndexLocked",
     "IndexMissing",
@@ -110,6 +121,7 @@ __all__ = [
     "Why",
     "check_index",
     "check_root",
+    "describe_freshness",
     "file_digest",
     "find_root",
     "fuse",
@@ -117,6 +129,7 @@ __all__ = [
     "index_base_dir",
     "index_dir_for",
     "index_state",
+    "is_partial",
     "live_daemon_status",
     "pid_alive",
     "read_at_most",
@@ -125,6 +138,7 @@ __all__ = [
     "route",
     "search_repo",
     "search_repos",
+    "settling",
     "spawn_daemon",
     "write_atomically",
 ]

@@ -36,8 +36,16 @@ class DaemonState(enum.StrEnum):
     ERROR = "error"
 
 
+#: A search waits at most this long for changes the daemon has already seen (a file just
+#: saved) to be committed, so that its answer holds them; past it, the answer says what
+#: is pending (`storage.freshness`). Only for a few files (`settling`): a branch switch or
+#: a catch-up takes longer, and every search would pay the wait.
+FRESH_WAIT_S = 1.0
+FRESH_WAIT_MAX_FILES = 200
+
 #: States in which a batch may be running.
 BUSY_STATES = frozenset({DaemonState.STARTING, DaemonState.CATCHING_UP, DaemonState.INDEXING})
+_SETTLING_STATES = frozenset({DaemonState.IDLE, DaemonState.INDEXING})
 
 
 class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,11 +53,17 @@ class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         state: See `DaemonState`.
-        pending: Changed files seen but not yet committed.
+        pending: Changed files known but not committed yet: those of the batch or
+            catch-up under way, and those the watcher holds for the next batch.
         watch: How changes are noticed: the native observer (`inotify`, `fsevents`, ...)
             or `polling` (native notifications unavailable or their limits reached).
         errors: Indexing failures the daemon recovered from (or not: see `state`).
         last_error: The latest of them, with what was being done.
+        failing: Files known to be left out of the index because indexing fails (the
+            last attempt's; 0 once one succeeds).
+        building: The work under way builds the index (a first build, a rebuild), rather
+            than bringing a complete one up to date.
+        busy_since: Unix time the work under way started (0 when idle).
     """
 
     pid: int
@@ -68,9 +82,20 @@ class DaemonStatus(msgspec.Struct, frozen=True, kw_only=True):
     watch: str = ""
     errors: int = 0
     last_error: str = ""
+    failing: int = 0
+    building: bool = False
+    busy_since: float = 0.0
 
 
 _STATUS_DECODER = msgspec.json.Decoder(DaemonStatus)
+
+
+def settling(status: DaemonStatus) -> bool:
+    """Whether a search should wait (FRESH_WAIT_S at most) for the daemon's pending
+    changes: a few files being indexed after an edit — not a build, a catch-up, a branch
+    switch or a failure, whose answers say what they miss instead."""
+    return (0 < status.pending <= FRESH_WAIT_MAX_FILES and not status.building
+            and not status.failing and status.state in _SETTLING_STATES)
 
 
 def live_daemon_status(index_dir: Path) -> DaemonStatus | None:

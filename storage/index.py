@@ -11,11 +11,14 @@ error naming the fix, never an empty or wrong answer.
 
 from __future__ import annotations
 
+import atexit
 import enum
 import fcntl
 import os
+import re
 import secrets
 import shutil
+import tempfile
 from pathlib import Path
 
 import tantivy
@@ -28,6 +31,10 @@ from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyz
 TANTIVY_DIR = "tantivy"
 #: Tantivy's writer lock (an flock held while an IndexWriter lives).
 WRITER_LOCK_NAME = ".tantivy-writer.lock"
+# How Tantivy reports a lock file it could not create or lock: a system error.
+_LOCK_FAILED = re.compile(r"Failed to acquire Lockfile: IoError\(Os \{ code: (\d+)")
+#: Tantivy's lock files: the writer's, and the one readers take while they load a commit.
+_LOCK_FILES = frozenset({WRITER_LOCK_NAME, ".tantivy-meta.lock"})
 # A reader may read meta.json just before a commit deletes the files of segments merged
 # away: a file missing once is looked for again with the newer meta.json.
 _VERIFY_ATTEMPTS = 3
@@ -137,6 +144,8 @@ def open_tantivy(
     Raises:
         IndexMissing: No index (and not `create`).
         IndexDamaged: meta.json or a segment file is damaged or missing.
+        OSError: Tantivy cannot create its lock file (a read-only file system, when
+            `create`).
     """
     directory = index_dir / TANTIVY_DIR
     if create:
@@ -145,12 +154,42 @@ def open_tantivy(
         raise IndexMissing(f"no index at {index_dir} — run `symfind index` first")
     if (directory / "meta.json").exists():  # checked first: Tantivy's own errors are obscure
         verify_index(index_dir, {} if verified is None else verified)
+    path = directory if create or os.access(directory, os.W_OK) else _view_for_reading(directory)
     try:
-        index = tantivy.Index(build_schema(), path=str(directory), reuse=True)
-    except ValueError as exc:  # unreadable meta.json or segments
+        index = tantivy.Index(build_schema(), path=str(path), reuse=True)
+    except ValueError as exc:
+        if (lock := _LOCK_FAILED.search(str(exc))) is not None:  # a system error, no damage
+            code = int(lock.group(1))
+            raise OSError(code, os.strerror(code), str(path)) from exc
+        # Unreadable meta.json or segments.
         raise damaged(index_dir, f"Tantivy cannot open it: {str(exc)[:200]}") from exc
     register_analyzers(index)
     return index
+
+
+def read_through_view(index_dir: Path) -> bool:
+    """Whether this process cannot write the index's directory, so that `open_tantivy`
+    reads it through a view (each new commit then needs a new one: its new files)."""
+    return not os.access(index_dir / TANTIVY_DIR, os.W_OK)
+
+
+def _view_for_reading(directory: Path) -> Path:
+    """A private directory of links to the Tantivy files of `directory`, which this process
+    cannot write (a read-only mount; another user's index it may read).
+
+    Tantivy creates and locks a file beside an index's files even to read them; through
+    the view, that lock file is in a directory of our own, and the index's files are read
+    where they are. Views are removed when the process exits.
+
+    Raises:
+        OSError: The view cannot be made (the temporary directory is not writable).
+    """
+    view = Path(tempfile.mkdtemp(prefix="symfind-read-"))
+    atexit.register(shutil.rmtree, view, ignore_errors=True)
+    for entry in os.scandir(directory):
+        if entry.is_file(follow_symlinks=False) and entry.name not in _LOCK_FILES:
+            os.symlink(entry.path, view / entry.name)
+    return view
 
 
 def drop_index_files(index_dir: Path) -> None:

@@ -7,7 +7,8 @@ A commit costs in proportion to the files it changed, whatever the repository's 
   many of its bytes are valid. Replaced atomically (write, fsync, rename) at every commit;
   it stays a few hundred bytes.
 - `files-<id>.log`, the file states: frames of a 4-byte length and a msgpack `FileChanges`,
-  each a commit's changes. A commit appends its frame (fsynced) before Tantivy's commit,
+  each a commit's changes; the header holds the CRC-32 of the bytes it counts, checked by
+  every reader as Tantivy's files are (`read_table`, `ManifestReader`, `LogCheck`). A commit appends its frame (fsynced) before Tantivy's commit,
   and the header that counts it after: a reader that reads the header, then the log up
   to `log_bytes`, sees exactly one commit's table, and a frame past `log_bytes` names the
   paths of a commit cut short, which the next writer re-checks. Once the log outgrows
@@ -25,6 +26,7 @@ import secrets
 import struct
 import tempfile
 import threading
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +72,12 @@ class ManifestHeader(msgspec.Struct, frozen=True, kw_only=True):
         log_bytes: How many of its bytes belong to this generation.
         file_count: Number of indexed files.
         symbol_count: Number of symbols over every indexed file.
+        log_crc: CRC-32 of the log's first `log_bytes` bytes; None in indexes written
+            before it was recorded (their log is not checked).
+        to_index: Files the sync that made this commit (a build, `symfind index`) had
+            still to index: 0 once a sync completed, `UNCOUNTED` before it has listed
+            them. A sync cut short leaves its count: the index is incomplete until the
+            next one completes.
     """
 
     schema_version: int
@@ -83,8 +91,12 @@ class ManifestHeader(msgspec.Struct, frozen=True, kw_only=True):
     log_bytes: int = 0
     file_count: int = 0
     symbol_count: int = 0
+    log_crc: int | None = None
+    to_index: int = 0
 
 
+#: `ManifestHeader.to_index` of a commit made before the files to index were counted.
+UNCOUNTED = -1
 _HEADER_DECODER = msgspec.json.Decoder(ManifestHeader)
 _CHANGES_ENCODER = msgspec.msgpack.Encoder()
 _CHANGES_DECODER = msgspec.msgpack.Decoder(FileChanges)
@@ -144,6 +156,27 @@ class DamagedLog(Exception):
     """The log a header names is missing, shorter than counted, or does not decode."""
 
 
+def read_log(path: Path, start: int, end: int) -> bytes:
+    """The bytes of the log at `path` between offsets `start` and `end`.
+
+    Raises:
+        FileNotFoundError: The log is gone (a newer commit replaced it).
+        DamagedLog: It is shorter than that.
+    """
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    if len(data) != end - start:
+        raise DamagedLog(f"{path.name} is shorter than its manifest says")
+    return data
+
+
+def _check_crc(name: str, crc: int, header: ManifestHeader) -> None:
+    """Raises DamagedLog when `crc` (of the log's first `log_bytes`) is not the header's."""
+    if header.log_crc is not None and crc != header.log_crc:
+        raise DamagedLog(f"{name} fails its checksum (flipped or overwritten bytes)")
+
+
 def read_changes(path: Path, start: int, end: int) -> Iterator[FileChanges]:
     """The frames of the log at `path` between byte offsets `start` and `end`.
 
@@ -151,22 +184,26 @@ def read_changes(path: Path, start: int, end: int) -> Iterator[FileChanges]:
         FileNotFoundError: The log is gone (a newer commit replaced it).
         DamagedLog: The bytes are missing or do not decode.
     """
-    with open(path, "rb") as handle:
-        handle.seek(start)
-        data = handle.read(end - start)
-    if len(data) != end - start:
-        raise DamagedLog(f"{path.name} is shorter than its manifest says")
+    return decode_frames(path.name, read_log(path, start, end))
+
+
+def decode_frames(name: str, data: bytes) -> Iterator[FileChanges]:
+    """The frames in `data` (whole frames of the log `name`).
+
+    Raises:
+        DamagedLog: They do not decode.
+    """
     offset = 0
     try:
         while offset < len(data):
             (length,) = _LENGTH.unpack_from(data, offset)
             offset += _LENGTH.size
             if offset + length > len(data):
-                raise DamagedLog(f"{path.name} ends inside a frame")
+                raise DamagedLog(f"{name} ends inside a frame")
             yield _CHANGES_DECODER.decode(data[offset : offset + length])
             offset += length
     except (struct.error, msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise DamagedLog(f"{path.name} does not decode: {exc}") from exc
+        raise DamagedLog(f"{name} does not decode: {exc}") from exc
 
 
 class FileTable(msgspec.Struct, kw_only=True):
@@ -210,10 +247,12 @@ def read_table(index_dir: Path, header: ManifestHeader) -> FileTable:
 
     Raises:
         FileNotFoundError: The log is gone (a newer commit replaced it).
-        DamagedLog: The log is shorter than counted or does not decode.
+        DamagedLog: The log is shorter than counted, fails its checksum or does not decode.
     """
+    data = read_log(index_dir / header.log_name, 0, header.log_bytes)
+    _check_crc(header.log_name, zlib.crc32(data), header)
     table = FileTable()
-    for changes in read_changes(index_dir / header.log_name, 0, header.log_bytes):
+    for changes in decode_frames(header.log_name, data):
         table.apply(changes)
     return table
 
@@ -250,6 +289,7 @@ class ManifestReader:
         self.index_dir = index_dir
         self._log_name = ""
         self._log_bytes = 0
+        self._log_crc = 0  # of the bytes read so far
         self._table = FileTable()
         self._header: ManifestHeader | None = None
         self._manifest: Manifest | None = None
@@ -268,27 +308,72 @@ class ManifestReader:
         start = self._log_bytes if follows else 0
         table = self._table.copy() if follows else FileTable()
         try:
-            for changes in read_changes(self.index_dir / header.log_name, start,
-                                        header.log_bytes):
+            data = read_log(self.index_dir / header.log_name, start, header.log_bytes)
+            crc = zlib.crc32(data, self._log_crc if follows else 0)
+            _check_crc(header.log_name, crc, header)
+            for changes in decode_frames(header.log_name, data):
                 table.apply(changes)
         except (FileNotFoundError, DamagedLog):
             return None
         self._log_name, self._log_bytes, self._table = header.log_name, header.log_bytes, table
+        self._log_crc = crc
         self._header, self._manifest = header, as_manifest(header, table)
         return self._manifest
+
+
+class LogCheck:
+    """Checks the log a header names against the header's CRC, for a long-lived reader:
+    all of it the first time, then only what commits append; all of it again when the
+    file changed while no commit did (rewritten in place)."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.index_dir = index_dir
+        self._header: ManifestHeader | None = None
+        self._crc = 0
+        self._stamp: tuple[int, int, int] | None = None
+
+    def check(self, header: ManifestHeader) -> None:
+        """Check the log `header` names.
+
+        Raises:
+            FileNotFoundError: The log is gone (a newer commit replaced it).
+            DamagedLog: It is shorter than counted or fails its checksum.
+        """
+        if header.log_crc is None:
+            return
+        path = self.index_dir / header.log_name
+        info = path.stat()
+        stamp = (info.st_ino, info.st_size, info.st_mtime_ns)
+        last = self._header
+        if last == header and stamp == self._stamp:
+            return
+        follows = (last is not None and last != header and last.log_name == header.log_name
+                   and last.log_bytes <= header.log_bytes)
+        start, crc = (last.log_bytes, self._crc) if follows and last else (0, 0)
+        crc = zlib.crc32(read_log(path, start, header.log_bytes), crc)
+        _check_crc(header.log_name, crc, header)
+        self._header, self._crc, self._stamp = header, crc, stamp
 
 
 class ChangeLog:
     """The writer's end of the log: appends frames, starts new logs, removes old ones."""
 
-    def __init__(self, index_dir: Path, name: str, valid_bytes: int) -> None:
-        """Continue the log `name` after its first `valid_bytes` (what a header counts);
-        anything past them is the frame of a commit that did not finish (`unfinished`)."""
+    def __init__(
+        self, index_dir: Path, name: str, valid_bytes: int, crc: int | None = None
+    ) -> None:
+        """Continue the log `name` after its first `valid_bytes` (what a header counts,
+        whose CRC-32 is `crc`; computed here when the header has none); anything past them
+        is the frame of a commit that did not finish (`unfinished`)."""
         self.index_dir = index_dir
         self.name = name
         self.size = valid_bytes
         self._snapshot_bytes = valid_bytes
         self._appended = 0
+        if crc is None:
+            crc = zlib.crc32(read_log(index_dir / name, 0, valid_bytes))
+        #: CRC-32 of the valid bytes, for the header.
+        self.crc = crc
+        self._appended_crc = crc
 
     def unfinished(self) -> list[str]:
         """The paths of a commit cut short: those of the whole frames past `size` (a frame
@@ -325,7 +410,7 @@ class ChangeLog:
         name = f"{_LOG_PREFIX}{secrets.token_hex(8)}{_LOG_SUFFIX}"
         frame = _frame(FileChanges(files=files, skipped=skipped, excluded=excluded))
         _write_durably(index_dir / name, "xb", frame)
-        return cls(index_dir, name, len(frame))
+        return cls(index_dir, name, len(frame), zlib.crc32(frame))
 
     def append(self, changes: FileChanges) -> None:
         """Write one commit's changes after the valid bytes, durably (replacing whatever
@@ -341,10 +426,12 @@ class ChangeLog:
         except OSError as exc:
             raise _named(exc, self.index_dir / self.name) from exc
         self._appended = len(frame)
+        self._appended_crc = zlib.crc32(frame, self.crc)
 
     def advance(self) -> None:
         """Count the frame last appended as valid (its commit is done)."""
         self.size += self._appended
+        self.crc = self._appended_crc
         self._appended = 0
 
     def outgrown(self) -> bool:

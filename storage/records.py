@@ -6,6 +6,7 @@ older manifests and wire messages still decode.
 
 from __future__ import annotations
 
+import enum
 import hashlib
 
 import msgspec
@@ -108,13 +109,38 @@ class SearchResult(msgspec.Struct, frozen=True, kw_only=True):
     doc: str = ""
 
 
+class FreshnessState(enum.StrEnum):
+    """How far an answer can be trusted to reflect the repository (`storage.freshness`)."""
+
+    CURRENT = "current"  # a daemon watches and nothing is known to be waiting
+    BUILDING = "building"  # the index is being built: `files` so far, `pending` to go
+    BEHIND = "behind"  # `pending` changed files are not indexed yet
+    FAILING = "failing"  # indexing fails: `failing` files not indexed, `error` says why
+    INCOMPLETE = "incomplete"  # no daemon; an indexing run under way or cut short
+    UNWATCHED = "unwatched"  # no daemon: the index is as of its last commit
+
+
 class Freshness(msgspec.Struct, frozen=True, kw_only=True):
-    """How current the index is."""
+    """How current the index is, as `storage.freshness.assess` judged it.
+
+    Attributes:
+        files: Files the searched commit holds.
+        pending: Files known to be changed or still to index, not in it yet.
+        state: The verdict; `storage.freshness.describe` says it in words.
+        watching: A live daemon keeps the index up to date.
+        failing: Files not indexed because indexing fails (`error` says why).
+        retry_after_s: When asking again should find more (0: no reason to wait).
+    """
 
     generation: int
     updated_at: float
     files: int
     pending: int = 0
+    state: FreshnessState = FreshnessState.UNWATCHED
+    watching: bool = False
+    failing: int = 0
+    error: str = ""
+    retry_after_s: float = 0.0
 
 
 class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):

@@ -82,10 +82,13 @@ def check_root(root: Path, *, max_files: int | None = None) -> None:
             `max_files` files with neither a VCS marker nor an existing index.
     """
     hint = "pass --force to index it anyway"
+    # Mostly a command run from there without naming the repository: name it, then.
+    name_it = ("name the repository's own directory instead (`symfind index PATH`, "
+               f"`symfind mcp --repo PATH`); --force indexes {root} itself")
     if root == Path(root.anchor):
-        raise NotARepository(f"refusing to index the filesystem root {root}; {hint}")
+        raise NotARepository(f"refusing to index the filesystem root {root}: {name_it}")
     if root == Path.home().resolve():
-        raise NotARepository(f"refusing to index the home directory {root}; {hint}")
+        raise NotARepository(f"refusing to index the home directory {root}: {name_it}")
     if has_marker(root) or has_index(root):
         return
     if max_files is None:

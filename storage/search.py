@@ -15,12 +15,27 @@ import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
+from symfind.storage.daemon_contract import DaemonStatus
 from symfind.storage.errors import IndexDamaged
+from symfind.storage.freshness import assess, describe, is_partial
 from symfind.storage.fusion import Fused, contribution, fuse
 from symfind.storage.globs import glob_to_regex
-from symfind.storage.index import check_index, damaged, open_tantivy, verify_index
+from symfind.storage.index import (
+    check_index,
+    damaged,
+    open_tantivy,
+    read_through_view,
+    verify_index,
+)
 from symfind.storage.integrity import Stamp
-from symfind.storage.manifest import ManifestHeader, ManifestReader, manifest_path, read_header
+from symfind.storage.manifest import (
+    DamagedLog,
+    LogCheck,
+    ManifestHeader,
+    ManifestReader,
+    manifest_path,
+    read_header,
+)
 from symfind.storage.priors import TEST_CODE_FACTOR, TEST_CODE_REASON, asks_for_tests, is_test_code
 from symfind.storage.query import SearchQuery
 from symfind.storage.semantic import ModelUnavailable
@@ -71,6 +86,8 @@ class Searcher:
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
         self.header: ManifestHeader = check_index(index_dir)
+        self._log_check = LogCheck(index_dir)
+        self._check_log()
         self._manifests = ManifestReader(index_dir)
         # Segment files found intact (their checksums), so a refresh checks only new ones.
         self._verified: dict[str, Stamp] = {}
@@ -93,6 +110,7 @@ class Searcher:
         stamp = _stamp(manifest_path(self.index_dir))
         if time.monotonic() - self._checked_at >= RECHECK_FILES_S:
             verify_index(self.index_dir, self._verified)
+            self._check_log()
             self._checked_at = time.monotonic()
         if stamp == self._manifest_stamp:
             return False
@@ -100,7 +118,8 @@ class Searcher:
         header = read_header(self.index_dir)
         if header is None or header.generation == self.header.generation:
             return False
-        rebuilt = header.index_id != self.header.index_id
+        # A new build, or an index read through a view of links (which lacks the new files).
+        rebuilt = header.index_id != self.header.index_id or read_through_view(self.index_dir)
         self.header = check_index(self.index_dir)
         if rebuilt:
             self._verified.clear()
@@ -109,8 +128,22 @@ class Searcher:
         else:
             self._index.reload()
             verify_index(self.index_dir, self._verified)
+        self._check_log()
         self._searcher = self._index.searcher()
         return True
+
+    def _check_log(self) -> None:
+        """Check the file log against the header's checksum, as Tantivy's files are.
+
+        Raises:
+            IndexDamaged: It is shorter than counted or fails its checksum.
+        """
+        try:
+            self._log_check.check(self.header)
+        except FileNotFoundError:
+            pass  # a newer commit replaced it: the refresh that follows checks the new one
+        except DamagedLog as exc:
+            raise damaged(self.index_dir, str(exc)) from None
 
     @property
     def manifest(self) -> Manifest:
@@ -131,20 +164,18 @@ class Searcher:
     def num_symbols(self) -> int:
         return self._searcher.num_docs
 
-    def freshness(self, pending: int = 0) -> Freshness:
-        return Freshness(
-            generation=self.header.generation,
-            updated_at=self.header.updated_at,
-            files=self.header.file_count,
-            pending=pending,
-        )
+    def freshness(self, daemon: DaemonStatus | None = None) -> Freshness:
+        """How current the commit searched is, given the live daemon's status (None: no
+        daemon runs for this index)."""
+        return assess(self.header, daemon)
 
-    def search(self, query: SearchQuery, *, pending: int = 0) -> SearchResponse:
+    def search(self, query: SearchQuery, *, daemon: DaemonStatus | None = None) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
         Args:
             query: What to look for, how many results, and the filters.
-            pending: Changes the caller knows are not indexed yet (reported as is).
+            daemon: The status of the daemon keeping the index, None when none runs: what
+                the answer's freshness (and an empty answer's reason) says it may miss.
 
         Raises:
             QueryError: The query does not pass `SearchQuery.check`.
@@ -163,16 +194,17 @@ class Searcher:
         fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found,
                            TEST_CODE_REASON if item.key in demoted else "") for item in fused]
+        fresh = self.freshness(daemon)
         empty_reason, suggestions = "", []
         if not results and query.explain:
-            empty_reason, suggestions = self._explain_empty(plan, filters)
+            empty_reason, suggestions = self._explain_empty(plan, filters, fresh)
         return SearchResponse(
             query=query.text,
             route=str(plan.route),
             channels=dict(plan.weights),
             took_ms=round((time.perf_counter() - started) * 1000, 3),
             results=results,
-            freshness=self.freshness(pending),
+            freshness=fresh,
             empty_reason=empty_reason,
             suggestions=suggestions,
             failures=failures,
@@ -245,7 +277,21 @@ class Searcher:
         except IndexDamaged as damage:
             raise damage from exc
 
-    def _explain_empty(self, plan: Plan, filters: list[tantivy.Query]) -> tuple[str, list[str]]:
+    def _explain_empty(
+        self, plan: Plan, filters: list[tantivy.Query], fresh: Freshness
+    ) -> tuple[str, list[str]]:
+        """Why nothing was found, and the nearest names. While the index is being built,
+        is behind or fails to be updated, that comes first: the answer is not final."""
+        if not is_partial(fresh):
+            return self._nothing_matches(plan, filters)
+        if self._searcher.num_docs == 0:
+            return describe(fresh), []
+        reason, names = self._nothing_matches(plan, filters)
+        return f"{describe(fresh)}; in what is indexed so far, {reason}", names
+
+    def _nothing_matches(
+        self, plan: Plan, filters: list[tantivy.Query]
+    ) -> tuple[str, list[str]]:
         if self._searcher.num_docs == 0:
             return "the index holds no symbols yet — run `symfind index`", []
         if filters:

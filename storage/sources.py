@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from symfind.storage.daemon_contract import DaemonStatus
 from symfind.storage.errors import IndexDamaged, StorageError
 from symfind.storage.query import SearchQuery
 from symfind.storage.records import SearchResponse
@@ -52,7 +53,7 @@ class IndexSource:
                 self._searcher = None
                 raise StorageError(f"the index in {self.index_dir} cannot be read: {exc}") from None
 
-    def search(self, query: SearchQuery, *, pending: int = 0) -> SearchResponse:
+    def search(self, query: SearchQuery, *, daemon: DaemonStatus | None = None) -> SearchResponse:
         """Search the index (see `Searcher.search`).
 
         Raises:
@@ -60,7 +61,7 @@ class IndexSource:
             IndexMissing, SchemaMismatch, StorageError: As `reader`.
         """
         with self.reader() as searcher:
-            return searcher.search(query, pending=pending)
+            return searcher.search(query, daemon=daemon)
 
     def _current(self) -> Searcher:
         if self._searcher is None:

@@ -19,7 +19,8 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
@@ -53,13 +54,45 @@ WRITER_HEAP_BYTES = 128_000_000
 _OS_ERROR = re.compile(r"\(os error (\d+)\)")
 
 
+# Tantivy's indexing thread writes documents to disk as they are added; when it fails it
+# dies, and every later call says only this (no errno).
+_WRITER_KILLED = "index writer was killed"
+#: A file system with less free space than this is full for an index being written.
+_FULL_BYTES = 1 << 20
+
+
 def _os_error(exc: BaseException, where: Path) -> OSError | None:
-    """The OSError (a full disk, permissions) a Tantivy error reports, if any."""
+    """The OSError (a full disk, permissions) a Tantivy error reports, if any. When its
+    indexing thread died, which Tantivy reports without a cause, a file system left with
+    (almost) no free space is taken for the cause: the usual one."""
     found = _OS_ERROR.search(str(exc))
-    if found is None:
-        return None
-    code = int(found.group(1))
-    return OSError(code, os.strerror(code) if code in errno.errorcode else str(exc), str(where))
+    if found is not None:
+        code = int(found.group(1))
+        return OSError(code, os.strerror(code) if code in errno.errorcode else str(exc),
+                       str(where))
+    if _WRITER_KILLED in str(exc) and _free_bytes(where) < _FULL_BYTES:
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(where))
+    return None
+
+
+def _free_bytes(where: Path) -> int:
+    try:
+        info = os.statvfs(where)
+    except OSError:
+        return _FULL_BYTES  # cannot tell: not taken for a full disk
+    return info.f_bavail * info.f_frsize
+
+
+@contextmanager
+def _system_errors(where: Path) -> Iterator[None]:
+    """Tantivy's writer failing for a system error (a full disk, permissions): raised as
+    the OSError it is, naming `where`, for the one line that says so."""
+    try:
+        yield
+    except ValueError as exc:
+        if (os_error := _os_error(exc, where)) is None:
+            raise
+        raise os_error from exc
 
 
 class IndexWriter:
@@ -116,7 +149,8 @@ class IndexWriter:
         if header is None or table is None:
             # Without a trustworthy manifest nothing in Tantivy is accounted for: start empty,
             # in a new log that the first commit's header points at.
-            self._writer.delete_all_documents()
+            with _system_errors(self._tantivy_dir):
+                self._writer.delete_all_documents()
             self._files: dict[str, FileState] = {}
             self._skipped: dict[str, str] = {}
             self._excluded: dict[str, str] = {}
@@ -130,11 +164,12 @@ class IndexWriter:
                 index_id=secrets.token_hex(16),
                 log_name=self._log.name,
                 log_bytes=self._log.size,
+                log_crc=self._log.crc,
             )
             pending: list[str] = []
         else:
             self._files, self._skipped, self._excluded = table.files, table.skipped, table.excluded
-            self._log = ChangeLog(index_dir, header.log_name, header.log_bytes)
+            self._log = ChangeLog(index_dir, header.log_name, header.log_bytes, header.log_crc)
             pending = sorted({*header.pending, *self._log.unfinished()})
             self.header = msgspec.structs.replace(header, pending=pending)
             if pending != header.pending:  # recorded before the log forgets them
@@ -199,13 +234,22 @@ class IndexWriter:
         """Number of paths changed since the last commit."""
         return len(self._staged)
 
+    @property
+    def _tantivy_dir(self) -> Path:
+        return self.index_dir / TANTIVY_DIR
+
     def replace_file(self, path: str, state: FileState, symbols: Iterable[Symbol]) -> None:
-        """Stage: drop every symbol of `path`, then add `symbols`."""
-        self._writer.delete_documents_by_term("path", path)
+        """Stage: drop every symbol of `path`, then add `symbols`.
+
+        Raises:
+            OSError: The index cannot be written (a full disk).
+        """
         count = 0
-        for symbol in symbols:
-            self._writer.add_document(to_document(symbol))
-            count += 1
+        with _system_errors(self._tantivy_dir):
+            self._writer.delete_documents_by_term("path", path)
+            for symbol in symbols:
+                self._writer.add_document(to_document(symbol))
+                count += 1
         self._forget(path)
         self._files[path] = msgspec.structs.replace(state, symbols=count)
         self._symbols += count
@@ -222,15 +266,21 @@ class IndexWriter:
             self._staged.add(path)
 
     def delete_file(self, path: str) -> None:
-        """Stage: drop every symbol of `path` and forget the file."""
-        self._writer.delete_documents_by_term("path", path)
+        """Stage: drop every symbol of `path` and forget the file.
+
+        Raises:
+            OSError: The index cannot be written (a full disk).
+        """
+        with _system_errors(self._tantivy_dir):
+            self._writer.delete_documents_by_term("path", path)
         self._forget(path)
         self._staged.add(path)
 
     def skip_file(self, path: str, reason: str) -> None:
         """Stage: record that `path` is not indexed, dropping symbols it had."""
         if path in self._files:
-            self._writer.delete_documents_by_term("path", path)
+            with _system_errors(self._tantivy_dir):
+                self._writer.delete_documents_by_term("path", path)
         self._forget(path)
         self._skipped[path] = reason
         self._staged.add(path)
@@ -257,8 +307,12 @@ class IndexWriter:
             self._excluded = dict(excluded)
             self._excluded_staged = True
 
-    def commit(self) -> ManifestHeader:
+    def commit(self, *, to_index: int | None = None) -> ManifestHeader:
         """Make staged changes visible and durable; returns the new manifest header.
+
+        Args:
+            to_index: Files the sync under way has still to index (see
+                `ManifestHeader.to_index`); None leaves the count as it is (a batch).
 
         Raises:
             OSError: The index cannot be written (a full disk, permissions).
@@ -267,12 +321,8 @@ class IndexWriter:
         if self._fresh_log:  # from now on a next writer continues the new log
             write_header(self.index_dir, self.header)
         self._log.append(self._changes(sorted(self._staged)))
-        try:
+        with _system_errors(self._tantivy_dir):  # a full disk: the CLI says so in one line
             self._writer.commit()
-        except ValueError as exc:
-            if (os_error := _os_error(exc, self.index_dir / TANTIVY_DIR)) is not None:
-                raise os_error from exc  # a full disk: the CLI says so in one line
-            raise
         self._log.advance()
         log = self._log
         if log.outgrown():
@@ -284,6 +334,8 @@ class IndexWriter:
             updated_at=time.time(),
             log_name=log.name,
             log_bytes=log.size,
+            log_crc=log.crc,
+            to_index=self.header.to_index if to_index is None else to_index,
             file_count=len(self._files),
             symbol_count=self._symbols,
         )
@@ -313,5 +365,8 @@ class IndexWriter:
     def close(self) -> None:
         """Release the writer lock (uncommitted changes are dropped)."""
         if self._writer is not None:
-            self._writer.rollback()
+            try:
+                self._writer.rollback()
+            except ValueError as exc:  # its indexing thread died (a full disk): nothing to keep
+                logger.debug("rolling back a failed writer: %s", exc)
             self._writer = None  # type: ignore[assignment]

@@ -1,8 +1,12 @@
-"""Shared fixtures: an indexed copy of the fixture repository, golden files."""
+"""Shared fixtures: an indexed copy of the fixture repository, golden files, and the
+user's own state kept out of reach (indexes, the daemon registry)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +41,40 @@ def _isolated_index_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
 def _isolated_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's real token file (`symfind token`, `serve`)."""
     monkeypatch.setenv("SYMFIND_CONFIG_DIR", str(tmp_path_factory.mktemp("config") / "symfind"))
+
+
+#: Daemons started for the tests' MCP servers leave this long after their server ends.
+TEST_DAEMON_LEASE_S = "3"
+_STOP_TIMEOUT_S = 30.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_daemon_registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The daemons the tests start are listed in a registry of the session's own, never
+    in the user's `symfind daemon list`; those started for MCP servers leave soon after
+    their server (`SYMFIND_DAEMON_LEASE`); any still running when the session ends is
+    stopped (SIGTERM, as `daemon stop` does)."""
+    from symfind.daemon.registry import RUNTIME_VARIABLE, running_daemons
+    from symfind.storage.leases import LEASE_VARIABLE
+
+    values = {RUNTIME_VARIABLE: str(tmp_path_factory.mktemp("runtime")),
+              LEASE_VARIABLE: TEST_DAEMON_LEASE_S}
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+        left = running_daemons()
+        for entry in left:
+            os.kill(entry.pid, signal.SIGTERM)
+        deadline = time.monotonic() + _STOP_TIMEOUT_S
+        while running_daemons() and time.monotonic() < deadline:
+            time.sleep(0.05)  # other processes: nothing to wait on but the registry
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

@@ -50,6 +50,16 @@ def index_env(base: Path) -> Iterator[None]:
         yield
 
 
+def kept_private() -> dict[str, str]:
+    """The variables the conftest sets so that the daemons tests start stay out of the
+    user's `daemon list` and leave soon: what a server started with an environment of
+    its own (an MCP client's minimal one) must be given too."""
+    from symfind.daemon.registry import RUNTIME_VARIABLE
+    from symfind.storage.leases import LEASE_VARIABLE
+
+    return {name: os.environ[name] for name in (RUNTIME_VARIABLE, LEASE_VARIABLE)}
+
+
 def run_symfind(command: str, repo: Path, base: Path) -> None:
     """Run `python -m symfind.daemon COMMAND REPO` (`index`, `reindex`, `daemon stop`) with the
     index base `base`."""

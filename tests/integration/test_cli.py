@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from symfind.storage import SCHEMA_VERSION
+from symfind.storage import SCHEMA_VERSION, VERSION, index_dir_for
+from symfind.storage.manifest import read_header
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_REPO = ROOT / "tests" / "fixtures" / "repo"
@@ -42,6 +43,12 @@ def index_env(tmp_path_factory: pytest.TempPathFactory, repo: Path) -> dict[str,
     result = symfind("index", str(repo), env=env)
     assert result.returncode == 0, result.stderr
     return env
+
+
+def index_dir_of(repo: Path, env: dict[str, str]) -> Path:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
+        return index_dir_for(repo.resolve())
 
 
 def test_index_reports_counts_and_prints_nothing_else_when_piped(tmp_path: Path, repo: Path) -> None:
@@ -77,7 +84,16 @@ def test_queries_from_file_prints_the_jsonl_contract(
         ("((((", "invalid"),
     ]
     first = answers[0]
-    assert list(first) == ["query", "route", "took_ms", "results"]
+    assert list(first) == ["query", "route", "took_ms", "results", "freshness", "symfind_version"]
+    assert list(answers[1]) == ["query", "route", "took_ms", "results", "error", "symfind_version"]
+    assert {a["symfind_version"] for a in answers} == {VERSION}
+    header = read_header(index_dir_of(repo, index_env))
+    assert header is not None
+    assert first["freshness"] == {  # no daemon runs: the index is as of its last commit
+        "generation": header.generation, "updated_at": header.updated_at,
+        "files": header.file_count, "pending": 0, "state": "unwatched", "watching": False,
+        "failing": 0, "error": "", "retry_after_s": 0.0,
+    }
     assert [list(r) for r in first["results"]] == [RESULT_KEYS] * len(first["results"])
     top = first["results"][0]
     assert (top["qualname"], top["path"], top["line"], top["why"]["channels"]["fuzzy"]) == (
@@ -93,6 +109,24 @@ def test_absurd_limits_are_usage_errors(repo: Path, index_env: dict[str, str], l
     result = symfind("search", "HttpClient", "--repo", str(repo), "--limit", limit, env=index_env)
     assert result.returncode == 2
     assert "--limit" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["search", "x", "--limit", "0"],
+         "argument --limit: must be between 1 and 1000, got 0 — see `symfind search --help`"),
+        ([], "the following arguments are required: COMMAND — see `symfind --help`"),
+        (["daemon", "frob"], "argument action: invalid choice: 'frob' (choose from 'start', "
+         "'stop', 'status', 'run', 'list') — see `symfind daemon --help`"),
+        (["index", "--workers", "many"],
+         "argument --workers: not an integer: 'many' — see `symfind index --help`"),
+        (["status", "--bogus"], "unrecognized arguments: --bogus — see `symfind --help`"),
+    ],
+)
+def test_a_usage_error_is_one_line(args: list[str], line: str, tmp_path: Path) -> None:
+    result = symfind(*args, env={"SYMFIND_INDEX_DIR": str(tmp_path)})
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"symfind: {line}\n")
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,8 @@ from tests.integration.test_cli import FIXTURE_REPO, ROOT, symfind
 
 DEADLINE_S = 60.0
 ROOT_REFUSED = (
-    "symfind: refusing to index the filesystem root /; pass --force to index it anyway\n"
+    "symfind: refusing to index the filesystem root /: name the repository's own directory "
+    "instead (`symfind index PATH`, `symfind mcp --repo PATH`); --force indexes / itself\n"
 )
 
 
@@ -223,8 +224,34 @@ def test_ctrl_c_stops_the_mcp_server_without_a_traceback(
         assert json.loads(process.stdout.readline())["id"] == 1  # serving, stdin still open
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=DEADLINE_S)
-    assert process.returncode == 130
-    assert "Traceback" not in err
+    assert (process.returncode, err) == (130, "symfind: interrupted\n")
+
+
+def _execed_the_server(pid: int) -> bool:
+    try:
+        return b"symfind.mcp_server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
+def test_ctrl_c_while_symfind_mcp_starts_its_server_says_interrupted(
+    git_repo: Path, env: dict[str, str]
+) -> None:
+    # The moment `symfind mcp` has exec'd the server's interpreter, before the server's
+    # code runs: Python's own start-up would die of it (a traceback, `Fatal Python error`).
+    with subprocess.Popen(
+        [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(git_repo)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **env}, preexec_fn=_default_sigint,
+    ) as process:
+        deadline = time.monotonic() + DEADLINE_S
+        while not _execed_the_server(process.pid):
+            assert time.monotonic() < deadline, "symfind mcp never started its server"
+            time.sleep(0.001)  # another process: nothing to wait on but its /proc entry
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=DEADLINE_S)
+    assert (process.returncode, out, err) == (130, "", "symfind: interrupted\n")
 
 
 # ---- trees that are not repositories ------------------------------------------------------
@@ -240,6 +267,18 @@ def test_the_filesystem_root_is_refused(tmp_path: Path, command: list[str]) -> N
     )
 
 
+def test_a_search_from_the_filesystem_root_asks_for_the_repository(tmp_path: Path) -> None:
+    result = symfind("search", "HttpClient", cwd=Path("/"),
+                     env={"SYMFIND_INDEX_DIR": str(tmp_path)})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SYMFIND_INDEX_DIR", str(tmp_path))
+        looked_in = index_dir_for(Path("/"))
+    assert (result.returncode, result.stdout, result.stderr) == (
+        3, "", f"symfind: no index of / (looked in {looked_in}) — name the repository to "
+        "search (`symfind search QUERY PATH`, or `--repo PATH`)\n",
+    )
+
+
 def test_the_home_directory_is_refused_even_with_a_git_marker(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".git").mkdir(parents=True)
@@ -248,8 +287,9 @@ def test_the_home_directory_is_refused_even_with_a_git_marker(tmp_path: Path) ->
     # From a directory below it with no marker of its own, home's .git makes home the root.
     result = symfind("index", cwd=home / "project", env=env)
     assert (result.returncode, result.stderr) == (
-        2, f"symfind: refusing to index the home directory {home}; "
-        "pass --force to index it anyway\n",
+        2, f"symfind: refusing to index the home directory {home}: name the repository's own "
+        "directory instead (`symfind index PATH`, `symfind mcp --repo PATH`); --force "
+        f"indexes {home} itself\n",
     )
 
 

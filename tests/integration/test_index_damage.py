@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -20,6 +21,7 @@ from mcp import Client
 
 from symfind.mcp_server.server import build_server
 from symfind.storage import index_dir_for
+from symfind.storage.manifest import read_header
 from tests.integration.daemon_process import TIMEOUT_S, idle, wait_for_status
 from tests.integration.mcp_support import error_text
 
@@ -88,6 +90,28 @@ def truncate_segment_file(tantivy: Path) -> str:
     return re.escape(f"{path.name} has no valid footer (truncated or overwritten)")
 
 
+def file_log(tantivy: Path) -> Path:
+    """The log of file states the manifest header names."""
+    header = read_header(tantivy.parent)
+    assert header is not None
+    return tantivy.parent / header.log_name
+
+
+def random_log(tantivy: Path) -> str:
+    log = file_log(tantivy)
+    log.write_bytes(random.Random(12).randbytes(log.stat().st_size))
+    return re.escape(f"{log.name} fails its checksum (flipped or overwritten bytes)")
+
+
+def flip_log(tantivy: Path) -> str:
+    # One letter of a path: the log still decodes, naming a file that is not there.
+    log = file_log(tantivy)
+    data = bytearray(log.read_bytes())
+    data[data.index(b"client.py")] ^= 0x20  # client.py -> Client.py
+    log.write_bytes(bytes(data))
+    return re.escape(f"{log.name} fails its checksum (flipped or overwritten bytes)")
+
+
 FAULTS: dict[str, Callable[[Path], str]] = {
     **{f"flipped .{ext}": flip_bytes(ext)
        for ext in ("store", "term", "idx", "pos", "fast", "fieldnorm")},
@@ -96,6 +120,8 @@ FAULTS: dict[str, Callable[[Path], str]] = {
     "deleted .term": delete_segment_file,
     "overwritten .store": overwrite_segment_file,
     "truncated .idx": truncate_segment_file,
+    "random bytes over the file log": random_log,
+    "flipped file log": flip_log,
 }
 
 

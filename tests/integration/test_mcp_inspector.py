@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mcp_support import index_repo, make_repo
+from tests.integration.mcp_support import index_repo, kept_private, make_repo
 
 pytestmark = pytest.mark.slow
 
@@ -31,8 +31,9 @@ def server_command(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     repo = make_repo(tmp_path_factory.mktemp("mcp-inspector") / "proj")
     base = tmp_path_factory.mktemp("mcp-inspector-index")
     index_repo(repo, base)
-    return ["-e", f"SYMFIND_INDEX_DIR={base}", sys.executable, "-P", "-m", "symfind.mcp_server",
-            "--repo", str(repo)]
+    private = [part for name, value in kept_private().items() for part in ("-e", f"{name}={value}")]
+    return ["-e", f"SYMFIND_INDEX_DIR={base}", *private, sys.executable, "-P", "-m",
+            "symfind.mcp_server", "--repo", str(repo)]
 
 
 def run(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 
-from tests.integration.mcp_support import index_repo, make_repo
+from tests.integration.mcp_support import index_repo, kept_private, make_repo
 
 pytestmark = pytest.mark.anyio
 
@@ -31,7 +31,7 @@ def server_params(repo: Path, base: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
-        env={"SYMFIND_INDEX_DIR": str(base)},
+        env={"SYMFIND_INDEX_DIR": str(base), **kept_private()},
         cwd=str(repo),
     )
 
@@ -77,7 +77,8 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
     with subprocess.Popen(
         [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin"}, text=True,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
+        text=True,
     ) as process:
         assert process.stdin is not None and process.stdout is not None
         assert process.stderr is not None

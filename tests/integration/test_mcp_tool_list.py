@@ -26,8 +26,9 @@ pytestmark = pytest.mark.anyio
 
 NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
 #: Bytes of tools/list (compact JSON) for one repository: 13,337 before titles were dropped;
-#: 11,500 until questions in words gave results a doc summary and the words they matched.
-MAX_TOOLS_LIST_BYTES = 12_000
+#: 11,500 until questions in words gave results a doc summary and the words they matched;
+#: 12,000 until answers said how current the index is (`freshness`: state, message, failing).
+MAX_TOOLS_LIST_BYTES = 12_800
 MCP = [sys.executable, "-m", "symfind.daemon", "mcp", "--repo"]
 
 
@@ -169,7 +170,6 @@ def test_symfind_mcp_passes_the_prefix_and_refuses_a_bad_one(indexed: tuple[Path
         [*MCP, str(repo), "--tool-prefix", "a b"],
         capture_output=True, text=True, env=env, check=False, stdin=subprocess.DEVNULL,
     )
-    assert (refused.returncode, refused.stdout) == (2, "")
-    assert refused.stderr.splitlines()[-1].endswith(
-        "argument --tool-prefix: must be a letter then up to 31 letters, digits, _ or -; "
-        "got 'a b'")
+    assert (refused.returncode, refused.stdout, refused.stderr) == (
+        2, "", "symfind: argument --tool-prefix: must be a letter then up to 31 letters, "
+        "digits, _ or -; got 'a b'\n")

@@ -161,8 +161,11 @@ async def test_search_result_carries_snippet_and_freshness(
     manifest = read_manifest(index_dir)
     assert manifest is not None
     assert out["freshness"] == {
-        "status": "ready", "generation": manifest.generation, "files": len(manifest.files),
-        "pending": 0, "watching": False, "updated_at": manifest.updated_at,
+        "status": "ready", "state": "unwatched", "generation": manifest.generation,
+        "files": len(manifest.files), "pending": 0, "failing": 0, "watching": False,
+        "retry_after_s": 0.0, "updated_at": manifest.updated_at,
+        "message": "no daemon keeps this index up to date: it holds the 4 files of its last "
+        "commit, and edits since are not in it — `symfind daemon start` keeps it fresh",
     }
     text = text_of(await call(client, "codebase_search", {"query": "HttpClient", "limit": 1}))
     assert "1. class HttpClient  httpkit/client.py:10-21  (python)\n   class HttpClient\n" \
@@ -342,14 +345,16 @@ async def test_index_status_reports_the_manifest(client: Client, indexed: tuple[
     out = await ok(client, "index_status", {})
     manifest = read_manifest(indexed[1])
     assert manifest is not None
+    unwatched = ("no daemon keeps this index up to date: it holds the 4 files of its last "
+                 "commit, and edits since are not in it — `symfind daemon start` keeps it fresh")
     assert out == {
-        "repo": str(indexed[0]), "status": "ready",
-        "message": "index is ready (no daemon watches for changes: `symfind daemon start` does)",
+        "repo": str(indexed[0]), "status": "ready", "message": unwatched,
         "generation": manifest.generation, "files": len(manifest.files),
         "symbols": Searcher(indexed[1]).num_symbols,
         "skipped": dict(Counter(manifest.skipped.values())),
         "languages": dict(Counter(s.language for s in manifest.files.values() if s.language)),
         "pending": 0, "watching": False, "indexing": False, "updated_at": manifest.updated_at,
+        "state": "unwatched", "failing": 0,
     }
 
 

@@ -22,6 +22,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import (
     SCHEMA_VERSION,
+    VERSION,
     Repo,
     SearchQuery,
     SearchResponse,
@@ -378,7 +379,8 @@ def test_queries_from_a_file_answer_one_json_line_each_with_repositories(
         ("parse config", "words"),
     ]
     first = answers[0]
-    assert list(first) == ["query", "route", "took_ms", "results", "repos"]
+    assert list(first) == ["query", "route", "took_ms", "results", "repos", "symfind_version"]
+    assert {a["symfind_version"] for a in answers} == {VERSION}
     assert list(first["results"][0]) == ["repo", "name", "qualname", "kind", "language", "path",
                                          "line", "end_line", "signature", "score", "why"]
     assert rows(first) == BILLING_ONLY["HtppClient"][:2]

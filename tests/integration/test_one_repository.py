@@ -18,7 +18,7 @@ import pytest
 
 from symfind.daemon.config import load_config
 from symfind.daemon.render import format_response
-from symfind.storage import QueryError, Searcher, SearchQuery, SearchResponse
+from symfind.storage import DaemonStatus, QueryError, Searcher, SearchQuery, SearchResponse
 from tests.integration.test_cli import FIXTURE_REPO, RESULT_KEYS, symfind
 from tests.integration.test_daemon import Running
 
@@ -52,10 +52,13 @@ def _flags(filters: dict[str, str]) -> list[str]:
     return [part for key, value in filters.items() for part in (f"--{key}", value)]
 
 
-def _expected(repo: Path, env: dict[str, str], query: SearchQuery) -> SearchResponse:
+def _expected(
+    repo: Path, env: dict[str, str], query: SearchQuery, daemon: DaemonStatus | None = None
+) -> SearchResponse:
+    """What the index answers, given the status of the daemon keeping it (none by default)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
-        return Searcher(load_config(str(repo)).index_dir).search(query)
+        return Searcher(load_config(str(repo)).index_dir).search(query, daemon=daemon)
 
 
 @pytest.mark.parametrize("filters", FILTERS, ids=["no filter", "kind", "path"])
@@ -89,12 +92,13 @@ def test_every_line_of_queries_from_answers_what_the_index_answers(
             response = _expected(repo, env, SearchQuery(text=text, limit=3, kind="method"))
         except QueryError as exc:
             expected.append({"query": text, "route": "invalid", "took_ms": 0, "results": [],
-                             "error": str(exc)})
+                             "error": str(exc), "symfind_version": version("symfind")})
             continue
         results = [{key: value for key, value in result.items() if key in RESULT_KEYS}
                    for result in msgspec.to_builtins(response.results)]
         expected.append({"query": text, "route": response.route, "took_ms": 0,
-                         "results": results})
+                         "results": results, "freshness": msgspec.to_builtins(response.freshness),
+                         "symfind_version": version("symfind")})
     answered = [{**json.loads(line), "took_ms": 0} for line in result.stdout.splitlines()]
     assert answered == expected
 
@@ -107,7 +111,7 @@ def test_a_running_daemon_answers_what_the_index_answers(
     running = Running(load_config(str(repo))).start()
     try:
         for query in QUERIES:
-            expected = _expected(repo, env, SearchQuery(text=query))
+            expected = _expected(repo, env, SearchQuery(text=query), running.daemon.status())
             answer = symfind("search", query, "--repo", str(repo), "--json", env=env)
             assert (answer.returncode, answer.stderr) == (0, "")
             assert _timeless(json.loads(answer.stdout)) == _as_printed(expected)

@@ -29,7 +29,10 @@ needs_second_user = pytest.mark.skipif(
 
 
 def symfind(*args: str, tmpdir: Path, index_base: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    # The defaults under test: no runtime directory given (the conftest's private registry
+    # is replaced by the one in `tmpdir`, as private to this test).
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_RUNTIME_DIR", "SYMFIND_RUNTIME_DIR")}
     env.update(TMPDIR=str(tmpdir), SYMFIND_INDEX_DIR=str(index_base))
     return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
                           capture_output=True, text=True, check=False, env=env, timeout=120)

@@ -69,7 +69,8 @@ def search_answer() -> dict[str, Any]:
         query="f", route="identifier", plan="exact 1", channels={"exact": 1.0}, took_ms=1.0,
         results=[definition], truncated=False, omitted_results=0, empty_reason=None,
         suggestions=[], next_actions=[], failures={},
-        freshness=Freshness(status="ready", generation=1, files=1, pending=0, watching=False,
+        freshness=Freshness(status="ready", state="unwatched", message="no daemon", generation=1,
+                            files=1, pending=0, failing=0, watching=False, retry_after_s=0.0,
                             updated_at=0.0),
     ).model_dump(mode="json")
 
