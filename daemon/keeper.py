@@ -408,7 +408,7 @@ class IndexKeeper:
         """A sync's progress: what it has still to do, and what it did but has not
         committed yet, is pending."""
         writer = self._writer
-        self._pending = total - done + (writer.staged if writer is not None else 0)
+        self._pending = total - done + (writer.staged_since_open if writer is not None else 0)
         self.status_file.request()
 
     def _guarded(self, what: str, action: Callable[[], object]) -> bool:

@@ -182,6 +182,7 @@ class IndexWriter:
         # Paths of a batch interrupted mid-commit: the caller must re-check them.
         self.suspect: frozenset[str] = frozenset(pending)
         self._staged: set[str] = set(pending)
+        self._unchecked_suspects: set[str] = set(pending)
 
     def _open(self, heap_bytes: int) -> None:
         """Open Tantivy and take its writer lock.
@@ -235,6 +236,17 @@ class IndexWriter:
         return len(self._staged)
 
     @property
+    def staged_since_open(self) -> int:
+        """Paths staged by this writer's caller since the last commit: `staged` without the
+        suspects of an interrupted commit that nothing has re-checked yet (a sync counts
+        those among the files it has still to check)."""
+        return len(self._staged) - len(self._unchecked_suspects)
+
+    def _stage(self, path: str) -> None:
+        self._staged.add(path)
+        self._unchecked_suspects.discard(path)
+
+    @property
     def _tantivy_dir(self) -> Path:
         return self.index_dir / TANTIVY_DIR
 
@@ -253,7 +265,7 @@ class IndexWriter:
         self._forget(path)
         self._files[path] = msgspec.structs.replace(state, symbols=count)
         self._symbols += count
-        self._staged.add(path)
+        self._stage(path)
 
     def touch_file(self, path: str, state: FileState) -> None:
         """Stage: the file's content is unchanged; only record its new stat (`FileState`)."""
@@ -263,7 +275,7 @@ class IndexWriter:
                 old, mtime_ns=state.mtime_ns, size=state.size, digest=state.digest,
                 ctime_ns=state.ctime_ns, inode=state.inode,
             )
-            self._staged.add(path)
+            self._stage(path)
 
     def delete_file(self, path: str) -> None:
         """Stage: drop every symbol of `path` and forget the file.
@@ -274,7 +286,7 @@ class IndexWriter:
         with _system_errors(self._tantivy_dir):
             self._writer.delete_documents_by_term("path", path)
         self._forget(path)
-        self._staged.add(path)
+        self._stage(path)
 
     def skip_file(self, path: str, reason: str) -> None:
         """Stage: record that `path` is not indexed, dropping symbols it had."""
@@ -283,7 +295,7 @@ class IndexWriter:
                 self._writer.delete_documents_by_term("path", path)
         self._forget(path)
         self._skipped[path] = reason
-        self._staged.add(path)
+        self._stage(path)
 
     def _forget(self, path: str) -> None:
         old = self._files.pop(path, None)
@@ -344,6 +356,7 @@ class IndexWriter:
             self._log, self._fresh_log = log, False
             log.remove_others()  # readers of the old one read the header again
         self._staged.clear()
+        self._unchecked_suspects.clear()
         self._excluded_staged = False
         logger.debug("committed generation %d", self.header.generation)
         return self.header
