@@ -340,7 +340,7 @@ def _index_via_daemon(
 
 
 def _result_fields(result: SearchResult) -> dict[str, object]:
-    """A result as the JSONL contract of `search --queries-from` spells it (DESIGN.md)."""
+    """A result as `search --queries-from` prints it (its JSONL contract: README.md)."""
     return {
         "name": result.name, "qualname": result.qualname, "kind": result.kind,
         "language": result.language, "path": result.path, "line": result.line,
@@ -355,7 +355,7 @@ def _invalid_line(query: str, exc: QueryError) -> bytes:
 
 
 def _batch_line(repo: Repo, query: SearchQuery, notes: FreshnessNotes) -> bytes:
-    """One JSONL answer of `search --queries-from` (the contract in DESIGN.md)."""
+    """One JSONL answer of `search --queries-from` (the contract in README.md, "Search output")."""
     try:
         response = search_repo(repo, query)
     except QueryError as exc:

@@ -63,7 +63,7 @@ class Route(enum.StrEnum):
     PROSE = "prose"
 
 
-#: The one weight table (documented by the `help` tool and the README).
+#: The one weight table (documented by the `help` tool and docs/search.md).
 WEIGHTS: dict[Route, dict[Channel, float]] = {
     Route.IDENTIFIER: {
         Channel.EXACT: 3.0,

@@ -2,7 +2,7 @@
 
 Imports: tantivy, msgspec, `extract.records`, `storage` modules.
 
-One field per search channel, each with its own analyzer (see DESIGN.md "The index"):
+One field per search channel, each with its own analyzer (the channels: docs/search.md):
 
 | field          | analyzer        | content                                            | channel   |
 |----------------|-----------------|----------------------------------------------------|-----------|

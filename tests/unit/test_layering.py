@@ -1,10 +1,18 @@
-"""Imports follow CONVENTIONS.md §1, checked on the source with `ast`; so do the
-`Imports:` sentences of module docstrings (CONVENTIONS.md §9), which must not drift."""
+"""Imports follow the layers (CONTRIBUTING.md, "Layers"), checked on the source with `ast`;
+so do the `Imports:` sentences of module docstrings, which must not drift.
+
+Run as a module, it prints the graph of our modules' imports, which tools that draw import
+graphs cannot see (every import is `symfind.…`, and no folder is named `symfind`):
+
+    python -m tests.unit.test_layering          # one line per module: what it imports
+    python -m tests.unit.test_layering --dot    # the same for Graphviz (`| dot -Tsvg`)
+"""
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -111,3 +119,58 @@ def test_imports_sentences_name_what_modules_import(package: str) -> None:
         if said != imported:
             wrong.append(f"{path.relative_to(ROOT)} says {sorted(said)}, imports {sorted(imported)}")
     assert wrong == []
+
+
+def module_name(path: Path) -> str:
+    """`daemon/cli.py` → `daemon.cli`; a package's `__init__.py` → the package."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, list[str]]:
+    """Each of our modules → the modules of ours it imports, as the repository names them.
+
+    `from symfind.storage import schema` counts as importing `storage.schema`; `from
+    symfind.storage import search_repo` as importing the package `storage`.
+    """
+    ours = {module_name(path) for package in sorted(OURS) for path in sources(package)}
+    graph = {}
+    for package in sorted(OURS):
+        for path in sources(package):
+            imported = set()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+                if isinstance(node, ast.Import):
+                    imported |= {alias.name.removeprefix("symfind.") for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    module = node.module.removeprefix("symfind.")
+                    imported |= {f"{module}.{alias.name}" if f"{module}.{alias.name}" in ours
+                                 else module for alias in node.names}
+            graph[module_name(path)] = sorted((imported & ours) - {module_name(path)})
+    return graph
+
+
+def test_the_import_graph_between_packages_is_the_layers() -> None:
+    """The graph printed for readers, folded to packages, is exactly the layers: every
+    allowed edge is used, and no other one exists."""
+    edges = {(module.split(".")[0], target.split(".")[0])
+             for module, targets in import_graph().items() for target in targets}
+    between = {(source, target) for source, target in edges if source != target}
+    assert between == {("storage", "extract"), ("daemon", "extract"), ("daemon", "storage"),
+                       ("mcp_server", "storage")}
+
+
+def main(argv: list[str]) -> None:
+    graph = import_graph()
+    if argv == ["--dot"]:
+        edges = [f'  "{module}" -> "{target}";' for module, targets in graph.items()
+                 for target in targets]
+        sys.stdout.write("digraph symfind {\n" + "\n".join(edges) + "\n}\n")
+    elif not argv:
+        sys.stdout.writelines(f"{module} -> {', '.join(targets) or '(none of ours)'}\n"
+                              for module, targets in graph.items())
+    else:
+        sys.exit("usage: python -m tests.unit.test_layering [--dot]")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
