@@ -195,3 +195,58 @@ def test_a_citation_of_a_missing_document_is_reported() -> None:
             "README.md, bench/README.md, ../README.md and bench/out/relevance.md")
     assert cited_documents_missing(ROOT / "storage" / "schema.py", text) == [
         "DESIGN.md", "../shared/CONVENTIONS.md", "docs/nope.md", "../shared", "ADR-7"]
+
+
+#: The documents a reader moves between by their links.
+LINKED = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", *sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")))
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to `-`."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    return {anchor(line.lstrip("#")) for line in _FENCE.sub("", text).splitlines()
+            if re.match(r"#{1,6} ", line)}
+
+
+def broken_links(path: Path, text: str) -> list[str]:
+    """Links of `text` to a file that does not exist or to a heading it does not have (links
+    to the web are left alone)."""
+    broken = []
+    for link in _LINK.findall(_FENCE.sub("", text)):
+        if re.match(r"[a-z]+:", link):
+            continue
+        target, _, fragment = link.partition("#")
+        file = (path.parent / target).resolve() if target else path
+        if not (file.is_relative_to(ROOT) and file.exists()):
+            broken.append(link)
+        elif fragment and not (file.is_file() and fragment in anchors(file.read_text(
+                encoding="utf-8"))):
+            broken.append(link)
+    return broken
+
+
+@pytest.mark.parametrize("document", LINKED)
+def test_every_link_between_documents_arrives(document: str) -> None:
+    path = ROOT / document
+    assert broken_links(path, path.read_text(encoding="utf-8")) == []
+
+
+def test_a_broken_link_is_reported() -> None:
+    text = ("[a](#quick-start) [b](#no-such-heading) [c](docs/search.md#many-repositories) "
+            "[d](docs/search.md#nope) [e](docs/nope.md) [f](https://example.com/x#y) "
+            "[g](LICENSE)")
+    assert broken_links(ROOT / "README.md", text) == [
+        "#no-such-heading", "docs/search.md#nope", "docs/nope.md"]
+
+
+def test_the_readme_test_command_is_what_ci_runs() -> None:
+    """The README tells contributors the command CI runs (`.ci/run`'s last line)."""
+    command = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip("\n").splitlines()[-1]
+    fenced = re.findall(r"^```bash\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"),
+                        re.MULTILINE | re.DOTALL)
+    assert command in [block.strip("\n") for block in fenced]
