@@ -60,6 +60,7 @@ from symfind.storage import (
     StorageError,
     settling,
 )
+from symfind.storage.manifest import DamagedLog, FileTable, read_table
 
 logger = logging.getLogger(__name__)
 
@@ -359,11 +360,24 @@ class IndexKeeper:
                 logger.warning("reopening the index at its last commit and re-checking every "
                                "file again, without worker processes")
         self._broken = True
-        # What the last attempt had still to commit (all of it, when it never listed the
-        # files) is left out of the index: searches say so until a later sync succeeds.
-        self._failing = max(self._pending, 1)
+        # The files on disk the last commit lacks are left out of the index: searches say
+        # so until a later sync succeeds.
+        self._failing = max(self._left_out(), 1)
         logger.critical("the index cannot be brought up to date; searches show the last commit")
         return None
+
+    def _left_out(self) -> int:
+        """How many files on disk the last commit does not hold, counted afresh: what a
+        failed sync had still to do cannot say it, since a commit that failed may or may
+        not have taken its files with it, and its walk may not have been made at all."""
+        header = self._last_header
+        try:
+            committed = read_table(self.config.index_dir, header) if header else FileTable()
+            return sum(1 for path in walk_repository(self.config.repo, self.rules)
+                       if path not in committed.files and path not in committed.skipped)
+        except (OSError, DamagedLog) as exc:
+            logger.warning("cannot count the files left out of the index: %s", exc)
+            return self._pending
 
     def _apply(self, paths: set[str]) -> None:
         writer = self._writer
