@@ -173,14 +173,80 @@ async def test_search_result_carries_snippet_and_freshness(
     assert top["handle"] in text
 
 
-async def test_search_filters(client: Client) -> None:
-    methods = await ok(client, "codebase_search", {"query": "send", "kind": "method", "limit": 50})
-    assert {r["kind"] for r in methods["results"]} == {"method"}
-    assert {r["qualname"] for r in methods["results"]} >= {"HttpClient.send", "AsyncClient.send"}
-    in_app = await ok(client, "codebase_search", {"query": "settings", "path": "app/**", "limit": 50})
-    assert rows(in_app) and {r["path"] for r in in_app["results"]} == {"app/settings.py"}
-    python = await ok(client, "codebase_search", {"query": "Server", "language": "python"})
-    assert {r["language"] for r in python["results"]} == {"python"}
+#: One repository where every filter has something to remove: `Settings` and a `load`
+#: method in two Python files, in TypeScript and in Go, and a `load…` function in each
+#: language.
+SEVERAL_LANGUAGES = {
+    "app/settings.py": "class Settings:\n    def load(self):\n        pass\n\n\n"
+                       "def load_settings(path):\n    return Settings()\n",
+    "lib/settings.py": "class Settings:\n    def load(self):\n        pass\n",
+    "web/settings.ts": "export class Settings {\n  load(): void {}\n}\n\n"
+                       "export function loadSettings(): Settings {\n  return new Settings();\n}\n",
+    "cmd/settings.go": "package cmd\n\ntype Settings struct{}\n\n"
+                       "func (s *Settings) Load() error {\n\treturn nil\n}\n\n"
+                       "func LoadSettings() *Settings {\n\treturn nil\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def several_languages(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    repo = tmp_path_factory.mktemp("mcp-filters") / "proj"
+    for path, text in SEVERAL_LANGUAGES.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+    return repo, index_repo(repo, tmp_path_factory.mktemp("mcp-filters-index"))
+
+
+def filtered_rows(out: dict[str, Any]) -> list[tuple[str, str, str, str, int]]:
+    return [(r["qualname"], r["kind"], r["language"], r["path"], r["line"]) for r in out["results"]]
+
+
+async def test_search_filters(several_languages: tuple[Path, Path]) -> None:
+    repo, index_dir = several_languages
+    async with Client(build_server(repo, index_dir=index_dir, auto_index=False)) as client:
+        async def search(**arguments: Any) -> list[tuple[str, str, str, str, int]]:
+            return filtered_rows(await ok(client, "codebase_search", {"limit": 50, **arguments}))
+
+        settings = await search(query="Settings")
+        load = await search(query="load")
+        by_language = await search(query="Settings", language="python")
+        by_path = await search(query="Settings", path="lib/**")
+        by_kind = await search(query="load", kind="method")
+        structs = await search(query="Settings", kind="struct")
+        all_three = await search(query="load", kind="function", language="go", path="cmd/*.go")
+        nothing = await search(query="Settings", kind="struct", language="python")
+
+    # Unfiltered, each query finds what every filter below removes: other languages,
+    # other paths, other kinds.
+    assert settings == [
+        ("Settings", "class", "python", "app/settings.py", 1),
+        ("Settings", "class", "python", "lib/settings.py", 1),
+        ("Settings", "class", "typescript", "web/settings.ts", 1),
+        ("cmd.Settings", "struct", "go", "cmd/settings.go", 3),
+        ("cmd.LoadSettings", "function", "go", "cmd/settings.go", 9),
+        ("loadSettings", "function", "typescript", "web/settings.ts", 5),
+        ("load_settings", "function", "python", "app/settings.py", 6),
+    ]
+    assert load == [
+        ("Settings.load", "method", "python", "app/settings.py", 2),
+        ("Settings.load", "method", "python", "lib/settings.py", 2),
+        ("Settings.load", "method", "typescript", "web/settings.ts", 2),
+        ("cmd.Settings.Load", "method", "go", "cmd/settings.go", 5),
+        ("loadSettings", "function", "typescript", "web/settings.ts", 5),
+        ("cmd.LoadSettings", "function", "go", "cmd/settings.go", 9),
+        ("load_settings", "function", "python", "app/settings.py", 6),
+    ]
+    # Filtered: those answers with exactly what the filters exclude taken out.
+    assert by_language == [
+        ("Settings", "class", "python", "app/settings.py", 1),
+        ("Settings", "class", "python", "lib/settings.py", 1),
+        ("load_settings", "function", "python", "app/settings.py", 6),
+    ]
+    assert by_path == [("Settings", "class", "python", "lib/settings.py", 1)]
+    assert by_kind == load[:4]
+    assert structs == [("cmd.Settings", "struct", "go", "cmd/settings.go", 3)]
+    assert all_three == [("cmd.LoadSettings", "function", "go", "cmd/settings.go", 9)]
+    assert nothing == []
 
 
 async def test_empty_search_says_why_and_what_next(client: Client, indexed: tuple[Path, Path]) -> None:
