@@ -39,12 +39,12 @@ from symfind.storage import (
     FederatedResponse,
     Language,
     Manifest,
+    Plan,
     Repo,
     SearchQuery,
     SearchResponse,
     SearchResult,
     SymbolKind,
-    route,
     search_repo,
     search_repos,
 )
@@ -129,7 +129,7 @@ def codebase_search(
     manifest, fresh = indexes[""]
     definitions = _definitions([("", r) for r in response.results], {"": (repo, manifest)})
     out = SearchOutput(
-        **_shared(query, str(route(query)), response, definitions),
+        **_shared(query, response, definitions),
         next_actions=_next_actions(definitions, response.suggestions, search,
                                    retry_after_s=_retry_after([fresh])),
         failures=dict(response.failures),
@@ -172,7 +172,7 @@ def codebase_search_repos(ctx: Context, **params: Any) -> Annotated[CallToolResu
     retry = max(_retry_after([s.freshness for s in statuses if s.freshness]),
                 RETRY_BUILDING_S if building else 0.0)
     out = ReposSearchOutput(
-        **_shared(search.text, str(route(search.text)), response, definitions),
+        **_shared(search.text, response, definitions),
         next_actions=_next_actions(definitions, response.suggestions, search,
                                    retry_after_s=retry),
         failures={f"{s.repo}/{channel}": text for s in statuses for channel, text in
@@ -189,12 +189,12 @@ def _searchable(
     server, with label ""); records in `indexes` the manifest each answer came from (for
     snippets and handles) and how current it was."""
 
-    def search(query: SearchQuery) -> SearchResponse:
+    def search(query: SearchQuery, plan: Plan) -> SearchResponse:
         daemon = repo.settled_daemon()  # changes it has just seen: committed first
         # No index yet: `IndexBuilding`, an `IndexMissing` whose message says what happens.
         with repo.reader() as searcher:
             manifest = searcher.manifest
-            response = searcher.search(query, daemon=daemon)
+            response = searcher.search(query, plan, daemon=daemon)
         indexes[label] = (manifest, freshness(response.freshness, repo.activity(daemon)))
         return response
 
@@ -202,14 +202,13 @@ def _searchable(
 
 
 def _shared(
-    query: str, plan: str, response: SearchResponse | FederatedResponse,
-    definitions: list[Definition],
+    query: str, response: SearchResponse | FederatedResponse, definitions: list[Definition]
 ) -> dict[str, Any]:
     """The fields both forms of the search answer fill alike."""
     return {
         "query": render.escape(query),
         "route": response.route,
-        "plan": render.escape(plan),
+        "plan": render.escape(response.plan),
         "channels": dict(response.channels),
         "took_ms": response.took_ms,
         "results": definitions,

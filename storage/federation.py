@@ -61,9 +61,10 @@ class RepoState(enum.StrEnum):
     ERROR = "error"
 
 
-#: Answers a query for one repository. Raises `StorageError` (`IndexMissing`,
+#: Answers a query for one repository, given the plan `query.check()` returned (checked
+#: once, before any repository is asked). Raises `StorageError` (`IndexMissing`,
 #: `SchemaMismatch`, ...) when the repository cannot be searched.
-RepoSearch = Callable[[SearchQuery], SearchResponse]
+RepoSearch = Callable[[SearchQuery, Plan], SearchResponse]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +116,8 @@ class FederatedResponse(msgspec.Struct, frozen=True, kw_only=True):
     """The answer of several repositories to one query.
 
     Attributes:
-        route, channels: How the query was read; the same in every repository.
+        route, channels, plan: How the query was read (`SearchResponse`'s); the same in
+            every repository.
         took_ms: Wall time of the whole search.
         results: The fused ranking, best first.
         repos: One status per repository, in the order they were given.
@@ -131,6 +133,7 @@ class FederatedResponse(msgspec.Struct, frozen=True, kw_only=True):
     repos: list[RepoStatus]
     empty_reason: str = ""
     suggestions: list[str] = []
+    plan: str = ""
 
     @property
     def answered(self) -> int:
@@ -175,7 +178,7 @@ def search_repos(
     """
     started = time.perf_counter()
     plan = query.check()
-    asked = _ask_all(repos, query, executor)
+    asked = _ask_all(repos, query, plan, executor)
     statuses = [answer.status for answer in asked]
     answers = [
         (repo.label, answer.response)
@@ -193,6 +196,7 @@ def search_repos(
         repos=statuses,
         empty_reason=empty_reason,
         suggestions=suggestions,
+        plan=str(plan),
     )
 
 
@@ -205,8 +209,7 @@ def search_repo(repo: Repo, query: SearchQuery) -> SearchResponse:
         StorageError: The repository cannot be searched (`IndexMissing`, `SchemaMismatch`,
             ...), as its search raised it.
     """
-    query.check()
-    (answer,) = _ask_all([repo], query, None)
+    (answer,) = _ask_all([repo], query, query.check(), None)
     if answer.error is not None:
         raise answer.error
     assert answer.response is not None
@@ -223,7 +226,7 @@ class _Answer:
 
 
 def _ask_all(
-    repos: Sequence[Repo], query: SearchQuery, executor: Executor | None
+    repos: Sequence[Repo], query: SearchQuery, plan: Plan, executor: Executor | None
 ) -> list[_Answer]:
     """Ask every repository. Why nothing was found, and the nearest names, take a second
     search in each repository: asked for (when `query.explain`) only once every answer is
@@ -232,7 +235,7 @@ def _ask_all(
 
     def ask_each(request: SearchQuery) -> list[_Answer]:
         def ask(repo: Repo) -> _Answer:
-            return _ask(repo, request)
+            return _ask(repo, request, plan)
 
         return list(executor.map(ask, repos) if executor is not None else map(ask, repos))
 
@@ -291,10 +294,10 @@ def _match_quality(plan: Plan) -> Callable[[SearchResult], tuple[int, int, int, 
     return quality
 
 
-def _ask(repo: Repo, request: SearchQuery) -> _Answer:
+def _ask(repo: Repo, request: SearchQuery, plan: Plan) -> _Answer:
     started = time.perf_counter()
     try:
-        response = repo.search(request)
+        response = repo.search(request, plan)
     except StorageError as exc:  # includes a QueryError only this repository raised
         took_ms = round((time.perf_counter() - started) * 1000, 3)
         state = (RepoState.MISSING if isinstance(exc, IndexMissing)

@@ -152,6 +152,8 @@ class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
         empty_reason: Why nothing was found (only when `results` is empty).
         suggestions: Nearest indexed names (only when `results` is empty).
         failures: Channels that failed (name → message); the others still answered.
+        plan: The plan the query ran, as `str(Plan)` reads it (route, what it looked for,
+            each channel's weight): `identifier 'HtppClient' → exact×3 fuzzy≤2×2 …`.
     """
 
     query: str
@@ -163,3 +165,4 @@ class SearchResponse(msgspec.Struct, frozen=True, kw_only=True):
     empty_reason: str = ""
     suggestions: list[str] = []
     failures: dict[str, str] = {}
+    plan: str = ""

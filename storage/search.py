@@ -169,11 +169,15 @@ class Searcher:
         daemon runs for this index)."""
         return assess(self.header, daemon)
 
-    def search(self, query: SearchQuery, *, daemon: DaemonStatus | None = None) -> SearchResponse:
+    def search(
+        self, query: SearchQuery, plan: Plan | None = None, *, daemon: DaemonStatus | None = None
+    ) -> SearchResponse:
         """Find the definitions `query` most likely means, best first.
 
         Args:
             query: What to look for, how many results, and the filters.
+            plan: What `query.check()` returned, when the caller checked the query already
+                (`search_repos` checks it once for every repository); None: checked here.
             daemon: The status of the daemon keeping the index, None when none runs: what
                 the answer's freshness (and an empty answer's reason) says it may miss.
 
@@ -181,7 +185,7 @@ class Searcher:
             QueryError: The query does not pass `SearchQuery.check`.
         """
         started = time.perf_counter()
-        plan = query.check()
+        plan = query.check() if plan is None else plan
         filters = self._filters(query)
         rankings, found, failures = self._run(plan, filters)
         window = max(query.limit, TYPED_ORDER_WINDOW)
@@ -208,6 +212,7 @@ class Searcher:
             empty_reason=empty_reason,
             suggestions=suggestions,
             failures=failures,
+            plan=str(plan),
         )
 
     def all_symbols(self) -> list[Symbol]:

@@ -19,6 +19,7 @@ from symfind.storage.daemon_contract import DaemonStatus
 from symfind.storage.errors import IndexDamaged, StorageError
 from symfind.storage.query import SearchQuery
 from symfind.storage.records import SearchResponse
+from symfind.storage.router import Plan
 from symfind.storage.search import Searcher
 
 logger = logging.getLogger(__name__)
@@ -53,15 +54,18 @@ class IndexSource:
                 self._searcher = None
                 raise StorageError(f"the index in {self.index_dir} cannot be read: {exc}") from None
 
-    def search(self, query: SearchQuery, *, daemon: DaemonStatus | None = None) -> SearchResponse:
-        """Search the index (see `Searcher.search`).
+    def search(
+        self, query: SearchQuery, plan: Plan | None = None, *, daemon: DaemonStatus | None = None
+    ) -> SearchResponse:
+        """Search the index (see `Searcher.search`; `plan`: what `query.check()` returned,
+        None to check it here).
 
         Raises:
             QueryError: The query does not pass `SearchQuery.check`.
             IndexMissing, SchemaMismatch, StorageError: As `reader`.
         """
         with self.reader() as searcher:
-            return searcher.search(query, daemon=daemon)
+            return searcher.search(query, plan, daemon=daemon)
 
     def _current(self) -> Searcher:
         if self._searcher is None:

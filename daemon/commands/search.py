@@ -34,6 +34,7 @@ from symfind.storage import (
     Freshness,
     IndexMissing,
     IndexSource,
+    Plan,
     QueryError,
     Repo,
     RepoSearch,
@@ -134,8 +135,8 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
     """Search one repository through its daemon when one runs, else its index directly."""
     direct = IndexSource(index_dir)
 
-    def search(query: SearchQuery) -> SearchResponse:
-        try:
+    def search(query: SearchQuery, plan: Plan) -> SearchResponse:
+        try:  # the daemon checks the query it receives: it is another process
             response = _search_via_daemon(index_dir, SearchRequest(query))
         except QueryError:
             raise
@@ -150,7 +151,7 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
         if response is not None:
             return response
         # Read directly: a daemon that did not answer may still be at work (its status file).
-        return direct.search(query, daemon=live_daemon_status(index_dir))
+        return direct.search(query, plan, daemon=live_daemon_status(index_dir))
 
     return search
 
@@ -250,7 +251,7 @@ def _batch_line(repo: Repo, query: SearchQuery, notes: FreshnessNotes) -> bytes:
 def _unsearchable(error: Exception) -> RepoSearch:
     """A repository path that does not resolve: it reports its error in its status."""
 
-    def search(_query: SearchQuery) -> SearchResponse:
+    def search(_query: SearchQuery, _plan: Plan) -> SearchResponse:
         raise StorageError(str(error))
 
     return search

@@ -24,6 +24,7 @@ from symfind.daemon.indexer import update_index
 from symfind.storage import (
     SCHEMA_VERSION,
     VERSION,
+    Plan,
     Repo,
     SearchQuery,
     SearchResponse,
@@ -488,11 +489,13 @@ def test_empty_answers_are_explained_only_when_every_repository_has_one(
     # repository was asked recorded.
     monkeypatch.setenv("SYMFIND_INDEX_DIR", str(all_indexed))
     asked: list[tuple[str, bool]] = []
+    plans: set[str] = set()  # each repository is given the plan checked once for all
 
     def recording(repo: Repo) -> Repo:
-        def search(query: SearchQuery) -> SearchResponse:
+        def search(query: SearchQuery, plan: Plan) -> SearchResponse:
             asked.append((repo.label, query.explain))
-            return repo.search(query)
+            plans.add(str(plan))
+            return repo.search(query, plan)
 
         return Repo(repo.label, repo.root, search)
 
@@ -500,6 +503,7 @@ def test_empty_answers_are_explained_only_when_every_repository_has_one(
     found = search_repos(repos, SearchQuery(text="parse_config"))  # found: no second round
     assert (asked, found.empty_reason, found.suggestions) == (
         [("billing", False), ("frontend", False), ("tools", False)], "", [])
+    assert plans == {found.plan} == {str(SearchQuery(text="parse_config").check())}
     asked.clear()
     nothing = search_repos(repos, SearchQuery(text="Zebrafish"))
     assert asked == [(name, explain) for explain in (False, True) for name in NAMES]

@@ -81,6 +81,19 @@ def test_response_reports_route_channels_and_freshness(searcher: Searcher) -> No
     assert response.took_ms > 0
 
 
+def test_response_carries_the_plan_that_ran(searcher: Searcher) -> None:
+    query = SearchQuery(text="HtppClient", limit=3)
+    checked_here = searcher.search(query)
+    assert checked_here.plan == "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"
+    assert checked_here.plan == str(query.check())
+    # A plan the caller checked is the one that runs (the query is not routed again): given
+    # another query's plan, the answer is that query's.
+    other = SearchQuery(text="Runtime::block_on", limit=3)
+    given = searcher.search(query, other.check())
+    assert (given.plan, given.route, given.results) == (
+        str(other.check()), "qualified", searcher.search(other).results)
+
+
 def test_ignored_directory_is_not_indexed(searcher: Searcher) -> None:
     assert searcher.search(SearchQuery(text="IgnoredGeneratedThing", limit=3)).results == [] or all(
         r.path != "ignored/generated.py" for r in searcher.search(SearchQuery(text="IgnoredGeneratedThing")).results
