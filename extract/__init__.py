@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, language_for_file, language_for_path
-from symfind.extract.records import SCOPE_KINDS, Extraction, Language, Symbol, SymbolKind
+from symfind.extract.records import (
+    SCOPE_KINDS,
+    Extraction,
+    Language,
+    Symbol,
+    SymbolHead,
+    SymbolKind,
+    head_fields,
+)
 
 if TYPE_CHECKING:
     from symfind.extract.parse import extract_file, extract_symbols, extraction_fingerprint
@@ -32,11 +40,13 @@ __all__ = [
     "Extraction",
     "ParseTimeout",
     "Symbol",
+    "SymbolHead",
     "SymbolKind",
     "UnsupportedLanguage",
     "extract_file",
     "extract_symbols",
     "extraction_fingerprint",
+    "head_fields",
     "language_for_file",
     "language_for_path",
 ]

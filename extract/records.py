@@ -7,6 +7,7 @@ daemon socket, the manifest), so fields only ever gain defaults, never change ty
 from __future__ import annotations
 
 import enum
+from typing import Annotated, Any
 
 import msgspec
 
@@ -60,18 +61,42 @@ SCOPE_KINDS = frozenset(
 )
 
 
-class Symbol(msgspec.Struct, frozen=True, kw_only=True):
-    """One definition found in a source file.
+class SymbolHead(msgspec.Struct, frozen=True, kw_only=True):
+    """What a definition is and where it is: the fields every record of one definition
+    starts with, defined here once. `Symbol` adds what extraction knows besides; storage's
+    search result and the MCP tools' answers take these fields, with their `Meta`
+    descriptions (an agent reads them in a tool's outputSchema: keep them short), from here.
 
     Attributes:
         name: The defined identifier, as written (`AsyncClient`).
-        qualname: The scope chain plus the name, joined with the language's own
-            separator (`AsyncClient.send`, `tokio::Runtime::block_on`, `http.Server.Serve`).
+        qualname: Joined with the language's own separator (`AsyncClient.send`,
+            `tokio::Runtime::block_on`, `http.Server.Serve`).
         kind: What the definition is.
         language: Language id from `extract.languages` (`python`, `cpp`, ...).
-        path: File path relative to the repository root, `/`-separated.
-        line: 1-based line of the name (where ctags and editors point).
-        end_line: 1-based last line of the whole definition.
+        line: Where ctags and editors point.
+    """
+
+    name: str
+    qualname: Annotated[
+        str, msgspec.Meta(description="Scope chain plus name, in the language's own syntax.")
+    ]
+    kind: SymbolKind
+    language: str
+    path: Annotated[str, msgspec.Meta(description="Repository-relative, `/`-separated.")]
+    line: Annotated[int, msgspec.Meta(description="1-based line of the name.")]
+    end_line: Annotated[int, msgspec.Meta(description="1-based last line of the definition.")]
+
+
+def head_fields(record: SymbolHead) -> dict[str, Any]:
+    """`record`'s `SymbolHead` fields by name, in order: to make another record of the same
+    definition (`SearchResult(**head_fields(symbol), ...)`)."""
+    return {name: getattr(record, name) for name in SymbolHead.__struct_fields__}
+
+
+class Symbol(SymbolHead, frozen=True, kw_only=True):
+    """One definition found in a source file: its `SymbolHead` fields, then these.
+
+    Attributes:
         start_line: 1-based first line of the definition node (decorators, templates
             and export wrappers included); used to read the definition's source.
         signature: The definition's header, whitespace collapsed, capped in length.
@@ -83,13 +108,6 @@ class Symbol(msgspec.Struct, frozen=True, kw_only=True):
             Searched, not shown.
     """
 
-    name: str
-    qualname: str
-    kind: SymbolKind
-    language: str
-    path: str
-    line: int
-    end_line: int
     start_line: int = 0
     signature: str = ""
     doc: str = ""

@@ -1,7 +1,8 @@
 """Pydantic models of the tools' structured output; they become each tool's outputSchema.
 
-Imports: pydantic only. Storage records (msgspec Structs) are converted into these by the
-tool modules; no Struct ever reaches the SDK.
+Imports: pydantic, msgspec and `storage` (the one definition of a symbol's fields,
+`SymbolHead`, which `Definition` takes its first fields from). Storage records (msgspec
+Structs) are converted into these by the tool modules; no Struct ever reaches the SDK.
 
 The answers (`SearchOutput`, `SymbolSource`, `HelpOutput`, `IndexStatus`, and the forms a
 server with several repositories returns: `ReposSearchOutput`, `RepoSymbolSource`,
@@ -17,11 +18,14 @@ but is less portable (the Inspector's --strict check flags it).
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, Field, GetJsonSchemaHandler
+import msgspec
+from pydantic import BaseModel, Field, GetJsonSchemaHandler, create_model
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
+
+from symfind.storage import SymbolHead
 
 IndexStatusName = Literal["ready", "indexing", "missing", "unusable"]
 
@@ -100,17 +104,29 @@ class Why(BaseModel):
     adjusted: str | None = Field(default=None, description="What else changed the score.")
 
 
-class Definition(BaseModel):
+def pydantic_fields(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    """A msgspec Struct's fields as `create_model` takes them, in order: the same names,
+    types (an enum as the string its values are: answers carry the value) and `Meta`
+    descriptions."""
+    fields: dict[str, Any] = {}
+    for field in msgspec.structs.fields(struct):
+        kind, extras = field.type, ()
+        if get_origin(kind) is Annotated:
+            kind, *extras = get_args(kind)
+        if isinstance(kind, type) and issubclass(kind, enum.StrEnum):
+            kind = str
+        meta = next((extra for extra in extras if isinstance(extra, msgspec.Meta)), None)
+        fields[field.name] = (kind, Field(description=meta.description if meta else None))
+    return fields
+
+
+#: A result's rank, then the fields of `SymbolHead` (what the definition is and where).
+RankedSymbol = create_model("RankedSymbol", rank=(int, ...), **pydantic_fields(SymbolHead))
+
+
+class Definition(RankedSymbol):  # pyright: ignore[reportGeneralTypeIssues]
     """One ranked definition."""
 
-    rank: int
-    name: str
-    qualname: str = Field(description="Scope chain plus name, in the language's own syntax.")
-    kind: str
-    language: str
-    path: str = Field(description="Repository-relative, `/`-separated.")
-    line: int = Field(description="1-based line of the name.")
-    end_line: int = Field(description="1-based last line of the definition.")
     signature: str
     summary: str = Field(description="Its doc's first sentence.")
     snippet: str | None = Field(

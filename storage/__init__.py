@@ -4,7 +4,7 @@ contract between a repository's daemon and the index's readers (`daemon_contract
 tantivy is confined to this package (tests/unit/test_layering.py checks the imports).
 """
 
-from symfind.extract.records import Language, SymbolKind
+from symfind.extract.records import Language, SymbolHead, SymbolKind
 from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
 from symfind.storage.daemon_contract import (
     BUSY_STATES,
@@ -115,6 +115,7 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "StorageError",
+    "SymbolHead",
     "SymbolKind",
     "VCS_MARKERS",
     "Language",

@@ -11,7 +11,7 @@ import hashlib
 
 import msgspec
 
-from symfind.extract.records import SymbolKind
+from symfind.extract.records import SymbolHead
 
 
 def file_digest(data: bytes) -> str:
@@ -92,16 +92,9 @@ class Why(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     adjusted: str = ""
 
 
-class SearchResult(msgspec.Struct, frozen=True, kw_only=True):
-    """One ranked definition."""
+class SearchResult(SymbolHead, frozen=True, kw_only=True):
+    """One ranked definition: its `SymbolHead` fields, then these."""
 
-    name: str
-    qualname: str
-    kind: SymbolKind
-    language: str
-    path: str
-    line: int
-    end_line: int
     signature: str
     score: float
     why: Why

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import tantivy
 
-from symfind.extract.records import Symbol
+from symfind.extract.records import Symbol, head_fields
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.daemon_contract import DaemonStatus
 from symfind.storage.errors import IndexDamaged
@@ -387,13 +387,7 @@ def _result(
         for channel, rank in ranks.items()
     }
     return SearchResult(
-        name=symbol.name,
-        qualname=symbol.qualname,
-        kind=symbol.kind,
-        language=symbol.language,
-        path=symbol.path,
-        line=symbol.line,
-        end_line=symbol.end_line,
+        **head_fields(symbol),
         start_line=symbol.start_line,
         signature=symbol.signature,
         doc=symbol.doc,

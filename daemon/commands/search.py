@@ -27,7 +27,7 @@ from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering, RepositoryError
 from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
 from symfind.daemon.render import format_federated, format_response
-from symfind.extract import LANGUAGES, SymbolKind
+from symfind.extract import LANGUAGES, SymbolKind, head_fields
 from symfind.storage import (
     MAX_LIMIT,
     VERSION,
@@ -218,12 +218,8 @@ def _query_lines(path: Path) -> list[str]:
 
 def _result_fields(result: SearchResult) -> dict[str, object]:
     """A result as `search --queries-from` prints it (its JSONL contract: README.md)."""
-    return {
-        "name": result.name, "qualname": result.qualname, "kind": result.kind,
-        "language": result.language, "path": result.path, "line": result.line,
-        "end_line": result.end_line, "signature": result.signature, "score": result.score,
-        "why": {"channels": result.why.channels},
-    }
+    return {**head_fields(result), "signature": result.signature, "score": result.score,
+            "why": {"channels": result.why.channels}}
 
 
 def _invalid_line(query: str, exc: QueryError) -> bytes:

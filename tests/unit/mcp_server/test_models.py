@@ -24,7 +24,8 @@ from symfind.mcp_server.models import (
     Why,
     self_contained,
 )
-from symfind.storage import RepoState
+from symfind.extract import Symbol
+from symfind.storage import RepoState, SearchResult, SymbolHead
 
 DEFS = {
     "Item": {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}},
@@ -33,6 +34,26 @@ DEFS = {
 
 def resolve(ref: dict[str, str]) -> dict[str, Any]:
     return DEFS[ref["$ref"].removeprefix("#/$defs/")]
+
+
+def test_every_record_of_a_definition_starts_with_the_fields_of_symbol_head() -> None:
+    head = list(SymbolHead.__struct_fields__)
+    assert head == ["name", "qualname", "kind", "language", "path", "line", "end_line"]
+    assert list(Symbol.__struct_fields__)[:7] == head
+    assert list(SearchResult.__struct_fields__)[:7] == head
+    # The MCP answer's result: its rank, then those fields, with their descriptions and
+    # the kind as the plain string it is on the wire.
+    fields = Definition.model_fields
+    assert list(fields)[:8] == ["rank", *head]
+    assert {name: (fields[name].annotation, fields[name].description) for name in head} == {
+        "name": (str, None),
+        "qualname": (str, "Scope chain plus name, in the language's own syntax."),
+        "kind": (str, None),
+        "language": (str, None),
+        "path": (str, "Repository-relative, `/`-separated."),
+        "line": (int, "1-based line of the name."),
+        "end_line": (int, "1-based last line of the definition."),
+    }
 
 
 def test_refs_are_written_in_place_keeping_their_siblings() -> None:
