@@ -34,16 +34,8 @@ from symfind.daemon.commands.output import (
 )
 from symfind.daemon.errors import DaemonError, DaemonNotAnswering, DaemonRunning
 from symfind.daemon.protocol import ProtocolError
-from symfind.storage import (
-    VERSION,
-    IndexLocked,
-    IndexMissing,
-    NotARepository,
-    QueryError,
-    SchemaMismatch,
-    StorageError,
-    escape_line,
-)
+from symfind.storage import VERSION, IndexLocked, IndexMissing, NotARepository, QueryError
+from symfind.storage import SchemaMismatch, StorageError, escape_line
 
 __all__ = ["build_parser", "main", "parse_args", "run", "verbosity"]
 
