@@ -172,8 +172,8 @@ def test_a_suspended_daemon_is_reported_as_not_answering_never_absent(
     found = symfind("search", "AsyncClinet", repo, "--limit", "1", env=env)
     assert found.returncode == 0, found.stderr
     assert found.stdout.split()[:3] == ["1", "class", "AsyncClient"]
-    assert found.stderr == (f"WARNING symfind.daemon.commands.search: {why}; searched the index on disk "
-                            "instead (its last commit)\n")
+    assert found.stderr == (f"WARNING symfind.daemon.commands.search: {why}; searched the index "
+                            "on disk instead (its last commit)\n")
 
     listed = json.loads(symfind("daemon", "list", "--json", env=env).stdout)["daemons"]
     assert [(d["pid"], d["state"]) for d in listed] == [(pid, "not_answering")]

@@ -84,7 +84,8 @@ def test_response_reports_route_channels_and_freshness(searcher: Searcher) -> No
 def test_response_carries_the_plan_that_ran(searcher: Searcher) -> None:
     query = SearchQuery(text="HtppClient", limit=3)
     checked_here = searcher.search(query)
-    assert checked_here.plan == "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7"
+    assert checked_here.plan == (
+        "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7")
     assert checked_here.plan == str(query.check())
     # A plan the caller checked is the one that runs (the query is not routed again): given
     # another query's plan, the answer is that query's.

@@ -8,6 +8,7 @@ from typing import Any, get_args
 import jsonschema
 import pytest
 
+from symfind.extract import Symbol
 from symfind.mcp_server.models import (
     ChannelMatch,
     Definition,
@@ -24,7 +25,6 @@ from symfind.mcp_server.models import (
     Why,
     self_contained,
 )
-from symfind.extract import Symbol
 from symfind.storage import RepoState, SearchResult, SymbolHead
 
 DEFS = {
