@@ -124,7 +124,7 @@ def pydantic_fields(struct: type[msgspec.Struct]) -> dict[str, Any]:
 RankedSymbol = create_model("RankedSymbol", rank=(int, ...), **pydantic_fields(SymbolHead))
 
 
-class Definition(RankedSymbol):  # pyright: ignore[reportGeneralTypeIssues]
+class Definition(RankedSymbol):
     """One ranked definition."""
 
     signature: str

@@ -269,15 +269,18 @@ def _definition(
         snippet_line = shown.first_line
         snippet_cut = escaped_cut or shown.is_truncated or shown.last_line < result.end_line
     state = manifest.files.get(result.path)
+    ranked: dict[str, Any] = {  # `RankedSymbol`'s fields, as the answer shows them
+        "rank": rank,
+        "name": render.cap(render.escape(result.name), NAME_CHARS)[0],
+        "qualname": render.cap(render.escape(result.qualname), NAME_CHARS)[0],
+        "kind": str(result.kind),
+        "language": render.escape(result.language),
+        "path": render.cap(render.escape(result.path), PATH_CHARS)[0],
+        "line": result.line,
+        "end_line": result.end_line,
+    }
     definition = Definition(
-        rank=rank,
-        name=render.cap(render.escape(result.name), NAME_CHARS)[0],
-        qualname=render.cap(render.escape(result.qualname), NAME_CHARS)[0],
-        kind=str(result.kind),
-        language=render.escape(result.language),
-        path=render.cap(render.escape(result.path), PATH_CHARS)[0],
-        line=result.line,
-        end_line=result.end_line,
+        **ranked,
         signature=render.cap(render.escape(result.signature), SIGNATURE_CHARS)[0],
         summary=render.cap(render.escape(render.first_sentence(result.doc)), SIGNATURE_CHARS)[0],
         snippet=snippet,

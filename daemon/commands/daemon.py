@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from symfind.daemon.process import Stopped
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """`daemon`, on the `symfind` parser's subcommands."""
     daemon = commands.add_parser(
         "daemon",

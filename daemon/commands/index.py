@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-from typing import TextIO
+from typing import Any, TextIO
 
 from symfind.daemon.client import index_via_daemon
 from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_index, positive_int
@@ -22,7 +22,7 @@ from symfind.storage import escape_line
 logger = logging.getLogger(__name__)
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(commands: argparse._SubParsersAction[Any]) -> None:
     """`index` and `reindex`, on the `symfind` parser's subcommands."""
     for name, text in (
         ("index", "build or update the index of a repository"),

@@ -11,7 +11,7 @@ import argparse
 import os
 import signal
 import sys
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_index, verbosity
 
@@ -19,7 +19,7 @@ from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_
 PASSED_THROUGH = ("serve", "token")
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(commands: argparse._SubParsersAction[Any]) -> None:
     """`mcp`, `serve` and `token`, on the `symfind` parser's subcommands."""
     mcp = commands.add_parser(
         "mcp", help="serve the MCP tools on stdio",

@@ -12,7 +12,7 @@ import logging
 import os
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from symfind.daemon.client import request
 from symfind.daemon.commands.arguments import add_verbose, named_index_missing, positive_int
@@ -65,7 +65,7 @@ def _limit(text: str) -> int:
     return positive_int(text, MAX_LIMIT)
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """`search`, on the `symfind` parser's subcommands."""
     search = commands.add_parser(
         "search",

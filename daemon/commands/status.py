@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import msgspec
 
@@ -24,7 +24,7 @@ from symfind.storage import FileState, IndexMissing, Manifest, Searcher, escape_
 NOT_ANSWERING = "not_answering"
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """`status`, on the `symfind` parser's subcommands."""
     status = commands.add_parser("status", help="what the index holds and how fresh it is")
     status.add_argument("path", nargs="?", help="repository root (default: the one holding .)")
