@@ -428,10 +428,11 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     words = question_words(" ".join(ctx.plan.words))
     analyze = analyzers()["text_en"].analyze
     wanted: dict[str, float] = {}  # term → how close to the question's words
+    neighbours = model.neighbours(words)
     for word in words:
         for term in analyze(word):
             wanted[term] = 1.0
-        for neighbour, similarity in model.neighbours(word):
+        for neighbour, similarity in neighbours[word]:
             for term in analyze(neighbour):
                 wanted.setdefault(term, similarity)
     clauses = [

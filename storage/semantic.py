@@ -1,6 +1,6 @@
 """Meaning, not spelling: a static English embedding for questions asked in words.
 
-Imports: numpy, wordllama (its model files only), `storage` modules.
+Imports: numpy, threadpoolctl, wordllama (its model files only), `storage` modules.
 
 The model is WordLlama's `l2_supercat` at 256 dimensions: a table of one vector per
 token of a Llama tokenizer (32,000 x 256, 16 MB of float16), trained so that the mean of
@@ -22,11 +22,15 @@ out of step with the index (they are computed from what the index stores):
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 from collections.abc import Iterable, Sequence
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from symfind.storage.words import split_text
 
@@ -50,6 +54,13 @@ MATCH_MIN_COSINE = 0.3
 #: How close a vocabulary word must be to a query word to widen the search with it.
 NEIGHBOUR_MIN_COSINE = 0.5
 NEIGHBOURS_PER_WORD = 4
+#: Words whose neighbours are kept (a few KB each at most; the cache starts over past it).
+NEIGHBOUR_CACHE_WORDS = 16384
+#: The neighbours of every vocabulary word, computed once from the model and shipped with
+#: symfind (`python -m symfind.storage.neighbour_table` writes it): looking them up costs
+#: a question nothing, where a product with the vocabulary costs several milliseconds per
+#: word. Used only while its fingerprint matches the model loaded.
+NEIGHBOUR_TABLE = "neighbours.npz"
 MODEL_DIM = 256
 
 
@@ -94,17 +105,33 @@ class Model:
         self._words: list[str] = []
         # Row i: the unit vector of word i (zeros for a word the tokenizer makes nothing of).
         self._vectors = np.zeros((1024, self._table.shape[1]), dtype=np.float32)
-        vocabulary = [
-            (token[1:].lower(), index)
-            for token, index in tokenizer.get_vocab().items()  # type: ignore[attr-defined]
+        # In token order, the first of a word's spellings (`▁retry` before `▁Retry`): the
+        # tokenizer's own mapping comes in an order that differs from process to process.
+        unique: dict[str, int] = {}
+        for token, index in sorted(tokenizer.get_vocab().items(),  # type: ignore[attr-defined]
+                                   key=lambda item: item[1]):
             # `▁` starts a word in this tokenizer; fragments and short words are no synonyms
-            if token.startswith("▁") and token[1:].isascii() and token[1:].isalpha()
-            and len(token) > 3
-        ]
-        unique = dict(vocabulary)
+            if token.startswith("▁") and token[1:].isascii() and token[1:].isalpha() and len(token) > 3:
+                unique.setdefault(token[1:].lower(), index)
         self._vocabulary = list(unique)
         matrix = self._table[list(unique.values())]
         self._vocabulary_matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+        self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
+        self._vocabulary_rows = {word: row for row, word in enumerate(self._vocabulary)}
+        self._shipped = _read_neighbour_table(self.fingerprint())
+
+    @property
+    def vocabulary(self) -> list[str]:
+        """The whole words of the model's vocabulary, the candidates for `neighbours`."""
+        return self._vocabulary
+
+    def fingerprint(self) -> str:
+        """What the neighbours depend on: the vocabulary, its vectors and the thresholds."""
+        digest = hashlib.sha256()
+        digest.update(f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n".encode())
+        digest.update("\n".join(self._vocabulary).encode())
+        digest.update(self._vocabulary_matrix.tobytes())
+        return digest.hexdigest()
 
     def word_ids(self, words: Iterable[str]) -> np.ndarray:
         """Ids of the distinct `words` that carry meaning (stop words left out), each word
@@ -175,22 +202,67 @@ class Model:
         return SoftMatches(scores.tolist(), tuple(w for w, _, _ in kept),
                            [self._words[i] for i in flat], per_word, sizes)
 
-    def neighbours(self, word: str) -> list[tuple[str, float]]:
-        """Vocabulary words within NEIGHBOUR_MIN_COSINE of `word`, closest first (the word
-        itself excluded)."""
-        return list(self._neighbours(word))
+    def neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
+        """For each of `words`, the vocabulary words within NEIGHBOUR_MIN_COSINE of it,
+        closest first (the word itself excluded): from the shipped table for a vocabulary
+        word, else computed (words not seen before together: one product with the
+        vocabulary for all of them costs about what one word's would) and kept."""
+        found: dict[str, tuple[tuple[str, float], ...] | None] = {}
+        with self._lock:
+            for word in dict.fromkeys(words):
+                found[word] = self._neighbour_cache.get(word)
+        for word, near in found.items():
+            row = self._vocabulary_rows.get(word)
+            if near is None and row is not None and self._shipped is not None:
+                rows, similarities = self._shipped[0][row], self._shipped[1][row]
+                found[word] = tuple((self._vocabulary[r], float(s))
+                                    for r, s in zip(rows, similarities) if r >= 0)
+        unseen = [word for word, near in found.items() if near is None]
+        computed = self.compute_neighbours(unseen)
+        with self._lock:
+            if len(self._neighbour_cache) > NEIGHBOUR_CACHE_WORDS:
+                self._neighbour_cache.clear()
+            self._neighbour_cache.update(computed)
+        return {word: near if near is not None else computed[word] for word, near in found.items()}
 
-    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, kept for good
-    def _neighbours(self, word: str) -> tuple[tuple[str, float], ...]:
-        vector = self.word_vector(word)
-        if vector is None:
-            return ()
-        similarities = self._vocabulary_matrix @ vector
-        best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1)[: NEIGHBOURS_PER_WORD + 1]
-        found = sorted(((self._vocabulary[i], float(similarities[i])) for i in best),
-                       key=lambda pair: -pair[1])
-        return tuple((w, s) for w, s in found if w != word and s >= NEIGHBOUR_MIN_COSINE)[
-            :NEIGHBOURS_PER_WORD]
+    def compute_neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
+        """`neighbours` of `words` from their vectors and the vocabulary's (no table)."""
+        found: dict[str, tuple[tuple[str, float], ...]] = {}
+        looked_up = []
+        for word in words:
+            vector = self.word_vector(word)
+            if vector is None:
+                found[word] = ()
+            else:
+                looked_up.append((word, vector))
+        if looked_up:
+            similarities = np.stack([v for _, v in looked_up]) @ self._vocabulary_matrix.T
+            best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
+                :, : NEIGHBOURS_PER_WORD + 1]
+            for (word, _), row, columns in zip(looked_up, similarities, best):
+                closest = sorted(((self._vocabulary[i], float(row[i])) for i in columns),
+                                 key=lambda pair: -pair[1])
+                found[word] = tuple((w, s) for w, s in closest
+                                    if w != word and s >= NEIGHBOUR_MIN_COSINE)[:NEIGHBOURS_PER_WORD]
+        return found
+
+
+def neighbour_table_path() -> Traversable:
+    """Where the shipped neighbour table lives: beside this module."""
+    return resources.files(__package__) / NEIGHBOUR_TABLE
+
+
+def _read_neighbour_table(fingerprint: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped table's rows (vocabulary rows, -1 past the last neighbour) and
+    similarities, or None when it is missing or made for another model (a wordllama
+    release with other vectors): then every word's neighbours are computed."""
+    try:
+        with neighbour_table_path().open("rb") as file, np.load(file) as table:
+            if str(table["fingerprint"]) != fingerprint:
+                return None
+            return table["rows"], table["similarities"]
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 _loaded: Model | None = None
@@ -229,6 +301,11 @@ def _load() -> Model:
                                disable_download=True)
     except (OSError, ValueError) as exc:
         raise ModelUnavailable(f"the wordllama model did not load: {exc}") from exc
+    # A question's products are small (a few words by a pool's thousand words, or by the
+    # vocabulary's 10,000): a second BLAS thread spins for as long as the first computes,
+    # doubling the CPU a question costs for no shorter wait. numpy is this process's only
+    # BLAS user; its other work (name queries, indexing) does not multiply matrices.
+    threadpool_limits(limits=1, user_api="blas")
     return Model(model.embedding, model.tokenizer)
 
 

@@ -3,9 +3,12 @@ its neighbours and soft matches as the channel uses them."""
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
-from symfind.storage.semantic import load_model, question_words
+from symfind.storage.semantic import load_model, neighbour_table_path, question_words
 
 
 def test_question_words_keep_what_carries_meaning() -> None:
@@ -15,12 +18,31 @@ def test_question_words_keep_what_carries_meaning() -> None:
 
 def test_neighbours_are_close_vocabulary_words_closest_first() -> None:
     model = load_model()
-    assert [word for word, _ in model.neighbours("delete")] == [
-        "deleting", "delet", "remove", "removing"]
-    assert [word for word, _ in model.neighbours("mandatory")] == ["mand", "required"]
-    similarities = [similarity for _, similarity in model.neighbours("delete")]
+    near = model.neighbours(["delete", "mandatory", "qqqzzzxxj", "delete"])
+    assert list(near) == ["delete", "mandatory", "qqqzzzxxj"]
+    assert [word for word, _ in near["delete"]] == ["deleting", "delet", "remove", "removing"]
+    assert [word for word, _ in near["mandatory"]] == ["mand", "required"]
+    similarities = [similarity for _, similarity in near["delete"]]
     assert similarities == sorted(similarities, reverse=True)
-    assert model.neighbours("qqqzzzxxj") == []
+    assert near["qqqzzzxxj"] == ()
+    # Asked again, alone, from what was kept: the same answer.
+    assert model.neighbours(["mandatory"]) == {"mandatory": near["mandatory"]}
+
+
+def test_the_shipped_neighbour_table_is_the_models_own() -> None:
+    """The table shipped beside storage/semantic.py was made from the model installed
+    (else: `python -m symfind.storage.neighbour_table`), and says what computing says."""
+    model = load_model()
+    with neighbour_table_path().open("rb") as file, np.load(file) as table:
+        assert str(table["fingerprint"]) == model.fingerprint()
+    words = random.Random(7).sample(model.vocabulary, 300) + ["delete", "mandatory"]
+    computed = model.compute_neighbours(words)
+    shipped = model.neighbours(words)
+    assert [[w for w, _ in shipped[word]] for word in words] == [
+        [w for w, _ in computed[word]] for word in words]
+    assert [s for word in words for _, s in shipped[word]] == pytest.approx(
+        [s for word in words for _, s in computed[word]], abs=1e-6)
+    assert sum(map(len, shipped.values())) > 300  # most words have neighbours
 
 
 def test_soft_match_scores_each_question_words_best_match_weighted_by_rarity() -> None:
