@@ -79,6 +79,7 @@ def test_the_wheel_installs_one_top_level_package(wheel: Path) -> None:
     assert packages == ["symfind/daemon", "symfind/extract", "symfind/mcp_server",
                         "symfind/storage"]
     assert "symfind/storage/schema_version.txt" in names
+    assert "symfind/storage/neighbours.npz" in names
 
 
 def _symfind_works(bin_dir: Path, repo: Path, index_base: Path) -> None:
