@@ -36,7 +36,16 @@ from symfind.storage.manifest import (
     manifest_path,
     read_header,
 )
-from symfind.storage.priors import TEST_CODE_FACTOR, TEST_CODE_REASON, asks_for_tests, is_test_code
+from symfind.storage.priors import (
+    LEAD_RATIO,
+    LEAD_VOTE,
+    TEST_CODE_FACTOR,
+    TEST_CODE_REASON,
+    TEXT_LEAD,
+    asks_for_tests,
+    is_test_code,
+    text_lead_reason,
+)
 from symfind.storage.query import SearchQuery
 from symfind.storage.semantic import ModelUnavailable
 from symfind.storage.records import (
@@ -190,14 +199,18 @@ class Searcher:
         rankings, found, failures = self._run(plan, filters)
         window = max(query.limit, TYPED_ORDER_WINDOW)
         # A question's test code may fall below the window once demoted: fuse twice as many.
-        fused = fuse(rankings, plan.weights, tiebreak=_tiebreak(plan, found.symbols),
+        votes = dict(plan.weights)
+        if found.text_lead is not None:
+            rankings[TEXT_LEAD] = [found.text_lead[0]]
+            votes[TEXT_LEAD] = LEAD_VOTE
+        fused = fuse(rankings, votes, tiebreak=_tiebreak(plan, found.symbols),
                      top=window * 2 if plan.route is Route.PROSE else window)
         demoted = _demote_tests(plan, fused, found.symbols)
         fused = fused[:window]
         order = typed_order(plan, [found.symbols[item.key] for item in fused])
         fused = [fused[position] for position in order][:query.limit]
         results = [_result(item.key, item.score, item.ranks, plan, found,
-                           TEST_CODE_REASON if item.key in demoted else "") for item in fused]
+                           _adjustments(item.key, demoted, found)) for item in fused]
         fresh = self.freshness(daemon)
         empty_reason, suggestions = "", []
         if not results and query.explain:
@@ -264,6 +277,9 @@ class Searcher:
                 self._raise_if_damaged(exc)
                 raise damaged(self.index_dir, f"Tantivy panicked reading it: {exc}") from exc
             rankings[channel] = [c.key for c in ranked]
+            if channel == Channel.TEXT and plan.route is Route.PROSE and len(ranked) > 1 \
+                    and ranked[1].score > 0 and ranked[0].score >= LEAD_RATIO * ranked[1].score:
+                found.text_lead = (ranked[0].key, ranked[0].score / ranked[1].score)
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
             elif channel == Channel.VECTOR:
@@ -324,6 +340,8 @@ class _Found:
         self.symbols: dict[tuple[int, int], Symbol] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
         self.matched: dict[tuple[int, int], tuple[str, ...]] = {}
+        # A question's definition the text channel singles out, and by how much.
+        self.text_lead: tuple[tuple[int, int], float] | None = None
 
     def candidate(
         self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
@@ -371,6 +389,16 @@ def _demote_tests(plan: Plan, fused: list[Fused], symbols: dict) -> set[tuple[in
     return demoted
 
 
+def _adjustments(doc_key: tuple[int, int], demoted: set[tuple[int, int]], found: _Found) -> str:
+    """What `why.adjusted` says of one result: the priors that moved it."""
+    reasons = []
+    if found.text_lead is not None and found.text_lead[0] == doc_key:
+        reasons.append(text_lead_reason(found.text_lead[1]))
+    if doc_key in demoted:
+        reasons.append(TEST_CODE_REASON)
+    return "; ".join(reasons)
+
+
 def _result(
     doc_key: tuple[int, int], score: float, ranks: dict[str, int], plan: Plan, found: _Found,
     adjusted: str = "",
@@ -384,7 +412,7 @@ def _result(
             distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
             matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
         )
-        for channel, rank in ranks.items()
+        for channel, rank in ranks.items() if channel != TEXT_LEAD
     }
     return SearchResult(
         **head_fields(symbol),
