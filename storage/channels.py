@@ -16,14 +16,13 @@ import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-import numpy as np
 import tantivy
 from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
-from symfind.storage.semantic import Model, load_model, question_words
+from symfind.storage.semantic import load_model, meaningful_words, question_words
 from symfind.storage.words import fold, qualifier_parts, split_identifier, split_text, squash
 
 Occur = tantivy.Occur
@@ -445,7 +444,7 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
         return []
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL)
     rarity = [_rarity(ctx, analyze(word)) for word in words]
-    matches = model.soft_match(words, rarity, [_word_ids(model, c.symbol) for c in pool])
+    matches = model.soft_match(words, rarity, [_meaningful_words(c.symbol) for c in pool])
     found = sorted(
         ((c._replace(score=score), i) for i, (c, score) in enumerate(zip(pool, matches.scores))
          if score),
@@ -464,17 +463,16 @@ def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
     return math.log(1 + total / (frequency + 1))
 
 
-def _word_ids(model: Model, symbol: Symbol) -> np.ndarray:
-    """The ids (`Model.word_ids`) of the words a definition is matched on by meaning: its
-    qualified name, signature, doc and body words. Kept for the next question: a long-lived
-    searcher sees the same definitions again and again."""
-    return _described_ids(model, symbol.qualname, symbol.signature, symbol.doc, symbol.body)
+def _meaningful_words(symbol: Symbol) -> tuple[str, ...]:
+    """The words a definition is matched on by meaning: those of its qualified name,
+    signature, doc and body. Kept for the next question: a long-lived searcher sees the
+    same definitions again and again."""
+    return _described_words(symbol.qualname, symbol.signature, symbol.doc, symbol.body)
 
 
-@functools.lru_cache(maxsize=65536)  # ~300 bytes a definition
-def _described_ids(model: Model, qualname: str, signature: str, doc: str,
-                   body: str) -> np.ndarray:
-    return model.word_ids(split_text(f"{qualname} {signature} {doc} {body}"))
+@functools.lru_cache(maxsize=16384)  # a few hundred bytes a definition
+def _described_words(qualname: str, signature: str, doc: str, body: str) -> tuple[str, ...]:
+    return meaningful_words(split_text(f"{qualname} {signature} {doc} {body}"))
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

@@ -61,6 +61,9 @@ NEIGHBOUR_CACHE_WORDS = 16384
 #: a question nothing, where a product with the vocabulary costs several milliseconds per
 #: word. Used only while its fingerprint matches the model loaded.
 NEIGHBOUR_TABLE = "neighbours.npz"
+#: Word vectors kept between questions (1 KB each; the cache starts over past it): a
+#: long-lived server meets new words with every edit, and a kernel's bodies hold millions.
+WORD_CACHE_WORDS = 32768
 MODEL_DIM = 256
 
 
@@ -101,10 +104,8 @@ class Model:
         self._table = embedding.astype(np.float32)
         self._tokenizer = tokenizer
         self._lock = threading.Lock()
-        self._ids: dict[str, int] = {}
-        self._words: list[str] = []
-        # Row i: the unit vector of word i (zeros for a word the tokenizer makes nothing of).
-        self._vectors = np.zeros((1024, self._table.shape[1]), dtype=np.float32)
+        # word → its unit vector (zeros for a word the tokenizer makes nothing of)
+        self._word_vectors: dict[str, np.ndarray] = {}
         # In token order, the first of a word's spellings (`▁retry` before `▁Retry`): the
         # tokenizer's own mapping comes in an order that differs from process to process.
         unique: dict[str, int] = {}
@@ -133,49 +134,42 @@ class Model:
         digest.update(self._vocabulary_matrix.tobytes())
         return digest.hexdigest()
 
-    def word_ids(self, words: Iterable[str]) -> np.ndarray:
-        """Ids of the distinct `words` that carry meaning (stop words left out), each word
-        given an id and a vector the first time it is seen."""
-        ids = []
-        for word in dict.fromkeys(words):
-            if word in STOP_WORDS:
-                continue
-            known = self._ids.get(word)
-            ids.append(known if known is not None else self._add(word))
-        return np.array(ids, dtype=np.int32)
-
-    def _add(self, word: str) -> int:
-        tokens = self._tokenizer.encode(word, add_special_tokens=False).ids  # type: ignore[attr-defined]
-        mean = self._table[tokens].mean(axis=0) if tokens else None
-        norm = float(np.linalg.norm(mean)) if mean is not None else 0.0
-        with self._lock:
-            known = self._ids.get(word)
-            if known is not None:
-                return known
-            row = len(self._words)
-            if row == len(self._vectors):
-                grown = np.zeros((2 * row, self._vectors.shape[1]), dtype=np.float32)
-                grown[:row] = self._vectors
-                self._vectors = grown
-            if norm:
-                self._vectors[row] = mean / norm
-            self._words.append(word)
-            self._ids[word] = row
-            return row
+    def vectors(self, words: Sequence[str]) -> np.ndarray:
+        """The unit vectors of `words` (lowercase), one row each: the mean of a word's
+        tokens' vectors, normalised; zeros for a word the tokenizer makes nothing of.
+        Words not met before are encoded together, and kept for the next question."""
+        cache = self._word_vectors
+        found = {word: cache.get(word) for word in words}
+        unseen = [word for word, vector in found.items() if vector is None]
+        if unseen:
+            encodings = self._tokenizer.encode_batch(unseen, add_special_tokens=False)  # type: ignore[attr-defined]
+            for word, encoding in zip(unseen, encodings):
+                # A batch is padded to its longest word: the mask says which ids are tokens.
+                tokens = [t for t, real in zip(encoding.ids, encoding.attention_mask) if real]
+                mean = self._table[tokens].mean(axis=0) if tokens else np.zeros(
+                    MODEL_DIM, dtype=np.float32)
+                norm = float(np.linalg.norm(mean))
+                found[word] = mean / norm if norm else mean
+            with self._lock:
+                if len(cache) + len(unseen) > WORD_CACHE_WORDS:
+                    cache.clear()
+                cache.update((word, found[word]) for word in unseen)
+        if not found:
+            return np.zeros((0, MODEL_DIM), dtype=np.float32)
+        return np.stack([found[word] for word in words])  # type: ignore[misc]
 
     def word_vector(self, word: str) -> np.ndarray | None:
-        """The unit vector of one lowercase word (the mean of its tokens'); None for a stop
-        word or a word the tokenizer makes nothing of."""
-        ids = self.word_ids([word])
-        if not len(ids):
+        """The unit vector of one lowercase word; None for a stop word or a word the
+        tokenizer makes nothing of."""
+        if word in STOP_WORDS:
             return None
-        vector = self._vectors[ids[0]]
+        vector = self.vectors([word])[0]
         return vector if vector.any() else None
 
     def soft_match(self, question: Sequence[str], rarity: Sequence[float],
-                   candidates: Sequence[np.ndarray]) -> SoftMatches:
-        """How well each candidate's words (`word_ids`) cover the question's, by meaning:
-        for every question word, the cosine of the closest candidate word (below
+                   candidates: Sequence[tuple[str, ...]]) -> SoftMatches:
+        """How well each candidate's words (`meaningful_words`) cover the question's, by
+        meaning: for every question word, the cosine of the closest candidate word (below
         MATCH_MIN_COSINE it counts 0), averaged with the question words' `rarity` as
         weights; 0..1.
 
@@ -183,24 +177,25 @@ class Model:
         point; taking each question word's best match keeps `password` → `getpass`
         decisive whatever else the body holds.
         """
-        kept = [(w, r, i) for w, r in zip(question, rarity)
-                for i in self.word_ids([w])[:1] if self._vectors[i].any()]
-        sizes = np.array([len(ids) for ids in candidates], dtype=np.int64)
+        asked = [(word, weight) for word, weight in zip(question, rarity) if word not in STOP_WORDS]
+        kept = [(word, weight, vector) for (word, weight), vector
+                in zip(asked, self.vectors([word for word, _ in asked])) if vector.any()]
+        sizes = np.array([len(words) for words in candidates], dtype=np.int64)
         if not kept or not sizes.sum():
             return SoftMatches([0.0] * len(candidates), (), [], np.zeros((0, 0)), sizes)
-        asked = self._vectors[[i for _, _, i in kept]]
+        asked = np.stack([v for _, _, v in kept])
         weights = np.array([r for _, r, _ in kept], dtype=np.float32)
-        flat = np.concatenate([ids for ids in candidates if len(ids)])
-        words, where = np.unique(flat, return_inverse=True)
-        similarity = asked @ self._vectors[words].T  # question words x the pool's words
+        flat = [word for words in candidates for word in words]
+        index: dict[str, int] = {}
+        where = np.array([index.setdefault(word, len(index)) for word in flat], dtype=np.int64)
+        similarity = asked @ self.vectors(list(index)).T  # question words x the pool's words
         similarity[similarity < MATCH_MIN_COSINE] = 0.0
         per_word = similarity[:, where]  # question words x every candidate's words in turn
         starts = np.concatenate(([0], np.cumsum(sizes[sizes > 0])[:-1]))
         best = np.maximum.reduceat(per_word, starts, axis=1)
         scores = np.zeros(len(candidates), dtype=np.float32)
         scores[sizes > 0] = weights @ best / weights.sum()
-        return SoftMatches(scores.tolist(), tuple(w for w, _, _ in kept),
-                           [self._words[i] for i in flat], per_word, sizes)
+        return SoftMatches(scores.tolist(), tuple(w for w, _, _ in kept), flat, per_word, sizes)
 
     def neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
         """For each of `words`, the vocabulary words within NEIGHBOUR_MIN_COSINE of it,
@@ -245,6 +240,11 @@ class Model:
                 found[word] = tuple((w, s) for w, s in closest
                                     if w != word and s >= NEIGHBOUR_MIN_COSINE)[:NEIGHBOURS_PER_WORD]
         return found
+
+
+def meaningful_words(words: Iterable[str]) -> tuple[str, ...]:
+    """The distinct `words` that can carry meaning (stop words left out), in order."""
+    return tuple(word for word in dict.fromkeys(words) if word not in STOP_WORDS)
 
 
 def neighbour_table_path() -> Traversable:

@@ -8,7 +8,13 @@ import random
 import numpy as np
 import pytest
 
-from symfind.storage.semantic import load_model, neighbour_table_path, question_words
+from symfind.storage import semantic
+from symfind.storage.semantic import (
+    load_model,
+    meaningful_words,
+    neighbour_table_path,
+    question_words,
+)
 
 
 def test_question_words_keep_what_carries_meaning() -> None:
@@ -47,12 +53,32 @@ def test_the_shipped_neighbour_table_is_the_models_own() -> None:
 
 def test_soft_match_scores_each_question_words_best_match_weighted_by_rarity() -> None:
     model = load_model()
-    candidates = [model.word_ids(words) for words in
-                  (["remove", "the", "bucket"], ["bucket"], ["nothing", "here"], [])]
-    assert [len(ids) for ids in candidates] == [2, 1, 1, 0]  # `the`, `here`: stop words
+    candidates = [meaningful_words(words) for words in
+                  (["remove", "the", "bucket", "remove"], ["bucket"], ["nothing", "here"], [])]
+    assert candidates == [("remove", "bucket"), ("bucket",), ("nothing",), ()]  # `the`, `here`: stop words
     matches = model.soft_match(["delete", "bucket"], [2.0, 1.0], candidates)
     remove = float(model.word_vector("delete") @ model.word_vector("remove"))
     assert matches.scores == pytest.approx([(2.0 * remove + 1.0) / 3.0, 1.0 / 3.0, 0.0, 0.0],
                                            rel=1e-5)
     assert [matches.pairs(i) for i in range(4)] == [
         ("delete→remove", "bucket"), ("bucket",), (), ()]
+
+
+def test_word_vectors_stay_the_same_when_the_bounded_cache_starts_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model = load_model()
+    words = ["retry", "upload", "", "bucket", "retry"]
+    before = model.vectors(words)
+    monkeypatch.setattr(semantic, "WORD_CACHE_WORDS", 3)
+    model.vectors(["header", "cookie", "parse", "socket"])  # more than the cache holds
+    assert len(model._word_vectors) <= 4
+    after = model.vectors(words)
+    assert np.array_equal(before, after)
+    # Each word's vector is its own, however long the others in its batch (two models
+    # loaded afresh: nothing kept from before decides it).
+    in_a_batch = semantic._load().vectors(["put", "bidirectional"])[0]
+    alone = semantic._load().vectors(["put"])[0]
+    assert np.array_equal(in_a_batch, alone)
+    assert before.shape == (5, semantic.MODEL_DIM)
+    assert not after[2].any()  # nothing to encode: no vector
+    assert np.linalg.norm(after[[0, 1, 3]], axis=1) == pytest.approx([1.0, 1.0, 1.0], rel=1e-5)
