@@ -17,7 +17,7 @@ import psutil
 
 from symfind.daemon.client import request
 from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest
-from symfind.storage import index_dir_for
+from symfind.storage import index_dir_for, live_daemon_status
 from tests.integration.test_cli import symfind
 from tests.integration.test_daemon_registry import make_git_repo
 
@@ -81,11 +81,15 @@ def started_daemon(tmp_path: Path) -> Iterator[RunningDaemon]:
 
 
 def wait_idle(index_dir: Path) -> None:
-    """Until the daemon has indexed the repository (another process: we can only ask)."""
+    """Until the daemon has indexed the repository (another process: we can only ask),
+    and its status file, which readers consult when it does not answer and which a
+    thread of its own rewrites, says so too."""
     deadline = time.monotonic() + TIMEOUT_S
     while True:
         reply = request(index_dir, StatusRequest(), timeout_s=TIMEOUT_S)
-        if isinstance(reply, StatusReply) and reply.status.state == "idle" and reply.status.files:
+        written = live_daemon_status(index_dir)
+        if (isinstance(reply, StatusReply) and reply.status.state == "idle" and reply.status.files
+                and written is not None and written.state == "idle" and not written.pending):
             return
         assert time.monotonic() < deadline, f"the daemon never got idle: {reply}"
         time.sleep(_POLL_S)
