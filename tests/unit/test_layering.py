@@ -173,4 +173,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except BrokenPipeError:  # `| head`: the reader has what it wanted
+        sys.stderr.close()
