@@ -1,12 +1,11 @@
 """What a batch of file events asks the daemon to re-check: a pure function of the events
 and the repository root, so that it is tested without a watcher.
 
-The watcher (`daemon.watcher`) turns watchdog's events into `Change`s, leaving out paths
-where the index never looks (`walk.never_indexed`); the daemon (`daemon.service`) turns
-`changed_paths` into the files to re-extract, adding what is below a changed directory
-(in the index and on disk, which this function cannot know), and the indexer decides,
-by the ignore rules (`walk.file_exclusion`), whether each such file is indexed at all:
-what matters is decided in `daemon.walk`, in these two functions.
+Whether a path matters, and how, is decided once, by `walk.judge_path`: the watcher
+(`daemon.watcher`) turns watchdog's events into `Change`s, leaving out paths where the
+index never looks; `changed_paths` sorts the rest into ignore files, directories and
+files; the keeper adds what is below a changed directory (in the index and on disk,
+which this function cannot know), and the indexer judges each file by the ignore rules.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.walk import GIT_EXCLUDE, IGNORE_FILES
+from symfind.daemon.walk import GIT_EXCLUDE, Relevance, judge_path
 
 
 class Change:
@@ -48,7 +47,8 @@ class ChangedPaths(msgspec.Struct, frozen=True, kw_only=True):
 
 def changed_paths(changes: Iterable[Change], root: Path) -> ChangedPaths:
     """Sort `changes` (absolute paths) into what they ask to re-check below `root`; a path
-    outside `root` (a move out of the repository reports its source too) is left out."""
+    outside `root` (a move out of the repository reports its source too), or where the
+    index never looks, is left out."""
     files: set[str] = set()
     directories: set[str] = set()
     ignore_dirs: set[str] = set()
@@ -57,14 +57,12 @@ def changed_paths(changes: Iterable[Change], root: Path) -> ChangedPaths:
             relative = Path(change.path).relative_to(root).as_posix()
         except ValueError:
             continue
-        directory, _, name = relative.rpartition("/")
-        if relative == GIT_EXCLUDE:
-            ignore_dirs.add("")  # its rules are the root's (`walk.IgnoreRules`)
-        elif name in IGNORE_FILES:
-            ignore_dirs.add(directory)
-        elif change.is_directory:
+        relevance = judge_path(relative, is_dir=change.is_directory).relevance
+        if relevance is Relevance.RULES:  # git's exclude file holds the root's rules
+            ignore_dirs.add(relative.rpartition("/")[0] if relative != GIT_EXCLUDE else "")
+        elif relevance is Relevance.DIRECTORY:
             directories.add(relative)
-        else:
+        elif relevance is Relevance.FILE:
             files.add(relative)
     return ChangedPaths(files=frozenset(files), directories=frozenset(directories),
                         ignore_dirs=frozenset(ignore_dirs))

@@ -21,11 +21,11 @@ from symfind.daemon.errors import ExtractionWorkerDied
 from symfind.daemon.extraction import FileOutcome, SkipReason
 from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import (
+    LISTED_EXCLUSIONS,
     Exclusion,
     IgnoreRules,
-    directory_excluded,
-    file_exclusion,
-    is_candidate,
+    Relevance,
+    judge_path,
     printable_path,
     walk_repository,
 )
@@ -40,9 +40,6 @@ COMMIT_EVERY_FILES = 5_000
 # documents arrive, so a small repository never uses it.
 BULK_HEAP_BYTES = 512_000_000
 BULK_COMMIT_EVERY_FILES = 20_000
-# Files the walk passes over that are listed one by one with the skipped files (the
-# others, ignored files and directories, are the manifest's `excluded` record).
-FILE_SKIPS = frozenset({Exclusion.SECRET, Exclusion.BAD_NAME})
 
 Progress = Callable[[int, int], None]
 
@@ -135,7 +132,7 @@ def sync_repository(
         writer.commit(to_index=UNCOUNTED)
     passed_over: dict[str, Exclusion] = {}
     on_disk = list(walk_repository(config.repo, rules, excluded=passed_over))
-    recorded = {path: reason for path, reason in passed_over.items() if reason in FILE_SKIPS}
+    recorded = {path: reason for path, reason in passed_over.items() if reason in LISTED_EXCLUSIONS}
     present = set(on_disk) | recorded.keys()
     previous = dict(writer.files)
     gone = [p for p in [*previous, *writer.skipped] if p not in present]
@@ -187,9 +184,10 @@ def apply_changes(
     candidates = []
     for path in sorted(set(paths)):
         key = printable_path(path)
-        if is_candidate(path, rules):
+        relevance, reason = judge_path(path, rules=rules)
+        if relevance is Relevance.INDEXED:
             candidates.append(path)
-        elif (reason := _recorded_skip(path, rules)) and os.path.lexists(os.path.join(root, path)):
+        elif relevance is Relevance.LISTED and reason and os.path.lexists(os.path.join(root, path)):
             if writer.skipped.get(key) != reason:
                 writer.skip_file(key, reason)
                 staged += 1
@@ -204,16 +202,6 @@ def apply_changes(
             apply_outcome(writer, outcome)
             staged += 1
     return staged
-
-
-def _recorded_skip(path: str, rules: IgnoreRules) -> Exclusion | None:
-    """The reason a file the walk would pass over is listed with the skipped files, if
-    it is (a credential file, a name that is not UTF-8)."""
-    directory = path.rpartition("/")[0]
-    if directory and directory_excluded(directory, rules):
-        return None
-    reason = file_exclusion(path, rules)
-    return reason if reason in FILE_SKIPS else None
 
 
 def _report(

@@ -18,6 +18,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 from pathlib import Path
 
 from symfind.daemon.files import read_regular
@@ -147,26 +148,40 @@ def skips_directory(relative_dir: str) -> bool:
     return parts[-1] in SKIP_DIRS or (len(parts) == 1 and parts[0] in SKIP_ROOT_DIRS)
 
 
-def never_indexed(relative_path: str) -> bool:
-    """Whether a changed repo-relative path lies where the index never looks: below a
-    directory that is never indexed (`skips_directory`), whatever the ignore files say.
-    The watcher drops such events at once (a build's or `git`'s churn in `.git/`,
-    `node_modules/`); every other path is judged by `file_exclusion` when it is re-checked.
-    Git's own ignore file is not dropped: a change to it changes the rules."""
-    if relative_path == GIT_EXCLUDE:
-        return False
-    parts = relative_path.split("/")[:-1]
-    return any(skips_directory("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
+def _directory_exclusion(relative_dir: str, full: str, rules: IgnoreRules) -> Exclusion | None:
+    """Why the walk does not enter a directory (its parents entered), or None."""
+    if skips_directory(relative_dir):
+        return Exclusion.DEFAULT_DIR
+    if rules.is_ignored(relative_dir, is_dir=True):
+        return Exclusion.IGNORED
+    if os.path.exists(os.path.join(full, _VENV_MARKER)):
+        return Exclusion.VIRTUALENV
+    return None
+
+
+def _exclusion_above(relative_dir: str, rules: IgnoreRules) -> Exclusion | None:
+    """Why the walk never reaches a repo-relative directory (it, or one above it, is not
+    entered), or None."""
+    parts = relative_dir.split("/")
+    for depth in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:depth])
+        reason = _directory_exclusion(prefix, os.path.join(rules.root, prefix), rules)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _below_symlink(relative_dir: str, root: Path) -> bool:
+    """Whether a repo-relative directory is, or is below, a symlink (the walk follows none:
+    it may lead out of the repository)."""
+    parts = relative_dir.split("/")
+    return any(os.path.islink(os.path.join(root, *parts[:depth]))
+               for depth in range(1, len(parts) + 1))
 
 
 def directory_excluded(relative_dir: str, rules: IgnoreRules) -> bool:
     """Whether a repo-relative directory, or any directory above it, is not indexed."""
-    parts = relative_dir.split("/")
-    for depth in range(1, len(parts) + 1):
-        prefix = "/".join(parts[:depth])
-        if skips_directory(prefix) or rules.is_ignored(prefix, is_dir=True):
-            return True
-    return False
+    return _exclusion_above(relative_dir, rules) is not None
 
 
 def file_exclusion(relative_path: str, rules: IgnoreRules) -> Exclusion | None:
@@ -181,22 +196,68 @@ def file_exclusion(relative_path: str, rules: IgnoreRules) -> Exclusion | None:
     return Exclusion.IGNORED if rules.is_ignored(relative_path) else None
 
 
-def is_candidate(relative_path: str, rules: IgnoreRules) -> bool:
-    """Whether a repo-relative file path should be indexed (by name and rules alone)."""
-    directory = relative_path.rpartition("/")[0]
-    if directory and directory_excluded(directory, rules):
-        return False
-    return language_for_path(relative_path) is not None and file_exclusion(relative_path, rules) is None
+#: Why a file the walk passes over is still listed with the skipped files (the other
+#: reasons, ignored files and directories, are the manifest's `excluded` record).
+LISTED_EXCLUSIONS = frozenset({Exclusion.SECRET, Exclusion.BAD_NAME})
 
 
-def _directory_exclusion(relative_dir: str, full: str, rules: IgnoreRules) -> Exclusion | None:
-    if skips_directory(relative_dir):
-        return Exclusion.DEFAULT_DIR
-    if rules.is_ignored(relative_dir, is_dir=True):
-        return Exclusion.IGNORED
-    if os.path.exists(os.path.join(full, _VENV_MARKER)):
-        return Exclusion.VIRTUALENV
-    return None
+class Relevance(enum.StrEnum):
+    """What a path that changed means to the index (`judge_path`)."""
+
+    NEVER = "never"  # where the index never looks: `.git/`, `node_modules/`, a root `build/`
+    RULES = "rules"  # an ignore file: the rules of its directory changed
+    DIRECTORY = "directory"  # what was and is below it is to be re-checked
+    FILE = "file"  # a file, not judged by the ignore rules (none were given)
+    INDEXED = "indexed"  # a candidate: indexed once read (its content is vetted then)
+    LISTED = "listed"  # passed over, yet listed with the skipped files (`LISTED_EXCLUSIONS`)
+    PASSED_OVER = "passed_over"  # not code, ignored, or below a directory not indexed
+
+
+class Verdict(NamedTuple):
+    """`judge_path`'s answer: what the path is to the index, and the walk's reason to
+    pass it over (for `LISTED`, and for `PASSED_OVER` but when the file is no code or
+    below a symlinked directory)."""
+
+    relevance: Relevance
+    reason: Exclusion | None = None
+
+
+def judge_path(
+    relative_path: str, *, is_dir: bool = False, rules: IgnoreRules | None = None
+) -> Verdict:
+    """Whether a changed repo-relative path matters to the index, and how: the one
+    decision the watcher (which drops `NEVER` at once), the daemon (which re-reads the
+    rules for `RULES` and re-checks below a `DIRECTORY`) and the indexer (which indexes
+    `INDEXED`, lists `LISTED` and drops the rest) all take, by the walk's own rules.
+
+    Without `rules` (the watcher's thread reads no ignore file, to keep up with a burst
+    of events) a file is `FILE`; with them, `INDEXED`, `LISTED` or `PASSED_OVER` exactly
+    as `walk_repository` would find it. Only the path is judged: whether the file is a
+    symlink, too large or binary is found when it is read (`daemon.extraction`).
+    """
+    if relative_path == GIT_EXCLUDE:  # inside `.git`, yet it changes the root's rules
+        return Verdict(Relevance.RULES)
+    parts = relative_path.split("/")
+    directories = len(parts) if is_dir else len(parts) - 1
+    if any(skips_directory("/".join(parts[:depth])) for depth in range(1, directories + 1)):
+        return Verdict(Relevance.NEVER)
+    if parts[-1] in IGNORE_FILES:
+        return Verdict(Relevance.RULES)
+    if is_dir:
+        return Verdict(Relevance.DIRECTORY)
+    if rules is None:
+        return Verdict(Relevance.FILE)
+    parent = relative_path.rpartition("/")[0]
+    if parent and (above := _exclusion_above(parent, rules)) is not None:
+        return Verdict(Relevance.PASSED_OVER, above)
+    if parent and _below_symlink(parent, rules.root):
+        return Verdict(Relevance.PASSED_OVER)
+    reason = file_exclusion(relative_path, rules)
+    if reason in LISTED_EXCLUSIONS:
+        return Verdict(Relevance.LISTED, reason)
+    if reason is not None or language_for_path(relative_path) is None:
+        return Verdict(Relevance.PASSED_OVER, reason)
+    return Verdict(Relevance.INDEXED)
 
 
 def walk_repository(

@@ -47,7 +47,7 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserverVFS
 
 from symfind.daemon.changes import Change
-from symfind.daemon.walk import SKIP_DIRS, never_indexed
+from symfind.daemon.walk import SKIP_DIRS, Relevance, judge_path
 
 logger = logging.getLogger(__name__)
 
@@ -138,9 +138,12 @@ class _Enqueue(FileSystemEventHandler):
                 self._on_root_event()
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
-            path = os.fsdecode(raw) if raw else ""
-            relative = os.path.relpath(path, self._root).replace(os.sep, "/") if path else ""
-            if path and not never_indexed(relative):
+            if not raw:
+                continue
+            path = os.fsdecode(raw)
+            relative = os.path.relpath(path, self._root).replace(os.sep, "/")
+            # Churn where the index never looks (`.git/`, `node_modules/`) stops here.
+            if judge_path(relative, is_dir=event.is_directory).relevance is not Relevance.NEVER:
                 self._changes.put(Change(path, event.is_directory))
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from symfind.daemon.changes import Change, ChangedPaths, changed_paths
-from symfind.daemon.walk import never_indexed
+from symfind.daemon.walk import Relevance, judge_path
 
 ROOT = Path("/work/repo")
 
@@ -76,13 +76,13 @@ def test_a_burst_of_a_branch_switch_is_sorted_in_one_pass() -> None:
 
 
 def test_events_where_the_index_never_looks_are_told_apart() -> None:
-    """`walk.never_indexed`, the watcher's filter: below a directory never indexed (at any
+    """`walk.judge_path` as the watcher asks it: below a directory never indexed (at any
     depth for `.git`, `node_modules` and the like; at the root for `build`, `vendor`...),
     except git's own ignore file."""
     paths = ["src/a.py", ".git/index", ".git/info/exclude", "web/node_modules/x/index.js",
              "build/gen.py", "src/build/gen.py", "vendor/lib.go", "pkg/__pycache__/m.pyc",
              "node_modules", ".gitignore", "docs/.venv/bin/activate"]
-    assert [p for p in paths if never_indexed(p)] == [
+    assert [p for p in paths if judge_path(p).relevance is Relevance.NEVER] == [
         ".git/index", "web/node_modules/x/index.js", "build/gen.py", "vendor/lib.go",
         "pkg/__pycache__/m.pyc", "docs/.venv/bin/activate",
     ]
