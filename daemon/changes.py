@@ -1,21 +1,23 @@
-"""What a batch of file events asks the daemon to re-check: a pure function of the events
-and the repository root, so that it is tested without a watcher.
+"""What a batch of file events asks the daemon to re-check.
+
+`changed_paths` is a pure function of the events and the repository root, so that it is
+tested without a watcher; `files_to_recheck` adds what is below a changed directory, in
+the index and on disk.
 
 Whether a path matters, and how, is decided once, by `walk.judge_path`: the watcher
 (`daemon.watcher`) turns watchdog's events into `Change`s, leaving out paths where the
 index never looks; `changed_paths` sorts the rest into ignore files, directories and
-files; the keeper adds what is below a changed directory (in the index and on disk,
-which this function cannot know), and the indexer judges each file by the ignore rules.
+files; the indexer judges each file to re-check by the ignore rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.walk import GIT_EXCLUDE, Relevance, judge_path
+from symfind.daemon.walk import GIT_EXCLUDE, IgnoreRules, Relevance, judge_path, walk_repository
 
 
 class Change:
@@ -66,3 +68,19 @@ def changed_paths(changes: Iterable[Change], root: Path) -> ChangedPaths:
             files.add(relative)
     return ChangedPaths(files=frozenset(files), directories=frozenset(directories),
                         ignore_dirs=frozenset(ignore_dirs))
+
+
+def files_to_recheck(
+    changed: ChangedPaths, root: Path, rules: IgnoreRules,
+    known_below: Callable[[str], Iterable[str]],
+) -> set[str]:
+    """The files to re-check for `changed`: its files, and below each of its directories
+    (created, moved or deleted) what the index holds (`known_below(prefix)`) and what is
+    on disk there now."""
+    paths = set(changed.files)
+    for directory in changed.directories:
+        paths.update(known_below(directory + "/"))
+        full = root / directory
+        if full.is_dir() and not full.is_symlink():
+            paths.update(walk_repository(root, rules, start=directory))
+    return paths

@@ -39,10 +39,11 @@ from pathlib import Path
 import setproctitle
 
 from symfind.daemon import registry
+from symfind.daemon.batches import RESYNC_FROM_EVENTS
 from symfind.daemon.client import PID_NAME
 from symfind.daemon.config import Config, WatchMode
 from symfind.daemon.errors import DaemonError, DaemonRunning, UnsafeSocketDirectory
-from symfind.daemon.keeper import RESYNC_FROM_EVENTS, IndexKeeper, recoverable
+from symfind.daemon.keeper import IndexKeeper
 from symfind.daemon.lease import wait_for_stop
 from symfind.daemon.listener import ProgressSender, SocketListener
 from symfind.daemon.protocol import (
@@ -58,6 +59,7 @@ from symfind.daemon.protocol import (
     StatusRequest,
     StopRequest,
 )
+from symfind.daemon.repair import recoverable
 from symfind.daemon.walk import IgnoreRules
 from symfind.daemon.watcher import RepositoryWatcher
 from symfind.storage import DaemonState, DaemonStatus, QueryError, StorageError

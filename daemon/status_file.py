@@ -7,7 +7,7 @@ changing the index: a burst the watcher is collecting, a catch-up's progress. Th
 many times a second; whoever sees a change calls `request()`, which only sets an event,
 and this thread writes the file at most every `MIN_INTERVAL_S` — never on the thread
 that collects or indexes changes. The end of every batch is still written at once by its
-own thread (`IndexKeeper.write_status`), so the file is right as soon as work stops.
+own thread (`Activity.write_status`), so the file is right as soon as work stops.
 
 On a full disk no new file can be made to replace it with: the status is then written
 over the old one's bytes (`write_status_file`), so that readers still learn that

@@ -222,7 +222,7 @@ def test_a_huge_batch_re_checks_the_whole_tree(
     write(repo, "unseen.py", klass("Unseen"))
     (repo / "a.py").unlink()
     batch = Batch([Change(str(repo / "pkg/b.py"), False)] * RESYNC_FROM_EVENTS)
-    with caplog.at_level(logging.INFO, logger="symfind.daemon.keeper"):
+    with caplog.at_level(logging.INFO, logger="symfind.daemon.batches"):
         running.daemon.keeper.on_batch(batch)
     assert running.indexed() == [
         ("pkg/b.py", "Beta"), ("pkg/b.py", "Beta.go"), ("unseen.py", "Unseen"),

@@ -23,14 +23,14 @@ from tests.integration.test_daemon import Running, klass, write
 # Small enough for a test file to be too large.
 MAX_FILE_BYTES = 4_096
 BAD_NAME = os.fsdecode(b"src/caf\xe9.py")
-
-RULES = {
-    ".gitignore": "generated/\n*.log\nignored*.py\n",
-    "src/.symfindignore": "!ignored_kept.py\n",
-    ".git/info/exclude": "excluded.py\n",
-    ".git/HEAD": "ref: refs/heads/main\n",
-    "env3/pyvenv.cfg": "home = /usr/bin\n",
-}
+# The rules, and git's marker and a virtualenv's, written before the files they rule on.
+IGNORE_FILES = [
+    (".gitignore", "generated/\n*.log\nignored*.py\n"),
+    ("src/.symfindignore", "!ignored_kept.py\n"),
+    (".git/info/exclude", "excluded.py\n"),
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    ("env3/pyvenv.cfg", "home = /usr/bin\n"),
+]
 CODE = [
     "src/app.py", "src/build/gen.py", "src/ignored_kept.py", "ignored.py", "excluded.py",
     "generated/gen.py", "build/out.py", "web/node_modules/pkg/index.py", ".git/hooks/x.py",
@@ -64,7 +64,7 @@ def test_the_daemon_watching_a_tree_written_finds_what_index_finds(
                      workers=1, watch=watch)
     running = Running(watched).start()
     try:
-        for relative, text in RULES.items():
+        for relative, text in IGNORE_FILES:
             write(repo, relative, text)
         write(repo, "sentinel_rules.py", klass("RulesWritten"))
         running.wait_until_applied("sentinel_rules.py")

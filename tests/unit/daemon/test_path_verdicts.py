@@ -26,54 +26,59 @@ from symfind.daemon.walk import (
 
 BAD_NAME = b"src/caf\xe9.py".decode("utf-8", "surrogateescape")
 
-# path -> (as the watcher asks, as the indexer asks); directories end with "/".
-EXPECTED: dict[str, tuple[Verdict, Verdict]] = {
-    "src/app.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-    "src/": (Verdict(Relevance.DIRECTORY), Verdict(Relevance.DIRECTORY)),
-    # a directory the ignore rules leave out: still re-checked below (what the index holds
-    # there goes), and each file in it is passed over
-    "generated/": (Verdict(Relevance.DIRECTORY), Verdict(Relevance.DIRECTORY)),
-    "generated/gen.py": (Verdict(Relevance.FILE),
-                         Verdict(Relevance.PASSED_OVER, Exclusion.IGNORED)),
-    "ignored.py": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER, Exclusion.IGNORED)),
-    "src/debug.log": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER)),
-    # a deeper ignore file's `!` takes back the root's pattern; git's exclude file counts
-    "src/ignored_kept.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-    "excluded.py": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER, Exclusion.IGNORED)),
-    # ignore files, git's own included: the rules of their directory change
-    ".gitignore": (Verdict(Relevance.RULES), Verdict(Relevance.RULES)),
-    "src/.symfindignore": (Verdict(Relevance.RULES), Verdict(Relevance.RULES)),
-    ".git/info/exclude": (Verdict(Relevance.RULES), Verdict(Relevance.RULES)),
-    "docs/.gitignore.bak": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER)),
-    # where the index never looks, whatever the ignore files say
-    ".git/HEAD": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    ".git/": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    "web/node_modules/": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    "web/node_modules/pkg/index.js": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    "web/node_modules/.gitignore": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    ".symfind/x.py": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    "build/out.py": (Verdict(Relevance.NEVER), Verdict(Relevance.NEVER)),
-    "src/build/gen.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),  # not the root's
-    # a virtualenv under any name, found by its pyvenv.cfg
-    "env3/lib/site.py": (Verdict(Relevance.FILE),
-                         Verdict(Relevance.PASSED_OVER, Exclusion.VIRTUALENV)),
-    # credential files and names that are not UTF-8: listed with the skipped files
-    ".env": (Verdict(Relevance.FILE), Verdict(Relevance.LISTED, Exclusion.SECRET)),
-    "deploy/credentials.json": (Verdict(Relevance.FILE),
-                                Verdict(Relevance.LISTED, Exclusion.SECRET)),
-    BAD_NAME: (Verdict(Relevance.FILE), Verdict(Relevance.LISTED, Exclusion.BAD_NAME)),
-    # not source code
-    "README.md": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER)),
-    "logo.png": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER)),
-    # judged by the path alone: too large, binary, a symlink are found when read
-    "big.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-    "blob.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-    "link_out.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-    # below a symlink to a directory out of the repository: the walk never goes there
-    "outside/x.py": (Verdict(Relevance.FILE), Verdict(Relevance.PASSED_OVER)),
-    # a file the change deleted, where the walk would still look: it goes from the index
-    "src/deleted.py": (Verdict(Relevance.FILE), Verdict(Relevance.INDEXED)),
-}
+# Each row: a path (a directory ends with "/"), its verdict as the watcher asks (without
+# the ignore rules), and as the indexer asks (with them): `relevance` or `relevance:reason`.
+TABLE = r"""
+src/app.py                      file        indexed
+src/                            directory   directory
+# a directory the ignore rules leave out: still re-checked below (what the index holds
+# there goes), and each file in it is passed over
+generated/                      directory   directory
+generated/gen.py                file        passed_over:ignored
+ignored.py                      file        passed_over:ignored
+src/debug.log                   file        passed_over
+# a deeper ignore file's `!` takes back the root's pattern; git's exclude file counts
+src/ignored_kept.py             file        indexed
+excluded.py                     file        passed_over:ignored
+# ignore files, git's own included: the rules of their directory change
+.gitignore                      rules       rules
+src/.symfindignore              rules       rules
+.git/info/exclude               rules       rules
+docs/.gitignore.bak             file        passed_over
+# where the index never looks, whatever the ignore files say
+.git/HEAD                       never       never
+.git/                           never       never
+web/node_modules/               never       never
+web/node_modules/pkg/index.js   never       never
+web/node_modules/.gitignore     never       never
+.symfind/x.py                   never       never
+build/out.py                    never       never
+src/build/gen.py                file        indexed
+# a virtualenv under any name, found by its pyvenv.cfg
+env3/lib/site.py                file        passed_over:virtualenv
+# credential files and names that are not UTF-8: listed with the skipped files
+.env                            file        listed:secret
+deploy/credentials.json         file        listed:secret
+src/caf\xe9.py                  file        listed:bad_name
+# not source code
+README.md                       file        passed_over
+logo.png                        file        passed_over
+# judged by the path alone: too large, binary, a symlink are found when read
+big.py                          file        indexed
+blob.py                         file        indexed
+link_out.py                     file        indexed
+# below a symlink to a directory out of the repository: the walk never goes there
+outside/x.py                    file        passed_over
+# a file the change deleted, where the walk would still look: it goes from the index
+src/deleted.py                  file        indexed
+"""
+ROWS = [line.split() for line in TABLE.splitlines() if line and not line.startswith("#")]
+# The paths of the table as the file system has them (the table shows them printable).
+PATHS = [BAD_NAME if printable_path(BAD_NAME) == row[0] else row[0] for row in ROWS]
+
+
+def _shown(verdict: Verdict) -> str:
+    return verdict.relevance + (f":{verdict.reason}" if verdict.reason else "")
 
 
 def _write(root: Path, relative: str, data: bytes = b"x = 1\n") -> None:
@@ -84,7 +89,7 @@ def _write(root: Path, relative: str, data: bytes = b"x = 1\n") -> None:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    """Every path of EXPECTED on disk (but the deleted one), and their rules."""
+    """Every path of the table on disk (but the deleted one), and their rules."""
     root = tmp_path / "repo"
     elsewhere = tmp_path / "elsewhere"
     _write(elsewhere, "x.py")
@@ -92,7 +97,7 @@ def tree(tmp_path: Path) -> Path:
     _write(root, "src/.symfindignore", b"!ignored_kept.py\n")
     _write(root, ".git/info/exclude", b"excluded.py\n")
     _write(root, "env3/pyvenv.cfg", b"home = /usr/bin\n")
-    for relative in EXPECTED:
+    for relative in PATHS:
         if relative.endswith("/"):
             (root / relative).mkdir(parents=True, exist_ok=True)
         elif relative not in {"src/deleted.py", "link_out.py", "outside/x.py"} and not (
@@ -107,12 +112,13 @@ def tree(tmp_path: Path) -> Path:
 
 def test_each_kind_of_path_is_judged_as_the_walk_would(tree: Path) -> None:
     rules = IgnoreRules(tree)
-    judged = {
-        path: (judge_path(path.rstrip("/"), is_dir=path.endswith("/")),
-               judge_path(path.rstrip("/"), is_dir=path.endswith("/"), rules=rules))
-        for path in EXPECTED
-    }
-    assert judged == EXPECTED
+    judged = [
+        [printable_path(path),
+         _shown(judge_path(path.rstrip("/"), is_dir=path.endswith("/"))),
+         _shown(judge_path(path.rstrip("/"), is_dir=path.endswith("/"), rules=rules))]
+        for path in PATHS
+    ]
+    assert judged == ROWS
 
 
 def test_every_file_of_the_tree_is_judged_as_the_walk_finds_it(tree: Path) -> None:
