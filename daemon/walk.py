@@ -9,6 +9,10 @@ and `.symfindignore` in every directory (nested files, `!` negations; a deeper f
 overrides a shallower one) plus `.git/info/exclude`, every pattern meaning what it means
 to git (`daemon.gitignore`). What is passed over is reported
 with its reason (`Exclusion`), directories once each, not every file in them.
+
+The same rules judge one changed path (`judge_path`): whether the watcher drops it, the
+daemon re-reads ignore rules or re-checks a directory for it, and the indexer indexes it,
+lists it with the skipped files or drops it -- as the walk would find it.
 """
 
 from __future__ import annotations
