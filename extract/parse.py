@@ -39,7 +39,7 @@ Each `queries/<language>-tags.scm` marks definitions with these captures:
 A name node captured by several patterns is one symbol, of the first such pattern in the
 file: a specific pattern (`const f = () => ...` → function) can precede a catch-all one.
 In JavaScript and TypeScript, the body of a module wrapper (AMD `define`, an IIFE, a UMD
-factory: wrappers.py) is re-parsed alone so that those queries read it as module level.
+factory: rewrite/module_bodies.py) is re-parsed alone so that those queries read it as module level.
 """
 
 from __future__ import annotations
@@ -57,15 +57,12 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
-from symfind.extract.cmacros import MACRO_GRAMMARS, blank_macros
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
-from symfind.extract.managed_cpp import MANAGED_GRAMMARS, as_standard_cpp
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
-from symfind.extract.signatures import SIGNATURE_GRAMMARS, separate_call_signatures
-from symfind.extract.template_types import TEMPLATE_TYPE_GRAMMARS, plain_template_types
-from symfind.extract.variance import VARIANCE_GRAMMARS, blank_variance_annotations
-from symfind.extract.wrappers import WRAPPER_GRAMMARS, module_bodies
+from symfind.extract.rewrite import parser_input
+from symfind.extract.rewrite.module_bodies import WRAPPER_GRAMMARS, module_bodies
+from symfind.extract.rewrite.offsets import blanked_outside
 
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200
@@ -220,9 +217,6 @@ def _as_utf8(source: bytes) -> bytes:
     except UnicodeDecodeError:
         return source.decode("latin-1").encode("utf-8")
     return source
-
-
-_NOT_NEWLINE = re.compile(rb"[^\n]")
 
 
 def _text(node: Node, parsed: bytes) -> str:
@@ -606,26 +600,6 @@ def _qualname(
     return f"{scope}{spec.separator}{name}"
 
 
-def parser_input(grammar: str, source: bytes) -> bytes:
-    """What the parser of `grammar` reads for `source`: the same bytes at the same
-    offsets, with what derails the grammar rewritten -- C and C++ macros blanked, C++/CLI
-    syntax made C++, TypeScript call signatures separated, variance annotations blanked
-    and template literal types' escapes made plain. Signatures and docs are read from
-    the source as written, names from these bytes (no rewriting changes a name but a
-    C++/CLI finalizer's, `!X` read as `~X`)."""
-    if grammar in MANAGED_GRAMMARS:
-        source = as_standard_cpp(source)
-    if grammar in MACRO_GRAMMARS:
-        return blank_macros(source)
-    if grammar in TEMPLATE_TYPE_GRAMMARS:
-        source = plain_template_types(source)
-    if grammar in VARIANCE_GRAMMARS:
-        source = blank_variance_annotations(source)
-    if grammar in SIGNATURE_GRAMMARS:
-        return separate_call_signatures(source)
-    return source
-
-
 def extract_symbols(
     path: str,
     source: bytes,
@@ -680,7 +654,7 @@ def extract_file(
     parser, query = _parser_and_query(language)
     spec = LANGUAGES[language]
     deadline = _Deadline(deadline_s)  # the rewrites count too (they are linear)
-    parsed = parser_input(spec.grammar, source)
+    parsed = parser_input(spec.grammar, source)  # the rewrites (extract/rewrite/)
     root = _parse(parser, parsed, deadline)
     symbols = _symbols_in(root, query, spec, path, source, parsed, deadline)
     error_regions = _error_regions(root)
@@ -688,7 +662,7 @@ def extract_file(
     if spec.grammar in WRAPPER_GRAMMARS:
         for body in module_bodies(root, parsed):
             # The body alone, at its own offsets: its statements become a program's.
-            alone = _blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
+            alone = blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
             inner = _parse(parser, alone, deadline)
             for symbol in _symbols_in(inner, query, spec, path, source, alone, deadline):
                 if (symbol.line, symbol.name) not in seen:
@@ -703,7 +677,7 @@ def extract_file(
         # Re-parse with everything before the restart line blanked: rows and byte offsets
         # stay those of the file, and tree-sitter starts afresh where the code does.
         start = _row_offset(parsed, restart_row)
-        blanked = _NOT_NEWLINE.sub(b" ", parsed[:start]) + parsed[start:]
+        blanked = blanked_outside(parsed, start, len(parsed))
         root = _parse(parser, blanked, deadline)
         for symbol in _symbols_in(root, query, spec, path, source, blanked, deadline):
             if symbol.line > restart_row and (symbol.line, symbol.name) not in seen:
@@ -714,12 +688,6 @@ def extract_file(
     return Extraction(
         symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first
     )
-
-
-def _blanked_outside(source: bytes, start: int, end: int) -> bytes:
-    """`source` with every byte outside `start:end` but newlines made a space."""
-    return (_NOT_NEWLINE.sub(b" ", source[:start]) + source[start:end]
-            + _NOT_NEWLINE.sub(b" ", source[end:]))
 
 
 def _error_regions(root: Node) -> int:
@@ -893,10 +861,10 @@ def extraction_fingerprint() -> str:
     queries = _PACKAGE / "queries"
     for query_file in sorted(queries.rglob("*.scm")):  # fragments/ too
         digest.update(query_file.relative_to(queries).as_posix().encode() + query_file.read_bytes())
-    # Every module of this package: which of them decides the symbols changes over time
-    # (macro blanking, module wrappers), and a change the hash missed would mix extractors.
-    for module in sorted(_PACKAGE.glob("*.py"), key=lambda f: f.name):
-        digest.update(module.name.encode() + module.read_bytes())
+    # Every module of this package, the rewrites' too: which of them decides the symbols
+    # changes over time, and a change the hash missed would mix extractors.
+    for module in sorted(_PACKAGE.rglob("*.py"), key=lambda f: f.relative_to(_PACKAGE).parts):
+        digest.update(module.relative_to(_PACKAGE).as_posix().encode() + module.read_bytes())
     digest.update(f"tree-sitter {tree_sitter.__version__}".encode())
     # The grammar pack has no version attribute; its compiled grammars' names and sizes
     # change with it (importlib.metadata is avoided: it is slow and fragile to import).

@@ -59,7 +59,7 @@ BLANKING = {
 @pytest.mark.parametrize("case", sorted(BLANKING))
 def test_deciding_what_to_blank_stays_linear(case: str) -> None:
     code = (
-        "import sys\nfrom symfind.extract.cmacros import blank_macros\n"
+        "import sys\nfrom symfind.extract.rewrite.c_macros import blank_macros\n"
         "source = sys.stdin.buffer.read()\nblanked = blank_macros(source)\n"
         "print(len(blanked) == len(source) and blanked.count(b'\\n') == source.count(b'\\n'))\n"
     )

@@ -7,7 +7,7 @@ compared."""
 from __future__ import annotations
 
 from symfind.extract import extract_symbols
-from symfind.extract.managed_cpp import as_standard_cpp
+from symfind.extract.rewrite.managed_cpp import as_standard_cpp
 
 HEADER = b"""\
 System::String^ to_managed(Utf8Text& text);

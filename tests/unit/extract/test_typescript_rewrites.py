@@ -1,7 +1,7 @@
 """TypeScript syntax that tree-sitter-typescript 0.13 does not know, rewritten at the same
-offsets before parsing: variance annotations (`extract/variance.py`), generic call
-signatures that follow a member without a separator (`extract/signatures.py`) and escapes
-in template literal types (`extract/template_types.py`).
+offsets before parsing: variance annotations (`extract/rewrite/variance.py`), generic call
+signatures that follow a member without a separator (`extract/rewrite/call_signatures.py`)
+and escapes in template literal types (`extract/rewrite/template_types.py`).
 
 Each rewrite is compared whole, and the grammar is shown to fail on the source as written
 and to parse the rewritten bytes without an error. (In effect 4.1.0's sources these gaps
@@ -15,9 +15,9 @@ import pytest
 
 from symfind.extract import extract_symbols
 from symfind.extract.parse import _parser_and_query, parser_input
-from symfind.extract.signatures import separate_call_signatures
-from symfind.extract.template_types import plain_template_types
-from symfind.extract.variance import blank_variance_annotations
+from symfind.extract.rewrite.call_signatures import separate_call_signatures
+from symfind.extract.rewrite.template_types import plain_template_types
+from symfind.extract.rewrite.variance import blank_variance_annotations
 
 VARIANCE = [
     (b"export interface Channel<out A, in B, in out C = never> { readonly a: A }\n",

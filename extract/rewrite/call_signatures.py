@@ -6,17 +6,18 @@ grammar reads the second line's `<T>` as type arguments of the first line's retu
 (`T<T>(...)`), and the whole file after it becomes one ERROR node (mobx's
 `api/action.ts` lost every definition; effect's `Stream.ts` too, where a documentation
 comment stands between overloads and type parameters run over several lines).
-`separate_call_signatures` puts a `;` in the last column of such a line's indentation:
-every byte offset and line number stays the file's.
+`separate_call_signatures` puts a `;` in the last column of such a line's indentation
+(the rule of offsets.py: every byte offset and line number stays the file's).
 
-Imports: the standard library only.
+Imports: the standard library and `extract` modules only.
 """
 
 from __future__ import annotations
 
 import re
 
-SIGNATURE_GRAMMARS = frozenset({"typescript", "tsx"})
+from symfind.extract.rewrite.offsets import Edits
+
 # A line starting with a type parameter list and then a parameter list, indented; or
 # with a lone `<` whose parameters follow on the next lines (`<` then `A extends X,`).
 _GENERIC_CALL_SIGNATURE = re.compile(
@@ -32,11 +33,11 @@ def separate_call_signatures(source: bytes) -> bytes:
     without a separator (see the module docstring)."""
     if b"<" not in source:
         return source
-    separated = bytearray(source)
+    edits = Edits(source)
     for match in _GENERIC_CALL_SIGNATURE.finditer(source):
         if _ENDS_A_TYPE.search(_previous_code_line(source, match.start())):
-            separated[match.end(1) - 1] = ord(";")
-    return bytes(separated)
+            edits.replace(match.end(1) - 1, match.end(1), b";")
+    return edits.result()
 
 
 def _previous_code_line(source: bytes, start: int) -> bytes:

@@ -7,8 +7,8 @@ or the factory a UMD header is called with (`(function (root, factory) { ... })(
 function (exports) { ... })`). The tag queries anchor module-level definitions on the
 `program` node, so nothing in such a body would be found but nested function
 declarations. `module_bodies` finds these bodies; parse.py re-parses each one on its own,
-everything around it blanked (rows and byte offsets unchanged), so that its statements
-are a program's and the same queries read them.
+everything around it blanked (`offsets.blanked_outside`: rows and byte offsets
+unchanged), so that its statements are a program's and the same queries read them.
 
 Only the statements directly under `program` are looked at, and only calls of a function
 written in place or of an AMD loader: a test's `describe("x", () => { ... })` is not a

@@ -6,20 +6,22 @@ A template literal type may hold escapes like any template string (`` type Hint<
 (effect's `Schema.ts`, 19,546 lines) the error swallowed the whole file.
 `plain_template_types` turns each escape (a backslash and the character after it) into
 two underscores, at the same offsets, in the template literal that is a type alias's
-value: no name or line moves, and only the text of a string type changes.
+value: no name or line moves, and only the text of a string type changes (an escaped
+newline keeps its newline: the rule of offsets.py).
 
 Template literal types elsewhere (a parameter's annotation, a member of a union) are
 left as written: recognising a type position there takes a parser, and they have not
 been seen to derail a file.
 
-Imports: the standard library only.
+Imports: the standard library and `extract` modules only.
 """
 
 from __future__ import annotations
 
 import re
 
-TEMPLATE_TYPE_GRAMMARS = frozenset({"typescript", "tsx"})
+from symfind.extract.rewrite.offsets import Edits
+
 # `type Name<...> =` then the opening backtick of a template literal.
 _ALIAS_OF_TEMPLATE = re.compile(rb"\btype[ \t]+[A-Za-z_$][\w$]*[ \t]*(?:<[^`;]*?>)?\s*=\s*`")
 # Up to the closing backtick: characters, or an escape (group 1); `${...}` holes hold
@@ -33,13 +35,11 @@ def plain_template_types(source: bytes) -> bytes:
     """`source` with the escapes of every type alias's template literal made `__`."""
     if b"`" not in source or b"\\" not in source:
         return source
-    plain: bytearray | None = None
+    edits = Edits(source)
     for alias in _ALIAS_OF_TEMPLATE.finditer(source):
         body = _TEMPLATE_BODY.match(source, alias.end())
         if body is None or body.start(1) < 0:
             continue  # unclosed, or no escape in it
         for escape in _ESCAPE.finditer(source, body.start(), body.end()):
-            if plain is None:
-                plain = bytearray(source)
-            plain[escape.start() : escape.end()] = _PLAIN
-    return source if plain is None else bytes(plain)
+            edits.replace(escape.start(), escape.end(), _PLAIN)
+    return edits.result()

@@ -4,9 +4,9 @@ tree-sitter's C++ grammar knows none of their syntax: a handle `String^ s`, `gcn
 `ref class X abstract`, `value struct`, `property T^ P;` or a finalizer `!X();` is an
 ERROR node, and one in a header loses the class around it and what follows (edge-js's
 `edge.h` lost every class, `pplxtasks.h` its `#if defined(__cplusplus_winrt)` parts).
-`as_standard_cpp` rewrites that syntax into the C++ it means, at the same offsets, so
-that every line number stays the file's (parse.py reads names from the rewritten bytes,
-signatures from the source as written):
+`as_standard_cpp` rewrites that syntax into the C++ it means, at the same offsets (the
+rule of offsets.py; parse.py reads names from the rewritten bytes, signatures from the
+source as written):
 
 - a handle's `^` becomes `*` (an XOR becomes a product, still an expression; the name
   `operator^` is kept);
@@ -19,14 +19,14 @@ signatures from the source as written):
 Only files that show the dialect are touched: `gcnew`, a `ref`/`value` class or struct,
 or a handle after a type name (`T^ x`, `T^>`, `T^)`); standard C++ is parsed as written.
 
-Imports: the standard library only.
+Imports: the standard library and `extract` modules only.
 """
 
 from __future__ import annotations
 
 import re
 
-MANAGED_GRAMMARS = frozenset({"cpp"})
+from symfind.extract.rewrite.offsets import Edits
 
 # The dialect's marks: `gcnew`, `ref class`, `value struct`, or a handle written as one
 # (`String^ s`, `Task<Object^>`, `f(Object^)`; an XOR is `a ^ b` or `a^b`). Looked for as
@@ -57,16 +57,17 @@ def as_standard_cpp(source: bytes) -> bytes:
     if not (any(mark in source for mark in _KEYWORD_MARKS)
             or (b"^" in source and _HANDLE_MARK.search(source))):
         return source
-    rewritten = bytearray(_HANDLE.sub(b"*", source))
+    edits = Edits(source)
+    for match in _HANDLE.finditer(source):
+        edits.replace(match.start(), match.end(), b"*")
     for match in _GCNEW.finditer(source):
-        rewritten[match.start():match.end()] = b"new  "
+        edits.replace(match.start(), match.end(), b"new")
     for pattern in (_CLASS_PREFIX, _CLASS_MODIFIER, _PROPERTY):
         for match in pattern.finditer(source):
-            start, end = match.span(1)
-            rewritten[start:end] = b" " * (end - start)
+            edits.blank(*match.span(1))
     for match in _FINALIZER.finditer(source):
-        rewritten[match.start(1)] = ord("~")
+        edits.replace(match.start(1), match.end(1), b"~")
     for match in _FOR_EACH.finditer(source):
-        rewritten[match.start(1):match.end(1)] = b"    "
-        rewritten[match.start(2):match.end(2)] = b": "
-    return bytes(rewritten)
+        edits.blank(*match.span(1))
+        edits.replace(match.start(2), match.end(2), b":")
+    return edits.result()
