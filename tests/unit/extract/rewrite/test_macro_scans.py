@@ -17,7 +17,7 @@ import pytest
 from symfind.extract.rewrite import c_conditionals, c_macros
 from symfind.extract.rewrite.c_tokens import LinePattern
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "languages"
 
 # Real C and C++ (the language fixtures, and the headers their tests cover), and the
 # edges of a line-start scan: a match on the first line, none, empty lines, a directive

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 BOUND_S = 60  # generous for a shared 2-core machine; the old pattern needed ~10**5 s here
 
 # (source, the qualnames extracted from 50 copies of it: what tree-sitter makes of junk)
