@@ -23,7 +23,7 @@ from pathlib import Path
 import msgspec
 
 from symfind.extract import LANGUAGES, ExtractError, extract_file, language_for_file
-from symfind.extract.parse import parser_input
+from symfind.extract.parse import _as_utf8, parser_input
 
 CORPORA_DIR = Path(__file__).resolve().parent / "corpora"
 _ENCODER = msgspec.json.Encoder(order="sorted")
@@ -48,11 +48,7 @@ def dump_line(relative: str, path: Path, deadline_s: float) -> bytes | None:
     if language is None:
         return None
     record: dict[str, object] = {"path": relative, "language": language}
-    try:
-        utf8 = source.decode("utf-8").encode("utf-8")
-    except UnicodeDecodeError:
-        utf8 = source.decode("latin-1").encode("utf-8")
-    parsed = parser_input(LANGUAGES[language].grammar, utf8)
+    parsed = parser_input(LANGUAGES[language].grammar, _as_utf8(source))
     record["parsed_sha256"] = hashlib.sha256(parsed).hexdigest()
     try:
         record["extraction"] = extract_file(relative, source, language=language,

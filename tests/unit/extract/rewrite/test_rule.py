@@ -18,6 +18,7 @@ import pytest
 
 from bench.corpora import BENCH, load_table
 from symfind.extract import LANGUAGES, language_for_file, language_for_path
+from symfind.extract.parse import _as_utf8 as as_utf8  # what the rewrites are given
 from symfind.extract.rewrite import REWRITES, Rewrite, parser_input
 from tests.unit.extract.rewrite.test_macro_scans import SOURCES as MACRO_SHAPES
 from tests.unit.extract.rewrite.test_managed_cpp import HEADER, SOURCE
@@ -53,15 +54,6 @@ def in_order(grammar: str, source: bytes, path: str) -> list[str]:
             source, broke = broken(rewrite, source, path)
             breaks += broke
     return breaks
-
-
-def as_utf8(source: bytes) -> bytes:
-    """The bytes the parser is given (extraction reads a file that is not UTF-8 as Latin-1)."""
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError:
-        return source.decode("latin-1").encode("utf-8")
-    return source
 
 
 def test_each_rewrite_keeps_the_rule_on_every_fixture_and_shape() -> None:
