@@ -5,7 +5,9 @@ dialects and newer syntax are unknown to the bundled grammars. Each gap is close
 rewrite of the bytes before parsing, in one module here, registered in `REWRITES`:
 
 - `managed_cpp.py`: C++/CLI and C++/CX written as the C++ they mean;
-- `c_macros.py` (with `c_tokens.py` and `c_conditionals.py`): C and C++ macros blanked;
+- `c_macros.py`: C and C++ macros blanked (the names it knows are data in `c_names.py`;
+  its scans are in `c_declarations.py`, `c_lines.py` and `c_conditionals.py`, over the
+  lexing of `c_tokens.py`);
 - `template_types.py`: escapes in TypeScript template literal types made plain;
 - `variance.py`: TypeScript variance annotations blanked;
 - `call_signatures.py`: TypeScript call signatures that follow one another separated.

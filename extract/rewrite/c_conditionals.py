@@ -29,6 +29,8 @@ def _unbalanced(code: bytes) -> bool:
 
 def first_branches_only(source: bytes) -> list[tuple[int, int]]:
     """The spans to blank so that each unbalanced conditional group is its first branch."""
+    if b"#" not in source:
+        return []  # most files (a scan for directives costs more than this look)
     spans: list[tuple[int, int]] = []
     groups: list[list[int]] = []  # per open group: its directive's span, where #else starts
     for directive in _CONDITIONAL.finditer(source):

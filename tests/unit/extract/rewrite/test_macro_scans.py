@@ -1,7 +1,7 @@
 """The fast scans of the macro blanking find exactly what the plain patterns find.
 
 `LinePattern` searches a line-start pattern from the newline before it, and
-`_class_macros` tries the class patterns only where a keyword starts a word; both were
+`class_macros` tries the class patterns only where a keyword starts a word; both were
 written for speed alone, so each is compared here, match for match (spans and groups),
 with the pattern it stands for: `^body` under `re.M`, and the class patterns behind a
 `\\b`, scanned on their own.
@@ -9,12 +9,15 @@ with the pattern it stands for: `^body` under `re.M`, and the class patterns beh
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from pathlib import Path
 
 import pytest
 
-from symfind.extract.rewrite import c_conditionals, c_macros
+from symfind.extract import rewrite
+from symfind.extract.rewrite import c_declarations, c_macros
 from symfind.extract.rewrite.c_tokens import LinePattern
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "languages"
@@ -50,11 +53,12 @@ SOURCES = [
     (FIXTURES / "cpp" / "sample.cpp").read_bytes(),
 ]
 
-# Every line-start pattern of the blanking, found in its modules (a new one is compared too).
+# Every line-start pattern of the rewrites, found in their modules (a new one is compared too).
 LINE_PATTERNS = {
-    f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
-    for module in (c_macros, c_conditionals)
-    for name, value in vars(module).items() if isinstance(value, LinePattern)
+    f"{module.name}.{name}": value
+    for module in pkgutil.iter_modules(rewrite.__path__)
+    for name, value in vars(importlib.import_module(f"{rewrite.__name__}.{module.name}")).items()
+    if isinstance(value, LinePattern)
 }
 
 
@@ -91,11 +95,11 @@ def test_a_line_pattern_finds_what_its_caret_pattern_finds(name: str) -> None:
 
 def test_class_macros_are_those_each_pattern_finds_after_a_word_boundary() -> None:
     plain = [re.compile(rb"\b" + pattern.pattern, pattern.flags)
-             for pattern in (c_macros._CLASS_MACROS, c_macros._CLASS_TRAILING_MACROS)]
+             for pattern in (c_declarations._CLASS_MACROS, c_declarations._CLASS_TRAILING_MACROS)]
     some = 0
     for source in SOURCES:
         expected = sorted(match.span(1) for pattern in plain for match in pattern.finditer(source))
-        assert sorted(c_macros._class_macros(source)) == expected, source[:60]
+        assert sorted(c_declarations.class_macros(source)) == expected, source[:60]
         some += len(expected)
     assert some >= 6  # the edges above hold that many
 
