@@ -58,16 +58,21 @@ _FIRST_BUSY_PAUSE_S = 0.005
 _MAX_BUSY_PAUSE_S = 0.1
 
 
-def answer_timeout_s() -> float:
-    """`$SYMFIND_DAEMON_TIMEOUT` (seconds, > 0), else DEFAULT_ANSWER_TIMEOUT_S.
+def seconds_setting(variable: str, default_s: float) -> float:
+    """The environment `variable`'s seconds (> 0), else `default_s`.
 
     Raises:
         DaemonError: The variable is set but not a positive number.
     """
     try:
-        return positive_setting(TIMEOUT_VARIABLE, DEFAULT_ANSWER_TIMEOUT_S)
+        return positive_setting(variable, default_s)
     except ValueError as exc:
         raise DaemonError(str(exc)) from None
+
+
+def answer_timeout_s() -> float:
+    """`$SYMFIND_DAEMON_TIMEOUT`, else DEFAULT_ANSWER_TIMEOUT_S (see `seconds_setting`)."""
+    return seconds_setting(TIMEOUT_VARIABLE, DEFAULT_ANSWER_TIMEOUT_S)
 
 
 def socket_path(index_dir: Path) -> Path:
@@ -90,15 +95,27 @@ def runtime_base() -> Path:
     return Path(tempfile.gettempdir()) / f"symfind-{os.getuid()}"
 
 
+#: What `looked_at` says of a path that does not exist.
+ABSENT = "does not exist"
+
+
+def looked_at(path: Path) -> os.stat_result | str:
+    """`path`'s own status (a symbolic link's, not its target's), or why there is none:
+    ABSENT, `cannot be looked at (...)`."""
+    try:
+        return path.lstat()
+    except FileNotFoundError:
+        return ABSENT
+    except OSError as exc:
+        return f"cannot be looked at ({exc.strerror})"
+
+
 def _unsafe_reason(directory: Path) -> str | None:
     """Why `directory` may not hold our socket (None: it may): not a directory, a symlink,
     another user's, or writable by others."""
-    try:
-        info = directory.lstat()
-    except FileNotFoundError:
-        return "it does not exist"
-    except OSError as exc:
-        return f"it cannot be checked ({exc.strerror})"
+    info = looked_at(directory)
+    if isinstance(info, str):
+        return f"it {info}"
     if stat.S_ISLNK(info.st_mode):
         return "it is a symbolic link"
     if not stat.S_ISDIR(info.st_mode):
@@ -137,7 +154,7 @@ def private_dir(directory: Path, *, create: bool, parents: bool = False) -> bool
                 f"cannot create the runtime directory {directory}: {exc.strerror}"
             ) from exc
     reason = _unsafe_reason(directory)
-    if reason == "it does not exist" and not create:
+    if reason == f"it {ABSENT}" and not create:
         return False
     if reason is not None:
         raise UnsafeSocketDirectory(

@@ -24,14 +24,20 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.daemon.client import LOG_NAME, read_pid, request, socket_path
+from symfind.daemon.client import (
+    LOG_NAME,
+    looked_at,
+    read_pid,
+    request,
+    seconds_setting,
+    socket_path,
+)
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonError, DaemonNotAnswering, UnsafeSocketDirectory
 from symfind.daemon.protocol import ProtocolError, StatusReply, StatusRequest, StopRequest
 from symfind.daemon.registry import DaemonEntry, find_daemon
 from symfind.storage import STATUS_NAME, DaemonState, DaemonStatus, spawn_daemon
 from symfind.storage.leases import is_running
-from symfind.storage.location import positive_setting
 
 logger = logging.getLogger(__name__)
 
@@ -106,12 +112,9 @@ def _socket_trouble(entry: DaemonEntry) -> str:
 
 
 def _what_is_at(path: Path) -> str:
-    try:
-        info = path.lstat()
-    except FileNotFoundError:
-        return "is gone"
-    except OSError as exc:
-        return f"cannot be looked at ({exc.strerror})"
+    info = looked_at(path)
+    if isinstance(info, str):
+        return info
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link" + ("" if path.exists() else " to nothing")
     if stat.S_ISDIR(info.st_mode):
@@ -208,15 +211,8 @@ def _last_words(log_path: Path) -> str:
 
 
 def stop_timeout_s() -> float:
-    """`$SYMFIND_STOP_TIMEOUT` (seconds, > 0), else STOP_TIMEOUT_S.
-
-    Raises:
-        DaemonError: The variable is set but not a positive number.
-    """
-    try:
-        return positive_setting(STOP_TIMEOUT_VARIABLE, STOP_TIMEOUT_S)
-    except ValueError as exc:
-        raise DaemonError(str(exc)) from None
+    """`$SYMFIND_STOP_TIMEOUT`, else STOP_TIMEOUT_S (see `seconds_setting`)."""
+    return seconds_setting(STOP_TIMEOUT_VARIABLE, STOP_TIMEOUT_S)
 
 
 def stop_daemon(config: Config) -> Stopped | None:

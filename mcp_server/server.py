@@ -95,19 +95,11 @@ def build_server(
     root = repo.resolve()
     where = index_dir or index_dir_for(root)
 
-    @asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Repository]:
-        repository = Repository(root, where, auto_index=auto_index,
-                                daemon_lease_s=daemon_lease_s,
-                                handle_key=guard.handle_key if guard else b"")
-        repository.start()
-        try:
-            yield repository
-        finally:
-            repository.stop()
-            _leave_launch(repository)
+    def serve() -> Repository:
+        return Repository(root, where, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
+                          handle_key=guard.handle_key if guard else b"")
 
-    return _server(lifespan, INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix, guard)
+    return _server(_lifespan(serve), INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix, guard)
 
 
 def build_roots_server(
@@ -127,26 +119,35 @@ def build_roots_server(
     """
     resolved = list(dict.fromkeys(root.resolve() for root in roots))
 
+    def serve() -> Roots:
+        return Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
+                     handle_key=guard.handle_key if guard else b"")
+
+    return _server(_lifespan(serve), ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
+                   tool_prefix, guard)
+
+
+def _lifespan(
+    open_served: Callable[[], Repository | Roots],
+) -> Callable[[MCPServer[Any]], AbstractAsyncContextManager[Repository | Roots]]:
+    """The server's lifespan: what `open_served` returns is started when the server starts,
+    handed to the tools as their context, and closed when it ends."""
+
     @asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Roots]:
-        served = Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
-                       handle_key=guard.handle_key if guard else b"")
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Repository | Roots]:
+        served = open_served()
         served.start()
         try:
             yield served
         finally:
             served.close()
-            for repository in served.repos.values():
-                _leave_launch(repository)
+            for repository in served.repos.values() if isinstance(served, Roots) else [served]:
+                launch = repository.launch
+                if launch is not None and launch.running:
+                    logger.info("daemon start (pid %d) keeps running to finish the index",
+                                launch.process.pid)
 
-    return _server(lifespan, ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
-                   tool_prefix, guard)
-
-
-def _leave_launch(repository: Repository) -> None:
-    launch = repository.launch
-    if launch is not None and launch.running:
-        logger.info("daemon start (pid %d) keeps running to finish the index", launch.process.pid)
+    return lifespan
 
 
 class SymfindServer(MCPServer[Any]):

@@ -141,7 +141,7 @@ class Repository:
         except OSError as exc:
             logger.warning("cannot list this server as a client of %s: %s", self.index_dir, exc)
 
-    def stop(self) -> None:
+    def close(self) -> None:
         """Called once at server end: release the lease (a daemon started for MCP servers
         exits once none has used it for its lease)."""
         if self._client_entry is not None:
@@ -282,6 +282,7 @@ class Roots:
             repo.start()
 
     def close(self) -> None:
+        """Called once at server end: stop the searches, close every repository."""
         self.executor.shutdown(wait=True, cancel_futures=True)
         for repo in self.repos.values():
-            repo.stop()
+            repo.close()

@@ -188,15 +188,11 @@ def search_repos(
     results = fuse_answers(answers, plan, query.limit)
     empty_reason, suggestions = ("", []) if results else _explain_empty(answers, statuses)
     return FederatedResponse(
-        query=query.text,
-        route=str(plan.route),
-        channels=dict(plan.weights),
-        took_ms=round((time.perf_counter() - started) * 1000, 3),
+        **plan.answer_fields(query.text, started),
         results=results,
         repos=statuses,
         empty_reason=empty_reason,
         suggestions=suggestions,
-        plan=str(plan),
     )
 
 

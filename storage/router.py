@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import enum
 import re
+import time
 import unicodedata
+from typing import Any
 
 import msgspec
 
@@ -129,6 +131,18 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
             for channel, weight in self.weights.items()
         )
         return f"{self.route} {target!r} → {steps}"
+
+    def answer_fields(self, query: str, started: float) -> dict[str, Any]:
+        """What every answer to this plan opens with (`SearchResponse`, `FederatedResponse`):
+        the query as typed, how it was read, and the wall time since `started`
+        (`time.perf_counter()`)."""
+        return {
+            "query": query,
+            "route": str(self.route),
+            "channels": dict(self.weights),
+            "took_ms": round((time.perf_counter() - started) * 1000, 3),
+            "plan": str(self),
+        }
 
 
 def max_edits_for(key: str) -> int:

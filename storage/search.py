@@ -216,16 +216,12 @@ class Searcher:
         if not results and query.explain:
             empty_reason, suggestions = self._explain_empty(plan, filters, fresh)
         return SearchResponse(
-            query=query.text,
-            route=str(plan.route),
-            channels=dict(plan.weights),
-            took_ms=round((time.perf_counter() - started) * 1000, 3),
+            **plan.answer_fields(query.text, started),
             results=results,
             freshness=fresh,
             empty_reason=empty_reason,
             suggestions=suggestions,
             failures=failures,
-            plan=str(plan),
         )
 
     def all_symbols(self) -> list[Symbol]:
