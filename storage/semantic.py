@@ -104,8 +104,11 @@ class Model:
         self._table = embedding.astype(np.float32)
         self._tokenizer = tokenizer
         self._lock = threading.Lock()
-        # word → its unit vector (zeros for a word the tokenizer makes nothing of)
-        self._word_vectors: dict[str, np.ndarray] = {}
+        # The word vectors kept (`vectors`): word → its row of the matrix, which holds
+        # each one's unit vector (zeros for a word the tokenizer makes nothing of). One
+        # matrix, not an array a word: a question's pool of ~700 words is one gather.
+        self._word_rows: dict[str, int] = {}
+        self._word_matrix = np.zeros((WORD_CACHE_WORDS, MODEL_DIM), dtype=np.float32)
         # In token order, the first of a word's spellings (`▁retry` before `▁Retry`): the
         # tokenizer's own mapping comes in an order that differs from process to process.
         unique: dict[str, int] = {}
@@ -138,25 +141,53 @@ class Model:
         """The unit vectors of `words` (lowercase), one row each: the mean of a word's
         tokens' vectors, normalised; zeros for a word the tokenizer makes nothing of.
         Words not met before are encoded together, and kept for the next question."""
-        cache = self._word_vectors
-        found = {word: cache.get(word) for word in words}
-        unseen = [word for word, vector in found.items() if vector is None]
+        found = np.empty((len(words), MODEL_DIM), dtype=np.float32)
+        unseen: dict[str, list[int]] = {}  # word → where it stands in `words`
+        with self._lock:  # a gather from one state of the matrix: rows move as it starts over
+            places, rows = [], []
+            for at, word in enumerate(words):
+                row = self._word_rows.get(word)
+                if row is None:
+                    unseen.setdefault(word, []).append(at)
+                else:
+                    places.append(at)
+                    rows.append(row)
+            if rows:
+                found[places] = self._word_matrix[rows]
         if unseen:
-            encodings = self._tokenizer.encode_batch(unseen, add_special_tokens=False)  # type: ignore[attr-defined]
-            for word, encoding in zip(unseen, encodings):
-                # A batch is padded to its longest word: the mask says which ids are tokens.
-                tokens = [t for t, real in zip(encoding.ids, encoding.attention_mask) if real]
-                mean = self._table[tokens].mean(axis=0) if tokens else np.zeros(
-                    MODEL_DIM, dtype=np.float32)
-                norm = float(np.linalg.norm(mean))
-                found[word] = mean / norm if norm else mean
-            with self._lock:
-                if len(cache) + len(unseen) > WORD_CACHE_WORDS:
-                    cache.clear()
-                cache.update((word, found[word]) for word in unseen)
-        if not found:
-            return np.zeros((0, MODEL_DIM), dtype=np.float32)
-        return np.stack([found[word] for word in words])  # type: ignore[misc]
+            encoded = self._encode(list(unseen))
+            for vector, places in zip(encoded, unseen.values()):
+                found[places] = vector
+            self._keep(list(unseen), encoded)
+        return found
+
+    def _encode(self, words: list[str]) -> np.ndarray:
+        """`vectors` of words not kept, computed (in one batch for the tokenizer)."""
+        encodings = self._tokenizer.encode_batch(words, add_special_tokens=False)  # type: ignore[attr-defined]
+        # A batch is padded to its longest word: the mask says which ids are tokens.
+        ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
+        real = np.array([encoding.attention_mask for encoding in encodings], dtype=bool)
+        if ids.size == 0:
+            return np.zeros((len(words), MODEL_DIM), dtype=np.float32)
+        summed = np.einsum("wt,wtd->wd", real.astype(np.float32), self._table[ids])
+        # The mean's direction is the sum's: normalising the sum gives the same unit vector.
+        norms = np.linalg.norm(summed, axis=1, keepdims=True)
+        return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
+
+    def _keep(self, words: list[str], encoded: np.ndarray) -> None:
+        """Keep newly encoded words' vectors; when the matrix is full, start it over."""
+        capacity = min(WORD_CACHE_WORDS, len(self._word_matrix))
+        if len(words) > capacity:
+            return
+        with self._lock:
+            words_kept = self._word_rows
+            fresh = [(word, vector) for word, vector in zip(words, encoded) if word not in words_kept]
+            if len(words_kept) + len(fresh) > capacity:
+                words_kept.clear()
+            for word, vector in fresh:
+                row = len(words_kept)
+                self._word_matrix[row] = vector
+                words_kept[word] = row
 
     def word_vector(self, word: str) -> np.ndarray | None:
         """The unit vector of one lowercase word; None for a stop word or a word the

@@ -70,8 +70,10 @@ def test_word_vectors_stay_the_same_when_the_bounded_cache_starts_over(
     words = ["retry", "upload", "", "bucket", "retry"]
     before = model.vectors(words)
     monkeypatch.setattr(semantic, "WORD_CACHE_WORDS", 3)
-    model.vectors(["header", "cookie", "parse", "socket"])  # more than the cache holds
-    assert len(model._word_vectors) <= 4
+    model.vectors(["header", "cookie"])  # the cache is past 3 words: it starts over
+    assert sorted(model._word_rows) == ["cookie", "header"]
+    model.vectors(["parse", "socket", "stream", "buffer"])  # more than it holds: none kept
+    assert sorted(model._word_rows) == ["cookie", "header"]
     after = model.vectors(words)
     assert np.array_equal(before, after)
     # Each word's vector is its own, however long the others in its batch (two models
