@@ -28,6 +28,7 @@ from symfind.mcp_server.read_tool import READ_DEFAULT_BYTES, READ_MAX_BYTES
 from symfind.mcp_server.search_tool import KINDS, MAX_RESULTS
 from symfind.mcp_server.status_tool import status_of
 from symfind.storage import MAX_QUERY_CHARS, RRF_K, WEIGHTS, Channel, route
+from symfind.storage.priors import HYBRID_TEXT_SHARE
 
 CHANNEL_TEXT = {
     Channel.EXACT: "the whole name, ignoring case, `_`, `-` and `$` (http_client = HttpClient)",
@@ -136,10 +137,13 @@ def _guide(tools: tuple[tuple[str, str], ...]) -> dict[str, Any]:
         f"full text (BM25) and vector (meaning) — hybrid search. Each channel ranks on its "
         f"own; weighted Reciprocal Rank Fusion adds weight / ({RRF_K} + rank) over the "
         "channels that found a definition; ties go to the exact name, then kind, path and "
-        "line. For a question, a definition full text singles out (BM25 1.15x the next) "
-        "gets one more vote, and unless the question mentions tests, test code scores "
-        "half (why.adjusted says so). Every "
-        "result's why.channels shows its ranks (and, for vector, the words it matched).",
+        f"line. For a question, full text and vector are first blended by score (hybrid: "
+        f"each score over its channel's best, text x {HYBRID_TEXT_SHARE:g} + vector x "
+        f"{1 - HYBRID_TEXT_SHARE:g}) and the blend is fused in their place with their "
+        "weights' sum; unless the question mentions tests, test code scores half "
+        "(why.adjusted says so). Every result's why.channels shows its ranks (and, for "
+        "vector, the words it matched; for text and vector on a question, what each added "
+        "to the blend).",
         "limits": {
             "max_query_chars": MAX_QUERY_CHARS,
             "max_results": MAX_RESULTS,

@@ -92,7 +92,9 @@ class ChannelMatch(BaseModel):
     """How one search channel ranked a result."""
 
     rank: int = Field(description="Rank within that channel, 1 = best.")
-    contribution: float = Field(description="weight / (k + rank): this channel's share of the score.")
+    contribution: float = Field(
+        description="weight / (k + rank): this channel's share of the score; for text and "
+        "vector on a question, what each added to the hybrid blend (share x score / best).")
     distance: int | None = Field(default=None, description="Edit distance (fuzzy channel only).")
     matched: list[str] | None = Field(
         default=None, description="vector only: query words matched, `word` or `word→its word`."

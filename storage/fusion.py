@@ -1,7 +1,10 @@
-"""Weighted Reciprocal Rank Fusion. Imports: nothing but the standard library.
+"""Weighted Reciprocal Rank Fusion, and the score blend that goes before it for questions.
+Imports: nothing but the standard library.
 
 score(d) = Σ_c w_c / (k + rank_c(d)), ranks start at 1, each id counts once per channel
 (its best rank). Ties break by the caller's key (exact name, kind, path, line).
+`blend` adds channels' scores instead of their ranks (each over its channel's best), for
+channels whose scores say how much better one result is than the next.
 """
 
 from __future__ import annotations
@@ -71,3 +74,32 @@ def fuse(
 def contribution(weight: float, rank: int, k: int = RRF_K) -> float:
     """What one channel's rank adds to a fused score."""
     return weight / (k + rank)
+
+
+def blend(
+    scores: Mapping[str, Mapping[K, float]],
+    shares: Mapping[str, float],
+    *,
+    tiebreak: Callable[[K], tuple[object, ...]],
+) -> list[tuple[K, float]]:
+    """Score fusion: each channel's scores divided by its best, times its share, summed
+    per item; (item, blended score) best first.
+
+    Ranks keep only the order; a question's full text and vector channels also say by how
+    much one definition beats the next, which their fusion should keep.
+
+    Args:
+        scores: channel → item → score (> 0: what the channel found).
+        shares: channel → its share of the blend; a channel without one counts 0.
+        tiebreak: Sort key among equal blended scores (smaller first).
+    """
+    total: dict[K, float] = {}
+    for channel, found in scores.items():
+        best = max(found.values(), default=0.0)
+        share = shares.get(channel, 0.0)
+        if best <= 0 or not share:
+            continue
+        for key, score in found.items():
+            total[key] = total.get(key, 0.0) + share * score / best
+    # Rounded so that float summation order never decides a tie.
+    return sorted(total.items(), key=lambda item: (-round(item[1], 12), tiebreak(item[0])))

@@ -33,21 +33,14 @@ _TEST_PATH = re.compile(
 )
 
 
-#: A question whose words single one definition out in full text, its BM25 score at least
-#: this many times the next one's, most likely quotes that definition's doc or names it:
-#: it gets one more vote in the fusion, as if a channel of weight LEAD_VOTE ranked it
-#: first. Measured on the question benchmark (docs-in R@1 .86 → .90, docs-blanked .31 →
-#: .32, hand-written R@5 unchanged; 1.08–1.3 and votes of 1–2 within ±.02 of that).
-LEAD_RATIO = 1.15
-LEAD_VOTE = 1.0
-#: The key of that vote among the fused rankings (never a channel's name).
-TEXT_LEAD = "text lead"
-
-
-def text_lead_reason(ratio: float) -> str:
-    """What `why.adjusted` says of the definition the text channel singled out."""
-    return (f"full text's clear best (BM25 {ratio:.2f}× the next): one more vote, "
-            f"weight {LEAD_VOTE:g} at rank 1")
+#: A question's full text and vector channels are blended by score (`fusion.blend`: each
+#: score over its channel's best) before the fusion by ranks, full text taking this share
+#: of the blend and vector the rest. Measured on the question benchmark against fusing the
+#: two by ranks: docs blanked NDCG@10 .512 → .524, hand-written R@5 .581 → .594, docs in
+#: R@1 .889 → .917; shares of .5–.6 all gain on the three (bench/RESULTS.md, "hybrid").
+HYBRID_TEXT_SHARE = 0.55
+#: The key of the blend among the fused rankings, and in `why.channels`.
+HYBRID = "hybrid"
 
 
 def asks_for_tests(words: tuple[str, ...]) -> bool:

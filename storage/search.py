@@ -18,7 +18,7 @@ from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closen
 from symfind.storage.daemon_contract import DaemonStatus
 from symfind.storage.errors import IndexDamaged
 from symfind.storage.freshness import assess, describe, is_partial
-from symfind.storage.fusion import Fused, contribution, fuse
+from symfind.storage.fusion import Fused, blend, contribution, fuse
 from symfind.storage.globs import glob_to_regex
 from symfind.storage.index import (
     check_index,
@@ -37,14 +37,12 @@ from symfind.storage.manifest import (
     read_header,
 )
 from symfind.storage.priors import (
-    LEAD_RATIO,
-    LEAD_VOTE,
+    HYBRID,
+    HYBRID_TEXT_SHARE,
     TEST_CODE_FACTOR,
     TEST_CODE_REASON,
-    TEXT_LEAD,
     asks_for_tests,
     is_test_code,
-    text_lead_reason,
 )
 from symfind.storage.query import SearchQuery
 from symfind.storage.semantic import ModelUnavailable
@@ -200,9 +198,8 @@ class Searcher:
         window = max(query.limit, TYPED_ORDER_WINDOW)
         # A question's test code may fall below the window once demoted: fuse twice as many.
         votes = dict(plan.weights)
-        if found.text_lead is not None:
-            rankings[TEXT_LEAD] = [found.text_lead[0]]
-            votes[TEXT_LEAD] = LEAD_VOTE
+        if plan.route is Route.PROSE:
+            _blend_question(plan, rankings, votes, found)
         fused = fuse(rankings, votes, tiebreak=_tiebreak(plan, found.symbols),
                      top=window * 2 if plan.route is Route.PROSE else window)
         demoted = _demote_tests(plan, fused, found.symbols)
@@ -273,9 +270,8 @@ class Searcher:
                 self._raise_if_damaged(exc)
                 raise damaged(self.index_dir, f"Tantivy panicked reading it: {exc}") from exc
             rankings[channel] = [c.key for c in ranked]
-            if channel == Channel.TEXT and plan.route is Route.PROSE and len(ranked) > 1 \
-                    and ranked[1].score > 0 and ranked[0].score >= LEAD_RATIO * ranked[1].score:
-                found.text_lead = (ranked[0].key, ranked[0].score / ranked[1].score)
+            if channel in _BLENDED and plan.route is Route.PROSE:
+                found.scores[channel] = {c.key: c.score for c in ranked}
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
             elif channel == Channel.VECTOR:
@@ -336,8 +332,12 @@ class _Found:
         self.symbols: dict[tuple[int, int], Symbol] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
         self.matched: dict[tuple[int, int], tuple[str, ...]] = {}
-        # A question's definition the text channel singles out, and by how much.
-        self.text_lead: tuple[tuple[int, int], float] | None = None
+        # A question's full text and vector scores (`_BLENDED`): the fusion ranks their
+        # blend, with their weights' sum; `why` shows each one's own rank and share.
+        self.scores: dict[str, dict[tuple[int, int], float]] = {}
+        self.ranks: dict[str, dict[tuple[int, int], int]] = {}
+        self.shares: dict[str, dict[tuple[int, int], float]] = {}
+        self.hybrid_weight = 0.0
 
     def candidate(
         self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
@@ -385,14 +385,33 @@ def _demote_tests(plan: Plan, fused: list[Fused], symbols: dict) -> set[tuple[in
     return demoted
 
 
+#: The channels a question blends by score (`fusion.blend`), and each one's share.
+_BLENDED = {Channel.TEXT: HYBRID_TEXT_SHARE, Channel.VECTOR: 1.0 - HYBRID_TEXT_SHARE}
+
+
+def _blend_question(
+    plan: Plan, rankings: dict[str, list[tuple[int, int]]], votes: dict[str, float],
+    found: _Found,
+) -> None:
+    """A question's full text and vector rankings replaced by their blend (`HYBRID`), which
+    the fusion weighs as the two together."""
+    blended = [channel for channel in _BLENDED if channel in found.scores]
+    if len(blended) < len(_BLENDED):  # one failed (no model): the other ranks on its own
+        return
+    ranking = blend({channel: found.scores[channel] for channel in blended}, _BLENDED,
+                    tiebreak=_tiebreak(plan, found.symbols))
+    rankings[HYBRID] = [key for key, _ in ranking]
+    votes[HYBRID] = found.hybrid_weight = sum(votes.pop(channel) for channel in blended)
+    for channel in blended:
+        found.ranks[channel] = {key: rank for rank, key in enumerate(rankings.pop(channel), 1)}
+        best = max(found.scores[channel].values(), default=0.0) or 1.0
+        found.shares[channel] = {key: _BLENDED[channel] * score / best
+                                 for key, score in found.scores[channel].items()}
+
+
 def _adjustments(doc_key: tuple[int, int], demoted: set[tuple[int, int]], found: _Found) -> str:
     """What `why.adjusted` says of one result: the priors that moved it."""
-    reasons = []
-    if found.text_lead is not None and found.text_lead[0] == doc_key:
-        reasons.append(text_lead_reason(found.text_lead[1]))
-    if doc_key in demoted:
-        reasons.append(TEST_CODE_REASON)
-    return "; ".join(reasons)
+    return TEST_CODE_REASON if doc_key in demoted else ""
 
 
 def _result(
@@ -400,16 +419,20 @@ def _result(
     adjusted: str = "",
 ) -> SearchResult:
     symbol = found.symbols[doc_key]
-    channels = {
-        channel: ChannelMatch(
-            rank=rank,
-            weight=plan.weights[channel],
-            contribution=round(contribution(plan.weights[channel], rank), 6),
+    channels = {}
+    for channel, rank in ranks.items():
+        weight = found.hybrid_weight if channel == HYBRID else plan.weights[channel]
+        channels[channel] = ChannelMatch(
+            rank=rank, weight=weight, contribution=round(contribution(weight, rank), 6),
             distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
-            matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
         )
-        for channel, rank in ranks.items() if channel != TEXT_LEAD
-    }
+    for channel, blended_ranks in found.ranks.items():  # its share of the blend
+        if doc_key in blended_ranks:
+            channels[channel] = ChannelMatch(
+                rank=blended_ranks[doc_key], weight=_BLENDED[channel],
+                contribution=round(found.shares[channel][doc_key], 6),
+                matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
+            )
     return SearchResult(
         **head_fields(symbol),
         start_line=symbol.start_line,
