@@ -407,9 +407,10 @@ def text(ctx: ChannelContext) -> list[Candidate]:
 
 
 #: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
-#: words and their neighbours in the model. On the hand-written questions a pool of 100
-#: ranked as well as 150, 200 or 300 (R@5 .58–.59), at a third of 300's cost.
-VECTOR_POOL = 100
+#: words and their neighbours in the model. With the hybrid blend, a pool of 75 gave the
+#: same measures as 100 and 150 on the docs-blanked, docs-in and hand-written questions (60
+#: lost one hand-written first place, 40 more), at three quarters of 100's cost.
+VECTOR_POOL = 75
 #: The vector channel's best this many say which words they matched (enough for any
 #: answer's first page, which is all an answer shows by default).
 MATCHED_SHOWN = 50
