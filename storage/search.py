@@ -425,6 +425,7 @@ def _result(
         channels[channel] = ChannelMatch(
             rank=rank, weight=weight, contribution=round(contribution(weight, rank), 6),
             distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
+            matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
         )
     for channel, blended_ranks in found.ranks.items():  # its share of the blend
         if doc_key in blended_ranks:
