@@ -130,22 +130,22 @@ SIGNERS_METHODS = [
     ("query", "expected"),
     [
         # Five tokens, one of them a digit: a question's route (text and vector), so
-        # ranks 2-6, each one word off the name, follow the text channel.
+        # ranks 2-6, each one word off the name, follow the blend of the two channels.
         ("crt sig v 4 auth", [
             "CrtSigV4Auth auth.py:8",
             "CrtS3SigV4Auth auth.py:18",
             "CrtSigV4QueryAuth auth.py:31",
             "CrtSigV4AsymQueryAuth auth.py:27",
-            "CrtSigV4AsymAuth auth.py:23",
             "CrtS3SigV4QueryAuth auth.py:35",
+            "CrtSigV4AsymAuth auth.py:23",
             *SIGNERS_METHODS,
         ]),
         ("crt sig v 4 query auth", [
             "CrtSigV4QueryAuth auth.py:31",
             "CrtS3SigV4QueryAuth auth.py:35",
             "CrtSigV4AsymQueryAuth auth.py:27",
-            "CrtSigV4Auth auth.py:8",
             "CrtS3SigV4Auth auth.py:18",
+            "CrtSigV4Auth auth.py:8",
             "CrtSigV4AsymAuth auth.py:23",
             *SIGNERS_METHODS,
         ]),
