@@ -99,10 +99,10 @@ COMMANDS = {"serve": "symfind.mcp_server.http", "token": "symfind.mcp_server.tok
 
 #: glibc's `mallopt` option for how many heaps ("arenas") threads allocate from.
 _M_ARENA_MAX = -8
-#: Arenas a server allocates from. By default glibc gives threads up to 8 per core, and a
-#: server answering 50 clients from ~40 threads kept growing as each arena kept its own
-#: free pieces: 113 → 122 MB in 7 minutes, where 2 arenas held it at 114 MB after 4
-#: minutes with the same calls per second (bench/RESULTS.md, "memory").
+#: Arenas a server allocates from. By default glibc gives threads up to 8 per core, each
+#: keeping its own free pieces; a server answering 50 clients from ~40 threads held ~6 MB
+#: less with 2, at the same calls per second (bench/RESULTS.md, "The MCP server's memory
+#: over time").
 SERVER_ARENAS = 2
 
 
