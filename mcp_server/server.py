@@ -99,7 +99,8 @@ def build_server(
         return Repository(root, where, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
                           handle_key=guard.handle_key if guard else b"")
 
-    return _server(_lifespan(serve), INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix, guard)
+    return _server(_lifespan(serve), INSTRUCTIONS, tools.build(prefix=tool_prefix), tool_prefix,
+                   guard)
 
 
 def build_roots_server(
@@ -123,8 +124,8 @@ def build_roots_server(
         return Roots(resolved, auto_index=auto_index, daemon_lease_s=daemon_lease_s,
                      handle_key=guard.handle_key if guard else b"")
 
-    return _server(_lifespan(serve), ROOTS_INSTRUCTIONS, tools.build(several=True, prefix=tool_prefix),
-                   tool_prefix, guard)
+    return _server(_lifespan(serve), ROOTS_INSTRUCTIONS,
+                   tools.build(several=True, prefix=tool_prefix), tool_prefix, guard)
 
 
 def _lifespan(

@@ -181,7 +181,8 @@ class Model:
             return
         with self._lock:
             words_kept = self._word_rows
-            fresh = [(word, vector) for word, vector in zip(words, encoded) if word not in words_kept]
+            fresh = [(word, vector) for word, vector in zip(words, encoded)
+                     if word not in words_kept]
             if len(words_kept) + len(fresh) > capacity:
                 words_kept.clear()
             for word, vector in fresh:
