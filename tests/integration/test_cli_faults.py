@@ -22,6 +22,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import Searcher, index_dir_for, read_manifest
 from tests.integration.daemon_process import TIMEOUT_S
+from tests.integration.terminal import as_from_a_terminal
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 EXIT_IO, EXIT_INTERRUPTED = 6, 130
@@ -177,7 +178,7 @@ def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
     process = subprocess.Popen(
         [sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo), "--workers", workers],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "SYMFIND_INDEX_DIR": str(base)},
+        env={**os.environ, "SYMFIND_INDEX_DIR": str(base)}, preexec_fn=as_from_a_terminal,
     )
     try:
         deadline = time.monotonic() + TIMEOUT_S

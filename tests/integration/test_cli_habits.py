@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from symfind.storage import index_dir_for
+from tests.integration.terminal import as_from_a_terminal
 from tests.integration.test_cli import FIXTURE_REPO, ROOT, symfind
 
 DEADLINE_S = 60.0
@@ -185,10 +186,6 @@ def _wait(predicate: object, what: str) -> None:
         time.sleep(0.05)  # another process: nothing to wait on but its /proc entry
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs Linux /proc wchan")
 def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str]) -> None:
     # `--queries-from /dev/stdin` on a pipe nobody writes: the search waits in read().
@@ -197,9 +194,7 @@ def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str
          "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env}, cwd=ROOT,
-        # As from a terminal: a test run in the background may have SIGINT ignored, and
-        # that would be inherited (Python then leaves it ignored, as it should).
-        preexec_fn=_default_sigint,
+        preexec_fn=as_from_a_terminal,
     ) as process:
         _wait(lambda: _blocked_in_read(process.pid), "the search to read its input")
         process.send_signal(signal.SIGINT)
@@ -243,7 +238,7 @@ def test_ctrl_c_while_symfind_mcp_starts_its_server_says_interrupted(
     with subprocess.Popen(
         [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, **env}, preexec_fn=_default_sigint,
+        env={**os.environ, **env}, preexec_fn=as_from_a_terminal,
     ) as process:
         deadline = time.monotonic() + DEADLINE_S
         while not _execed_the_server(process.pid):
