@@ -23,7 +23,14 @@ from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.semantic import load_model, meaningful_words, question_words
-from symfind.storage.words import fold, qualifier_parts, split_identifier, split_text, squash
+from symfind.storage.words import (
+    fold,
+    qualifier_parts,
+    split_identifier,
+    split_text,
+    squash,
+    with_compound_parts,
+)
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -465,15 +472,16 @@ def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
 
 
 def _meaningful_words(symbol: Symbol) -> tuple[str, ...]:
-    """The words a definition is matched on by meaning: those of its qualified name,
-    signature, doc and body. Kept for the next question: a long-lived searcher sees the
+    """The words a definition is matched on by meaning: those of its qualified name (and
+    the English words its words run together), signature, doc and body. Kept for the next question: a long-lived searcher sees the
     same definitions again and again."""
     return _described_words(symbol.qualname, symbol.signature, symbol.doc, symbol.body)
 
 
 @functools.lru_cache(maxsize=16384)  # a few hundred bytes a definition
 def _described_words(qualname: str, signature: str, doc: str, body: str) -> tuple[str, ...]:
-    return meaningful_words(split_text(f"{qualname} {signature} {doc} {body}"))
+    return meaningful_words(
+        with_compound_parts(split_text(qualname)) + split_text(f"{signature} {doc} {body}"))
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

@@ -12,7 +12,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | name_fuzzy     | raw, lowercase  | squashed name, at most 64 chars                     | fuzzy     |
 | scope          | raw, lowercase  | qualname scope parts and path parts (dirs, stem)    | scopes    |
 | words          | simple + stem   | qualname split into words (`HTTPServerError`)      | words     |
-| text           | simple + stem − stop words | signature, doc, qualname and path words  | text      |
+| text           | simple + stem − stop words | signature, doc, qualname (and the words run together in its words) and path words | text |
 | body           | simple + stem − stop words | body words (`Symbol.body`: calls, names, comments, container doc) | text |
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 
@@ -27,6 +27,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
 4. Names in any script: names outside ASCII are squashed and split in their NFKC form,
    at case changes of any script (`привет_мир` → `привет мир`; `ｆｕｌｌｗｉｄｔｈ` →
    `fullwidth`), and stored in NFC. ASCII names' documents are unchanged.
+5. `text` also holds the English words run together in a qualified name's words
+   (`getbaseline` → `get baseline`, `words.compound_parts`), so a question's words find
+   C and Lua names that join them without a case change or `_`.
 """
 
 from __future__ import annotations
@@ -40,7 +43,13 @@ import msgspec
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.words import qualifier_parts, split_text, split_words, squash
+from symfind.storage.words import (
+    qualifier_parts,
+    split_text,
+    split_words,
+    squash,
+    with_compound_parts,
+)
 
 MAX_FUZZY_TERM_CHARS = 64
 _ENCODER = msgspec.msgpack.Encoder()
@@ -162,7 +171,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
         doc.add_text("scope", term)
     qualname_words = split_text(symbol.qualname)
     doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
-    text = [split_words(symbol.signature), split_words(symbol.doc), " ".join(qualname_words),
+    text = [split_words(symbol.signature), split_words(symbol.doc),
+            " ".join(with_compound_parts(qualname_words)),
             _path_words(symbol.path)]
     doc.add_text("text", " ".join(part for part in text if part))
     if symbol.body:

@@ -190,3 +190,38 @@ def test_a_broken_model_install_leaves_full_text_answering(shop, tmp_path: Path)
     assert answer["failures"] == {
         "vector": "the wordllama package did not import: cannot import name 'WordLlama' "
                   "from 'wordllama' (" + str(tmp_path / "wordllama" / "__init__.py") + ")"}
+
+
+C_SOURCES = {
+    "ldo.c": '''\
+static int stackinuse (lua_State *L) {
+  return cast_int(L->top - L->stack) + 1;
+}
+
+static void shrinkstack (lua_State *L) {
+  int inuse = stackinuse(L);
+  luaD_reallocstack(L, inuse * 2, 0);
+}
+
+void luaD_growstack (lua_State *L, int n) {
+  luaD_reallocstack(L, L->size + n, 1);
+}
+''',
+}
+
+
+def test_a_question_finds_a_name_that_runs_its_words_together(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # C names often join words with no case change or `_`: `shrinkstack` is indexed with
+    # `shrink` and `stack` too, so the question's words find it by full text.
+    repo = tmp_path_factory.mktemp("lua")
+    for relative, text in C_SOURCES.items():
+        (repo / relative).write_text(text, encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path_factory.mktemp("indexes"))}
+    run(["index", str(repo)], env)
+    assert ranked((repo, env), "where do we shrink the stack back down after a deep call") == [
+        ("shrinkstack", {"hybrid": (1,), "text": (1,), "vector": (1, ["shrink", "stack"])}, ""),
+        ("stackinuse", {"hybrid": (2,), "text": (2,), "vector": (3, ["stack"])}, ""),
+        ("luaD_growstack", {"hybrid": (3,), "text": (3,), "vector": (2, ["shrink→size", "stack"])},
+         ""),
+    ]

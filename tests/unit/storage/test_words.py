@@ -7,7 +7,15 @@ import unicodedata
 
 import pytest
 
-from symfind.storage.words import qualifier_parts, split_identifier, split_text, split_words, squash
+from symfind.storage.words import (
+    compound_parts,
+    qualifier_parts,
+    split_identifier,
+    split_text,
+    split_words,
+    squash,
+    with_compound_parts,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,3 +124,27 @@ def test_text_outside_ascii_splits_its_ascii_parts_as_ascii_text_does() -> None:
         assert split_text(f"{text} é") == [*words, "é"], text
         assert split_text(f"{text} 计 q\u0301") == [*words, "计", "q\u0301"], text
         assert split_identifier(f"{text}—") == split_identifier(text), text
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("getbaseline", ("get", "baseline")),
+        ("shrinkstack", ("shrink", "stack")),
+        ("negatecondition", ("negate", "condition")),
+        ("registerlocalvar", ("register", "local", "var")),
+        # One English word, too short, not letters only, or a lone letter in the split.
+        ("condition", ()),
+        ("isnan", ()),
+        ("utf8decode", ()),
+        ("udatamemoffset", ()),
+        ("привет", ()),
+    ],
+)
+def test_compound_parts(word: str, parts: tuple[str, ...]) -> None:
+    assert compound_parts(word) == parts
+
+
+def test_with_compound_parts_keeps_the_words_then_adds_their_parts() -> None:
+    assert with_compound_parts(["lua", "getbaseline", "line"]) == [
+        "lua", "getbaseline", "line", "get", "baseline"]
