@@ -15,8 +15,6 @@ import functools
 import re
 import unicodedata
 
-import wordninja
-
 # Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs;
 # written for any upper- and lowercase letter pattern `U`, `L`.
 _WORD_RULES = r"{U}+(?={U}{L})|{U}?{L}+|{U}+|\d+"
@@ -133,6 +131,10 @@ def compound_parts(word: str) -> tuple[str, ...]:
     frequencies; () when it is one word, too short, or splits into a lone letter."""
     if len(word) < COMPOUND_MIN_LETTERS or not (word.isascii() and word.isalpha()):
         return ()
+    # Imported here: it reads its word list as it is imported (~0.2 s), which only indexing
+    # and questions in words need, not a name search's start.
+    import wordninja
+
     parts = wordninja.split(word)
     if len(parts) < 2 or any(len(part) < 2 for part in parts):
         return ()
