@@ -40,6 +40,8 @@ A name node captured by several patterns is one symbol, of the first such patter
 file: a specific pattern (`const f = () => ...` → function) can precede a catch-all one.
 In JavaScript and TypeScript, the body of a module wrapper (AMD `define`, an IIFE, a UMD
 factory: rewrite/module_bodies.py) is re-parsed alone so that those queries read it as module level.
+In Rust, a braced macro call at item level (`cfg_net! { ... }`: rewrite/item_macros.py) is
+blanked around its inside and the file parsed again, so that its items are read in place.
 """
 
 from __future__ import annotations
@@ -48,12 +50,13 @@ import functools
 import hashlib
 import re
 import time
+from collections.abc import Container
 from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
 import tree_sitter
-from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
@@ -61,6 +64,13 @@ from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLangua
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
 from symfind.extract.rewrite import parser_input
+from symfind.extract.rewrite.item_macros import (
+    ITEM_MACRO_GRAMMARS,
+    MAX_DEPTH,
+    call_wrappers,
+    item_macro_calls,
+    unwrapped,
+)
 from symfind.extract.rewrite.module_bodies import WRAPPER_GRAMMARS, module_bodies
 from symfind.extract.rewrite.offsets import blanked_outside
 
@@ -192,6 +202,17 @@ def _parse(parser: Parser, source: bytes, deadline: _Deadline) -> Node:
     Raises:
         ParseTimeout: The deadline passed.
     """
+    return _parse_tree(parser, source, deadline).root_node
+
+
+def _parse_tree(parser: Parser, source: bytes, deadline: _Deadline,
+                old_tree: Tree | None = None) -> Tree:
+    """`_parse`, giving the tree; with `old_tree` (edited to match `source`), only what
+    the edits touched is parsed again.
+
+    Raises:
+        ParseTimeout: The deadline passed.
+    """
     def read(offset: int, _point: tuple[int, int]) -> bytes:
         return source[offset : offset + _READ_CHUNK]
 
@@ -199,7 +220,10 @@ def _parse(parser: Parser, source: bytes, deadline: _Deadline) -> Node:
         return deadline.passed()
 
     try:
-        tree = parser.parse(read, progress_callback=past_deadline)
+        if old_tree is None:
+            tree = parser.parse(read, progress_callback=past_deadline)
+        else:
+            tree = parser.parse(read, old_tree, progress_callback=past_deadline)
     except ValueError:  # py-tree-sitter reports a cancelled parse as ValueError
         tree = None
     if tree is None:
@@ -208,7 +232,7 @@ def _parse(parser: Parser, source: bytes, deadline: _Deadline) -> Node:
         # symbols named from the old file's offsets, `lass Small`).
         parser.reset()
         raise ParseTimeout(f"parse exceeded {deadline.seconds:.1f}s")
-    return tree.root_node
+    return tree
 
 
 def _as_utf8(source: bytes) -> bytes:
@@ -655,7 +679,8 @@ def extract_file(
     spec = LANGUAGES[language]
     deadline = _Deadline(deadline_s)  # the rewrites count too (they are linear)
     parsed = parser_input(spec.grammar, source)  # the rewrites (extract/rewrite/)
-    root = _parse(parser, parsed, deadline)
+    first = _parse_tree(parser, parsed, deadline)
+    root = first.root_node
     symbols = _symbols_in(root, query, spec, path, source, parsed, deadline)
     error_regions = _error_regions(root)
     seen = {(s.line, s.name) for s in symbols}
@@ -665,6 +690,24 @@ def extract_file(
             alone = blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
             inner = _parse(parser, alone, deadline)
             for symbol in _symbols_in(inner, query, spec, path, source, alone, deadline):
+                if (symbol.line, symbol.name) not in seen:
+                    seen.add((symbol.line, symbol.name))
+                    symbols.append(symbol)
+    if spec.grammar in ITEM_MACRO_GRAMMARS:
+        text, tree = parsed, first.copy()
+        for _ in range(MAX_DEPTH):
+            spans = call_wrappers(item_macro_calls(tree.root_node))
+            if not spans:
+                break
+            # The calls' insides as items where the calls stand, in the whole file, so that
+            # they take the scopes around them; only the edited calls are parsed again.
+            text = unwrapped(text, spans)
+            for span in spans:
+                tree.edit(span.start_byte, span.end_byte, span.end_byte,
+                          span.start_point, span.end_point, span.end_point)
+            tree = _parse_tree(parser, text, deadline, tree)
+            for symbol in _symbols_in(tree.root_node, query, spec, path, source, text, deadline,
+                                      seen):
                 if (symbol.line, symbol.name) not in seen:
                     seen.add((symbol.line, symbol.name))
                     symbols.append(symbol)
@@ -751,11 +794,11 @@ def _node_types(setting: str) -> frozenset[str]:
 
 def _symbols_in(
     root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes,
-    deadline: _Deadline,
+    deadline: _Deadline, known: Container[tuple[int, str]] = frozenset(),
 ) -> list[Symbol]:
     """The symbols one parse tree defines (`source`: the file as written, for signatures
     and docs; `parsed`: what the tree was parsed from, macros blanked, at the same
-    offsets).
+    offsets), but those `known` by line and name from an earlier parse of the file.
 
     Raises:
         ParseTimeout: The deadline passed.
@@ -792,6 +835,11 @@ def _symbols_in(
         if not written:
             continue
         name = written[-1]
+        if (definition.name_node.start_point.row + 1, name) in known:
+            if definition.kind in SCOPE_KINDS:  # its doc still goes to its members found here
+                anchor, parent = _anchor(definition.node, ancestors.of(definition.node), attributes)
+                docs[definition.node.id] = _doc(definition, anchor, parent, source)
+            continue
         parents = ancestors.of(definition.node)
         chain = [] if definition.detached else _enclosing_scopes(parents, scopes)
         kind = definition.kind

@@ -24,12 +24,12 @@ by that order alone: none is skipped because another ran, and a rewrite added to
 list runs for its grammars wherever it stands. Since each keeps the rule, so does the
 whole.
 
-After the first parse, two re-parses read the file with all but a part blanked
-(`offsets.blanked_outside`): the body of a JavaScript module wrapper (`module_bodies.py`
-finds them in the tree) and the rest of a file after a region the parser lost (error
-recovery, parse.py).
+After the first parse, three re-parses read the file with a part blanked: the body of a
+JavaScript module wrapper alone (`module_bodies.py` finds them in the tree), the file with
+Rust's braced macro calls at item level unwrapped (`item_macros.py`: their insides read as
+items), and the rest of a file after a region the parser lost (error recovery, parse.py).
 
-Imports: `extract` modules only (and, in `module_bodies.py`, tree_sitter).
+Imports: `extract` modules only (and, in `module_bodies.py` and `item_macros.py`, tree_sitter).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ import pytest
 
 from symfind.extract import extract_file, extract_symbols, parse, rewrite
 
+from tests.unit.extract.conftest import ParseCount
+
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "languages" / "typescript" / "sample.ts"
 
 
@@ -55,20 +57,11 @@ def test_without_reparse_the_region_is_lost(monkeypatch: pytest.MonkeyPatch) -> 
     ]
 
 
-def test_reparses_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reparses_are_bounded(parse_count: ParseCount) -> None:
     """A file of many lost regions costs at most RECOVER_MAX_PARSES re-parses."""
-    parses = 0
-    real_parse = parse._parse
-
-    def counting_parse(*args: object, **kwargs: object) -> object:
-        nonlocal parses
-        parses += 1
-        return real_parse(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(parse, "_parse", counting_parse)
     broken = tail_source() * 20  # twenty lost regions
     extract_symbols("broken.ts", broken)
-    assert parses == 1 + parse.RECOVER_MAX_PARSES
+    assert parse_count.parses == 1 + parse.RECOVER_MAX_PARSES
 
 
 def test_error_regions_and_recovered_definitions_are_counted() -> None:
