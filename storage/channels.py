@@ -290,8 +290,11 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
     for edits in range(1, plan.max_edits + 1):
         # Squashing never lengthens a distance, so a name within `edits` squashed edits is
         # at least as far as written: once a name this close is found, the automaton
-        # could only add ties to it (and the wider ones nothing closer).
-        if any((c.distance or 0) <= edits for c in found.values()):
+        # could only add ties to it (and the wider ones nothing closer). Ties matter to a
+        # qualified query whose scope none of those found matches: `lio::resue` must find
+        # `lio::reuse` even when the grams found `resume` first.
+        closest = [c for c in found.values() if (c.distance or 0) <= edits]
+        if closest and not (plan.scope and not any(_in_scope(ctx, c) for c in closest)):
             break
         must = Query.fuzzy_term_query(
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
@@ -313,6 +316,14 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         )
 
     return _ranked(ctx, closest, order)
+
+
+def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
+    """Whether a candidate matches at least one of a qualified query's scope segments."""
+    cost = ctx.scope_costs.get(candidate.key)
+    if cost is None:
+        cost = ctx.scope_costs[candidate.key] = scope_cost(candidate.symbol, ctx.plan.scope)
+    return cost < MISSING_SCOPE_COST * len(ctx.plan.scope)
 
 
 def _bm25(ctx: ChannelContext, must: Query | None) -> list[Candidate]:

@@ -1,4 +1,5 @@
-"""Fixtures several integration modules share: a full disk, the MCP Inspector CLI."""
+"""Fixtures several integration modules share: a full disk, the MCP Inspector CLI, a
+searcher over a few files written for the test."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.indexer import update_index
+from symfind.storage import Searcher
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 INSPECTOR_INSTALL_TIMEOUT_S = 300
@@ -61,3 +66,15 @@ def inspector(pytestconfig: pytest.Config) -> Path:
         )
         assert done.returncode == 0, f"npm install {INSPECTOR} failed:\n{done.stderr}"
     return binary
+
+
+def searcher_over(tmp_path_factory: pytest.TempPathFactory, name: str,
+                  files: dict[str, str]) -> Searcher:
+    """A real index of a repository holding `files` (relative path → text), and its searcher."""
+    repo = tmp_path_factory.mktemp(name)
+    for relative, text in files.items():
+        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
+        (repo / relative).write_text(text, encoding="utf-8")
+    index_dir = tmp_path_factory.mktemp(f"{name}-index")
+    update_index(Config(repo=repo, index_dir=index_dir, options=IndexOptions(), workers=1))
+    return Searcher(index_dir)

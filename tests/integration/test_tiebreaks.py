@@ -4,13 +4,11 @@ name sits in the file that path order would put first)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from symfind.daemon.config import Config, IndexOptions
-from symfind.daemon.indexer import update_index
 from symfind.storage import Searcher, SearchQuery
+
+from tests.integration.conftest import searcher_over
 
 # Each name the query means is the one the other channels like less: a longer qualname
 # (ngram and words score the qualname too) and a later path.
@@ -43,12 +41,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    repo = tmp_path_factory.mktemp("tiebreaks")
-    for name, text in FILES.items():
-        (repo / name).write_text(text, encoding="utf-8")
-    index_dir = tmp_path_factory.mktemp("tiebreaks-index")
-    update_index(Config(repo=repo, index_dir=index_dir, options=IndexOptions(), workers=1))
-    return Searcher(index_dir)
+    return searcher_over(tmp_path_factory, "tiebreaks", FILES)
 
 
 @pytest.mark.parametrize(
