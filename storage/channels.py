@@ -22,10 +22,11 @@ from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
-from symfind.storage.semantic import load_model, meaningful_words, question_words
 from symfind.storage.words import (
     fold,
+    meaningful_words,
     qualifier_parts,
+    question_words,
     split_identifier,
     split_text,
     squash,
@@ -442,6 +443,9 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     and bodies with the question's words and each one's nearest neighbours in the model
     (`mandatory` also finds `required`), so a definition that shares no word with the
     question can still be found."""
+    # Imported here: numpy and the model load for questions only, not at every start.
+    from symfind.storage.semantic import load_model
+
     model = load_model()
     words = question_words(" ".join(ctx.plan.words))
     analyze = analyzers()["text_en"].analyze

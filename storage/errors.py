@@ -32,3 +32,7 @@ class IndexDamaged(StorageError):
 class NotARepository(StorageError):
     """The directory is not taken for a repository (`/`, the home directory, a huge tree
     with no version-control marker) unless the caller insists."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The embedding model could not be loaded (the install is incomplete)."""

@@ -16,7 +16,7 @@ import tantivy
 from symfind.extract.records import Symbol, head_fields
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
 from symfind.storage.daemon_contract import DaemonStatus
-from symfind.storage.errors import IndexDamaged
+from symfind.storage.errors import IndexDamaged, ModelUnavailable
 from symfind.storage.freshness import assess, describe, is_partial
 from symfind.storage.fusion import Fused, blend, contribution, fuse
 from symfind.storage.globs import glob_to_regex
@@ -45,7 +45,6 @@ from symfind.storage.priors import (
     is_test_code,
 )
 from symfind.storage.query import SearchQuery
-from symfind.storage.semantic import ModelUnavailable
 from symfind.storage.records import (
     ChannelMatch,
     Freshness,

@@ -21,10 +21,9 @@ out of step with the index (they are computed from what the index stores):
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -32,22 +31,9 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from symfind.storage.words import split_text
+from symfind.storage.errors import ModelUnavailable
+from symfind.storage.words import STOP_WORDS, meaningful_words
 
-#: Words that say nothing about what a definition does: English function words, the
-#: way questions are asked, and keywords every language repeats.
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been
-    before being below between both but by can could did do does doing down during each
-    few for from further had has have having he her here hers him his how i if in into is
-    it its itself just me more most my no nor not now of off on once only or other our
-    out over own same she should so some such than that the their them then there these
-    they this those through to too under until up very was we were what when where which
-    while who whom why will with within without would you your yours using via also
-    code function method class where's whats find finds found thing things way ways
-    def fn func pub self cls let var const return returns void int str bool none null nil
-    true false new public private protected static final async await impl struct""".split()
-)
 #: Below this cosine a definition's word is no match for a question's word (0.2–0.5 gave
 #: the same R@5 on the hand-written questions; 0.3 the best NDCG).
 MATCH_MIN_COSINE = 0.3
@@ -275,11 +261,6 @@ class Model:
         return found
 
 
-def meaningful_words(words: Iterable[str]) -> tuple[str, ...]:
-    """The distinct `words` that can carry meaning (stop words left out), in order."""
-    return tuple(word for word in dict.fromkeys(words) if word not in STOP_WORDS)
-
-
 def neighbour_table_path() -> Traversable:
     """Where the shipped neighbour table lives: beside this module."""
     return resources.files(__package__) / NEIGHBOUR_TABLE
@@ -315,10 +296,6 @@ def load_model() -> Model:
         return _loaded
 
 
-class ModelUnavailable(RuntimeError):
-    """The embedding model could not be loaded (the install is incomplete)."""
-
-
 def _load() -> Model:
     try:
         import wordllama  # imported here: only questions in words need it
@@ -340,9 +317,3 @@ def _load() -> Model:
     # BLAS user; its other work (name queries, indexing) does not multiply matrices.
     threadpool_limits(limits=1, user_api="blas")
     return Model(model.embedding, model.tokenizer)
-
-
-@functools.lru_cache(maxsize=4096)
-def question_words(text: str) -> tuple[str, ...]:
-    """The words of a question that can carry meaning (split, lowercased, stop words out)."""
-    return tuple(w for w in dict.fromkeys(split_text(text)) if w not in STOP_WORDS and len(w) > 1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 
 # Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs;
 # written for any upper- and lowercase letter pattern `U`, `L`.
@@ -117,6 +118,33 @@ def split_words(text: str) -> str:
     once: each word's letters lowercase as they would alone, a space between them)."""
     words = _WORD.findall(text) if text.isascii() else _words_outside_ascii(text)
     return " ".join(words).lower()
+
+
+#: Words that say nothing about what a definition does: English function words, the
+#: way questions are asked, and keywords every language repeats.
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each
+    few for from further had has have having he her here hers him his how i if in into is
+    it its itself just me more most my no nor not now of off on once only or other our
+    out over own same she should so some such than that the their them then there these
+    they this those through to too under until up very was we were what when where which
+    while who whom why will with within without would you your yours using via also
+    code function method class where's whats find finds found thing things way ways
+    def fn func pub self cls let var const return returns void int str bool none null nil
+    true false new public private protected static final async await impl struct""".split()
+)
+
+
+def meaningful_words(words: Iterable[str]) -> tuple[str, ...]:
+    """The distinct `words` that can carry meaning (stop words left out), in order."""
+    return tuple(word for word in dict.fromkeys(words) if word not in STOP_WORDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def question_words(text: str) -> tuple[str, ...]:
+    """The words of a question that can carry meaning (split, lowercased, stop words out)."""
+    return tuple(w for w in dict.fromkeys(split_text(text)) if w not in STOP_WORDS and len(w) > 1)
 
 
 #: A name's word shorter than this is left whole: a split of a short word is more often a

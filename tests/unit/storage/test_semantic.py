@@ -9,12 +9,8 @@ import numpy as np
 import pytest
 
 from symfind.storage import semantic
-from symfind.storage.semantic import (
-    load_model,
-    meaningful_words,
-    neighbour_table_path,
-    question_words,
-)
+from symfind.storage.semantic import load_model, neighbour_table_path
+from symfind.storage.words import meaningful_words, question_words
 
 
 def test_question_words_keep_what_carries_meaning() -> None:
