@@ -34,5 +34,5 @@ class NotARepository(StorageError):
     with no version-control marker) unless the caller insists."""
 
 
-class ModelUnavailable(RuntimeError):
+class ModelUnavailable(StorageError):
     """The embedding model could not be loaded (the install is incomplete)."""
