@@ -1,6 +1,6 @@
 """The symfind MCP server: an `MCPServer` over one repository, or over several.
 
-Imports: mcp, pydantic, `storage`, `mcp_server` modules.
+Imports: anyio, mcp, pydantic, `storage`, `mcp_server` modules.
 
 `build_server(repo)` returns a server whose lifespan owns the `Repository` (the lazily
 opened index reader, and the daemon it starts when there is no index yet).
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -39,6 +40,16 @@ from symfind.storage import VERSION, index_dir_for
 from symfind.storage.leases import DEFAULT_LEASE_S
 
 logger = logging.getLogger(__name__)
+
+#: Worker threads the tool calls run on, at most. The SDK runs our (synchronous) tools with
+#: `anyio.to_thread.run_sync`, whose default pool is 40 threads. Searches of one repository
+#: take turns on its index lock and the rest holds the GIL, so 40 threads answer no more
+#: calls than a few (the same calls per second in-process with 4 and 40); but every thread
+#: that allocates keeps glibc malloc caches of its own and scatters the heap, and with 40
+#: busy ones under 50 clients the server's memory crept up without end, though nothing
+#: leaked (bench/RESULTS.md, "The MCP server's memory over time"). A few spare threads stay
+#: for calls that wait a moment for the daemon's commit (`Repository.settled_daemon`).
+TOOL_THREADS = 8
 
 INSTRUCTIONS = """\
 symfind finds where symbols are defined in one repository, by name, typo'd name, qualified \
@@ -136,6 +147,8 @@ def _lifespan(
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Repository | Roots]:
+        # The pool is the event loop's own: set here, in the loop the tool calls run in.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = TOOL_THREADS
         served = open_served()
         served.start()
         try:

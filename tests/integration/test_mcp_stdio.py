@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 import pytest
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 
-from tests.integration.mcp_support import index_repo, kept_private, make_repo
+from symfind.mcp_server.server import TOOL_THREADS, build_server
+from tests.integration.mcp_support import index_env, index_repo, kept_private, make_repo
 
 pytestmark = pytest.mark.anyio
 
@@ -126,3 +129,60 @@ def test_bad_repository_exits_2(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert "is not a directory" in done.stderr
+
+
+
+async def test_tool_calls_run_on_a_few_worker_threads(indexed: tuple[Path, Path]) -> None:
+    """The server caps the event loop's worker threads, which run the tool calls, at
+    TOOL_THREADS (the SDK's default, 40, added no calls per second and made the memory
+    creep): checked in the loop serving the calls, once the server has started."""
+    repo, base = indexed
+    assert TOOL_THREADS < 40
+    with index_env(base):
+        async with Client(build_server(repo, auto_index=False)) as client:
+            found = await client.call_tool("codebase_search", {"query": "AsyncClinet"})
+            assert found.structured_content["results"][0]["qualname"] == "AsyncClient"
+            assert anyio.to_thread.current_default_thread_limiter().total_tokens == TOOL_THREADS
+
+
+def test_many_calls_at_once_over_stdio_are_all_answered(indexed: tuple[Path, Path]) -> None:
+    """Sixty calls written at once are all answered, in full: the few worker threads are
+    shared with the stdio transport, which reads stdin on one of them."""
+    repo, base = indexed
+    calls = 60
+    with subprocess.Popen(
+        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
+        text=True,
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        assert process.stderr is not None
+        try:
+            process.stdin.write(rpc(0, "initialize", {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"}}))
+            process.stdin.write(rpc(None, "notifications/initialized", {}))
+            process.stdin.write("".join(
+                rpc(n, "tools/call", {"name": "codebase_search",
+                                      "arguments": {"query": "AsyncClinet"}})
+                for n in range(1, 1 + calls)))
+            process.stdin.flush()
+            replies: list[dict[str, Any]] = []
+            # Read on a thread of our own: a server whose calls never run would hang here.
+            reader = threading.Thread(target=lambda: replies.extend(
+                json.loads(process.stdout.readline()) for _ in range(1 + calls)))  # type: ignore[union-attr]
+            reader.start()
+            reader.join(TIMEOUT_S)
+            assert len(replies) == 1 + calls, f"{len(replies) - 1} of {calls} calls answered"
+            process.stdin.close()
+            code = process.wait(timeout=TIMEOUT_S)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        stderr = process.stderr.read()
+    assert code == 0, stderr
+    by_id = {reply["id"]: reply for reply in replies}
+    assert sorted(by_id) == list(range(1 + calls))
+    assert [by_id[n]["result"]["structuredContent"]["results"][0]["qualname"]
+            for n in range(1, 1 + calls)] == ["AsyncClient"] * calls
