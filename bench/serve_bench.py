@@ -25,7 +25,8 @@ Meanwhile a writer appends a function to one of a few files of the copy every
 timed (client send → parsed answer) and checked: an exception, an HTTP error, a JSON-RPC
 error, an `isError` answer or an answer without results is a failed request (so is an
 ERROR line in serve's log). The server's resident memory (serve's own process, then the
-stdio server's) is sampled every second. The clients all run in this process, on the
+stdio server's) is sampled every second, and its growth per minute after the first minute
+(a least-squares slope) reported. The clients all run in this process, on the
 same 2 cores as the server: throughput is that of the whole machine. Prints one line per
 phase and a JSON summary.
 """
@@ -58,6 +59,9 @@ from symfind.storage import Searcher, index_dir_for
 START_TIMEOUT_S = 120.0
 SERVING = re.compile(r"symfind: serving .* at (https?://\S+) \(Ctrl-C stops\)")
 EDITED_FILES = 4
+#: RSS samples of the first minute (sessions opening, the index and caches filling) are
+#: left out of the growth rate.
+WARM_UP_S = 60.0
 
 
 @dataclass
@@ -70,6 +74,15 @@ class Phase:
     failures: list[str] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
     edits: int = 0
+
+    def rss_slope(self) -> float | None:
+        """The server's growth in MB per minute after WARM_UP_S (least squares over the
+        samples, one a second): the first seconds open sessions, the index and caches."""
+        later = self.rss_mb[int(WARM_UP_S):]
+        if len(later) < 2:
+            return None
+        fit = statistics.linear_regression(range(len(later)), later)
+        return round(fit.slope * 60, 3)
 
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies_ms)
@@ -87,6 +100,8 @@ class Phase:
             "rss_mb_first_tenth": round(statistics.median(self.rss_mb[:tenth]), 1),
             "rss_mb_last_tenth": round(statistics.median(self.rss_mb[-tenth:]), 1),
             "rss_mb_max": round(max(self.rss_mb), 1), "edits": self.edits,
+            "rss_mb_per_min_after_warm_up": self.rss_slope(),
+            "rss_mb_every_60_s": [round(mb, 1) for mb in self.rss_mb[::60]],
             "rss_mb_every_10_s": [round(mb, 1) for mb in self.rss_mb[::10]],
         }
 
@@ -324,7 +339,9 @@ def main() -> None:
         print(f"{s['phase']:5}: {s['calls']} calls in {s['seconds']} s = {s['calls_per_s']}/s, "
               f"p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, max "
               f"{s['max_ms']} ms; {s['failed']} failed; server RSS {s['rss_mb_first_tenth']} → "
-              f"{s['rss_mb_last_tenth']} MB (max {s['rss_mb_max']}); {s['edits']} edits")
+              f"{s['rss_mb_last_tenth']} MB (max {s['rss_mb_max']}, "
+              f"{s['rss_mb_per_min_after_warm_up']} MB/min after the first minute); "
+              f"{s['edits']} edits")
     print(json.dumps({"command": " ".join(["python -m bench.serve_bench", *sys.argv[1:]]),
                       "load_average_after": [round(x, 2) for x in load], "phases": summaries},
                      indent=2))
