@@ -87,7 +87,9 @@ class Phase:
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies_ms)
 
-        def pct(p: float) -> float:
+        def pct(p: float) -> float | None:  # None: no call answered
+            if not ordered:
+                return None
             return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1)
 
         tenth = max(1, len(self.rss_mb) // 10)
@@ -96,7 +98,7 @@ class Phase:
             "failed": len(self.failures), "first_failures": self.failures[:5],
             "calls_per_s": round(len(ordered) / self.seconds, 1) if self.seconds else 0.0,
             "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
-            "max_ms": round(ordered[-1], 1) if ordered else 0.0,
+            "max_ms": pct(1.0),
             "rss_mb_first_tenth": round(statistics.median(self.rss_mb[:tenth]), 1),
             "rss_mb_last_tenth": round(statistics.median(self.rss_mb[-tenth:]), 1),
             "rss_mb_max": round(max(self.rss_mb), 1), "edits": self.edits,

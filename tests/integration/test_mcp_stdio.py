@@ -66,6 +66,17 @@ async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
         assert found.structured_content["results"][0]["qualname"] == "parse_header_links"
 
 
+def raw_server(repo: Path, base: Path) -> subprocess.Popen[str]:
+    """`symfind mcp` (python -m symfind.daemon mcp, which execs the server), spoken to
+    line by line on its pipes, in an environment as small as a host's."""
+    return subprocess.Popen(
+        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
+        text=True,
+    )
+
+
 def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
     message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
     if message_id is not None:
@@ -77,17 +88,11 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
     """Through `symfind mcp` (python -m symfind.daemon mcp), which execs the server."""
     repo, base = indexed
     replies = []
-    with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
-        text=True,
-    ) as process:
-        assert process.stdin is not None and process.stdout is not None
-        assert process.stderr is not None
+    with raw_server(repo, base) as process:
+        assert process.stdin and process.stdout and process.stderr
 
         def send(line: str, expect_reply: bool = True) -> None:
-            assert process.stdin is not None and process.stdout is not None
+            assert process.stdin and process.stdout
             process.stdin.write(line)
             process.stdin.flush()
             if expect_reply:
@@ -150,14 +155,8 @@ def test_many_calls_at_once_over_stdio_are_all_answered(indexed: tuple[Path, Pat
     shared with the stdio transport, which reads stdin on one of them."""
     repo, base = indexed
     calls = 60
-    with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
-        text=True,
-    ) as process:
-        assert process.stdin is not None and process.stdout is not None
-        assert process.stderr is not None
+    with raw_server(repo, base) as process:
+        assert process.stdin and process.stdout and process.stderr
         try:
             process.stdin.write(rpc(0, "initialize", {
                 "protocolVersion": "2025-11-25", "capabilities": {},
@@ -171,7 +170,7 @@ def test_many_calls_at_once_over_stdio_are_all_answered(indexed: tuple[Path, Pat
             replies: list[dict[str, Any]] = []
             # Read on a thread of our own: a server whose calls never run would hang here.
             reader = threading.Thread(target=lambda: replies.extend(
-                json.loads(process.stdout.readline()) for _ in range(1 + calls)))  # type: ignore[union-attr]
+                json.loads(process.stdout.readline()) for _ in range(1 + calls)))
             reader.start()
             reader.join(TIMEOUT_S)
             assert len(replies) == 1 + calls, f"{len(replies) - 1} of {calls} calls answered"
