@@ -45,10 +45,12 @@ logger = logging.getLogger(__name__)
 #: `anyio.to_thread.run_sync`, whose default pool is 40 threads. Searches of one repository
 #: take turns on its index lock and the rest holds the GIL, so 40 threads answer no more
 #: calls than a few (the same calls per second in-process with 4 and 40); but every thread
-#: that allocates keeps glibc malloc caches of its own and scatters the heap, and with 40
-#: busy ones under 50 clients the server's memory crept up without end, though nothing
-#: leaked (bench/RESULTS.md, "The MCP server's memory over time"). A few spare threads stay
-#: for calls that wait a moment for the daemon's commit (`Repository.settled_daemon`).
+#: that allocates keeps glibc malloc caches of its own and scatters the heap: with 40 busy
+#: ones under 50 clients the server's memory kept creeping up (0.4 MB a minute for 10 and
+#: 25 minutes) though nothing leaked, with 8 it is flat (bench/RESULTS.md, "The MCP
+#: server's memory over time"). A few spare threads stay for calls that wait a moment for
+#: the daemon's commit (`Repository.settled_daemon`), and for the stdio transport, which
+#: reads stdin on one of them.
 TOOL_THREADS = 8
 
 INSTRUCTIONS = """\
