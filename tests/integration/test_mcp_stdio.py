@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,15 +68,22 @@ async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
         assert found.structured_content["results"][0]["qualname"] == "parse_header_links"
 
 
-def raw_server(repo: Path, base: Path) -> subprocess.Popen[str]:
+@contextmanager
+def raw_server(repo: Path, base: Path) -> Iterator[subprocess.Popen[str]]:
     """`symfind mcp` (python -m symfind.daemon mcp, which execs the server), spoken to
-    line by line on its pipes, in an environment as small as a host's."""
-    return subprocess.Popen(
+    line by line on its pipes, in an environment as small as a host's; killed if the
+    test fails before it exits."""
+    with subprocess.Popen(
         [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
         text=True,
-    )
+    ) as process:
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
 
 
 def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
@@ -98,21 +107,17 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
             if expect_reply:
                 replies.append(json.loads(process.stdout.readline()))
 
-        try:
-            send(rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                       "clientInfo": {"name": "raw", "version": "0"}}))
-            send(rpc(None, "notifications/initialized", {}), expect_reply=False)
-            send(rpc(2, "tools/list", {}))
-            send(rpc(3, "tools/call", {"name": "codebase_search", "arguments": {"query": "HtppClient"}}))
-            send(rpc(4, "tools/call", {"name": "codebase_search", "arguments": {"query": "x", "limit": 0}}))
-            send(rpc(5, "tools/call", {"name": "no_such_tool", "arguments": {}}))
-            send(rpc(6, "no/such/method", {}))
-            process.stdin.close()
-            rest = process.stdout.read()
-            code = process.wait(timeout=TIMEOUT_S)
-        finally:
-            if process.poll() is None:
-                process.kill()
+        send(rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                   "clientInfo": {"name": "raw", "version": "0"}}))
+        send(rpc(None, "notifications/initialized", {}), expect_reply=False)
+        send(rpc(2, "tools/list", {}))
+        send(rpc(3, "tools/call", {"name": "codebase_search", "arguments": {"query": "HtppClient"}}))
+        send(rpc(4, "tools/call", {"name": "codebase_search", "arguments": {"query": "x", "limit": 0}}))
+        send(rpc(5, "tools/call", {"name": "no_such_tool", "arguments": {}}))
+        send(rpc(6, "no/such/method", {}))
+        process.stdin.close()
+        rest = process.stdout.read()
+        code = process.wait(timeout=TIMEOUT_S)
         stderr = process.stderr.read()
     assert code == 0, stderr
     assert rest == ""
@@ -157,28 +162,24 @@ def test_many_calls_at_once_over_stdio_are_all_answered(indexed: tuple[Path, Pat
     calls = 60
     with raw_server(repo, base) as process:
         assert process.stdin and process.stdout and process.stderr
-        try:
-            process.stdin.write(rpc(0, "initialize", {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"}}))
-            process.stdin.write(rpc(None, "notifications/initialized", {}))
-            process.stdin.write("".join(
-                rpc(n, "tools/call", {"name": "codebase_search",
-                                      "arguments": {"query": "AsyncClinet"}})
-                for n in range(1, 1 + calls)))
-            process.stdin.flush()
-            replies: list[dict[str, Any]] = []
-            # Read on a thread of our own: a server whose calls never run would hang here.
-            reader = threading.Thread(target=lambda: replies.extend(
-                json.loads(process.stdout.readline()) for _ in range(1 + calls)))
-            reader.start()
-            reader.join(TIMEOUT_S)
-            assert len(replies) == 1 + calls, f"{len(replies) - 1} of {calls} calls answered"
-            process.stdin.close()
-            code = process.wait(timeout=TIMEOUT_S)
-        finally:
-            if process.poll() is None:
-                process.kill()
+        process.stdin.write(rpc(0, "initialize", {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}))
+        process.stdin.write(rpc(None, "notifications/initialized", {}))
+        process.stdin.write("".join(
+            rpc(n, "tools/call", {"name": "codebase_search",
+                                  "arguments": {"query": "AsyncClinet"}})
+            for n in range(1, 1 + calls)))
+        process.stdin.flush()
+        replies: list[dict[str, Any]] = []
+        # Read on a thread of our own: a server whose calls never run would hang here.
+        reader = threading.Thread(target=lambda: replies.extend(
+            json.loads(process.stdout.readline()) for _ in range(1 + calls)))
+        reader.start()
+        reader.join(TIMEOUT_S)
+        assert len(replies) == 1 + calls, f"{len(replies) - 1} of {calls} calls answered"
+        process.stdin.close()
+        code = process.wait(timeout=TIMEOUT_S)
         stderr = process.stderr.read()
     assert code == 0, stderr
     by_id = {reply["id"]: reply for reply in replies}
