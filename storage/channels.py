@@ -235,17 +235,11 @@ def _ranked(
     For a qualified query, candidates that match none of the scope segments are dropped
     when some candidate matches one: `Server.Serve` must not return every `Serve`.
     """
-    scope = ctx.plan.scope
-    if not scope:
+    if not ctx.plan.scope:
         return sorted(found, key=key)
-    costs = ctx.scope_costs
-    for c in found:
-        if c.key not in costs:
-            costs[c.key] = scope_cost(c.symbol, scope)
-    no_match = MISSING_SCOPE_COST * len(scope)
-    if any(costs[c.key] < no_match for c in found):
-        found = [c for c in found if costs[c.key] < no_match]
-    return sorted(found, key=lambda c: (costs[c.key], *key(c)))
+    if any(_in_scope(ctx, c) for c in found):
+        found = [c for c in found if _in_scope(ctx, c)]
+    return sorted(found, key=lambda c: (ctx.scope_costs[c.key], *key(c)))
 
 
 def exact(ctx: ChannelContext) -> list[Candidate]:
@@ -294,8 +288,8 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         # could only add ties to it (and the wider ones nothing closer). Ties matter to a
         # qualified query whose scope none of those found matches: `lio::resue` must find
         # `lio::reuse` even when the grams found `resume` first.
-        closest = [c for c in found.values() if (c.distance or 0) <= edits]
-        if closest and not (plan.scope and not any(_in_scope(ctx, c) for c in closest)):
+        near = [c for c in found.values() if (c.distance or 0) <= edits]
+        if near and not (plan.scope and not any(_in_scope(ctx, c) for c in near)):
             break
         must = Query.fuzzy_term_query(
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
@@ -320,7 +314,8 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
 
 
 def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
-    """Whether a candidate matches at least one of a qualified query's scope segments."""
+    """Whether a candidate matches at least one of a qualified query's scope segments
+    (its `scope_cost`, kept in `ctx.scope_costs`)."""
     cost = ctx.scope_costs.get(candidate.key)
     if cost is None:
         cost = ctx.scope_costs[candidate.key] = scope_cost(candidate.symbol, ctx.plan.scope)
