@@ -32,7 +32,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from symfind.storage.errors import ModelUnavailable
-from symfind.storage.words import STOP_WORDS, meaningful_words
+from symfind.storage.words import STOP_WORDS
 
 #: Below this cosine a definition's word is no match for a question's word (0.2–0.5 gave
 #: the same R@5 on the hand-written questions; 0.3 the best NDCG).
@@ -186,7 +186,7 @@ class Model:
 
     def soft_match(self, question: Sequence[str], rarity: Sequence[float],
                    candidates: Sequence[tuple[str, ...]]) -> SoftMatches:
-        """How well each candidate's words (`meaningful_words`) cover the question's, by
+        """How well each candidate's words (`words.meaningful_words`) cover the question's, by
         meaning: for every question word, the cosine of the closest candidate word (below
         MATCH_MIN_COSINE it counts 0), averaged with the question words' `rarity` as
         weights; 0..1.
