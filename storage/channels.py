@@ -483,8 +483,8 @@ def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
 
 def _meaningful_words(symbol: Symbol) -> tuple[str, ...]:
     """The words a definition is matched on by meaning: those of its qualified name (and
-    the English words its words run together), signature, doc and body. Kept for the next question: a long-lived searcher sees the
-    same definitions again and again."""
+    the English words its words run together), signature, doc and body. Kept for the next
+    question: a long-lived searcher sees the same definitions again and again."""
     return _described_words(symbol.qualname, symbol.signature, symbol.doc, symbol.body)
 
 
