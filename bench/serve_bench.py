@@ -2,7 +2,7 @@
 the same searches over stdio; bounded, and it stops by itself.
 
 Usage: python -m bench.serve_bench REPO [--clients 50] [--seconds 60] [--queries 200]
-       [--edit-every 0.5] [--only http|stdio]
+       [--edit-every 0.5] [--edits add|replace] [--only http|stdio]
 
 REPO is copied into a scratch directory (its files are edited), indexed there
 (`symfind index`), and a token is made (`symfind token create`, in a scratch config dir).
@@ -20,8 +20,10 @@ The clients speak JSON-RPC themselves (httpx2 for HTTP, the pipes for stdio; the
 client checks every answer against the tool's output schema, which costs more CPU than
 the server's search, and on 2 cores would measure itself.
 
-Meanwhile a writer appends a function to one of a few files of the copy every
-`--edit-every` seconds, so the daemon commits and every search reloads. Every call is
+Meanwhile a writer edits one of a few files of the copy every `--edit-every` seconds, so
+the daemon commits and every search reloads: `--edits add` appends a new function each
+time (the index grows with every edit), `--edits replace` rewrites the file as it was
+plus one function of a new name (the index keeps its size, as while someone works). Every call is
 timed (client send → parsed answer) and checked: an exception, an HTTP error, a JSON-RPC
 error, an `isError` answer or an answer without results is a failed request (so is an
 ERROR line in serve's log). The server's resident memory (serve's own process, then the
@@ -141,13 +143,20 @@ async def caller(search: Callable[[str], Awaitable[dict[str, Any]]], queries: li
         phase.latencies_ms.append(elapsed)
 
 
-async def writer(copy: Path, deadline: float, every_s: float, phase: Phase) -> None:
-    """Append a new function to one of a few files of the copy every `every_s`."""
+async def writer(copy: Path, deadline: float, every_s: float, phase: Phase,
+                 replace: bool) -> None:
+    """Edit one of a few files of the copy every `every_s`: a new function appended, or
+    (`replace`) the file as it was with one function of a new name."""
     files = sorted(copy.rglob("*.py"))[:EDITED_FILES]
+    originals = {target: target.read_text(encoding="utf-8") for target in files}
     while time.monotonic() < deadline:
         target = files[phase.edits % len(files)]
-        with open(target, "a", encoding="utf-8") as out:
-            out.write(f"\n\ndef bench_edit_{phase.name}_{phase.edits}():\n    return {phase.edits}\n")
+        function = f"\n\ndef bench_edit_{phase.name}_{phase.edits}():\n    return {phase.edits}\n"
+        if replace:
+            target.write_text(originals[target] + function, encoding="utf-8")
+        else:
+            with open(target, "a", encoding="utf-8") as out:
+                out.write(function)
         phase.edits += 1
         await anyio.sleep(min(every_s, max(0.0, deadline - time.monotonic())))
 
@@ -167,7 +176,7 @@ async def run_phase(phase: Phase, calls: list[Callable[[str], Awaitable[dict[str
     deadline = started + args.seconds
     step = max(1, len(queries) // len(calls))
     async with anyio.create_task_group() as group:
-        group.start_soon(writer, copy, deadline, args.edit_every, phase)
+        group.start_soon(writer, copy, deadline, args.edit_every, phase, args.edits == "replace")
         group.start_soon(sampler, pid, deadline, phase)
         for n, call in enumerate(calls):
             group.start_soon(caller, call, queries, n * step, deadline, phase)
@@ -312,6 +321,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--edit-every", type=float, default=0.5, metavar="SECONDS")
+    parser.add_argument("--edits", choices=["add", "replace"], default="add",
+                        help="append a new function each edit, or rewrite the file with one")
     parser.add_argument("--only", choices=["http", "stdio"], help="run one phase only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as scratch_dir:
