@@ -75,12 +75,17 @@ class Phase:
     latencies_ms: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
+    #: The same samples split: the process's own heap and stacks (anonymous), and the
+    #: pages of mapped files (the index's segments, the libraries) that the kernel can
+    #: drop and read again whenever it needs the memory.
+    anon_mb: list[float] = field(default_factory=list)
+    file_mb: list[float] = field(default_factory=list)
     edits: int = 0
 
-    def rss_slope(self) -> float | None:
+    def rss_slope(self, samples: list[float] | None = None) -> float | None:
         """The server's growth in MB per minute after WARM_UP_S (least squares over the
         samples, one a second): the first seconds open sessions, the index and caches."""
-        later = self.rss_mb[int(WARM_UP_S):]
+        later = (self.rss_mb if samples is None else samples)[int(WARM_UP_S):]
         if len(later) < 2:
             return None
         fit = statistics.linear_regression(range(len(later)), later)
@@ -105,6 +110,10 @@ class Phase:
             "rss_mb_last_tenth": round(statistics.median(self.rss_mb[-tenth:]), 1),
             "rss_mb_max": round(max(self.rss_mb), 1), "edits": self.edits,
             "rss_mb_per_min_after_warm_up": self.rss_slope(),
+            "anon_mb_per_min_after_warm_up": self.rss_slope(self.anon_mb),
+            "file_mb_per_min_after_warm_up": self.rss_slope(self.file_mb),
+            "anon_mb_every_60_s": [round(mb, 1) for mb in self.anon_mb[::60]],
+            "file_mb_every_60_s": [round(mb, 1) for mb in self.file_mb[::60]],
             "rss_mb_every_60_s": [round(mb, 1) for mb in self.rss_mb[::60]],
             "rss_mb_every_10_s": [round(mb, 1) for mb in self.rss_mb[::10]],
         }
@@ -165,7 +174,21 @@ async def sampler(pid: int, deadline: float, phase: Phase) -> None:
     process = psutil.Process(pid)
     while time.monotonic() < deadline:
         phase.rss_mb.append(process.memory_info().rss / 2**20)
+        anon, file = resident_split(pid)
+        phase.anon_mb.append(anon)
+        phase.file_mb.append(file)
         await anyio.sleep(1.0)
+
+
+def resident_split(pid: int) -> tuple[float, float]:
+    """A process's resident MB: anonymous (`RssAnon`) and file-backed (`RssFile`), from
+    /proc (Linux)."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("RssAnon", "RssFile"):
+            fields[name] = int(value.split()[0]) / 1024
+    return fields.get("RssAnon", 0.0), fields.get("RssFile", 0.0)
 
 
 async def run_phase(phase: Phase, calls: list[Callable[[str], Awaitable[dict[str, Any]]]], pid: int,
@@ -353,7 +376,9 @@ def main() -> None:
               f"p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, max "
               f"{s['max_ms']} ms; {s['failed']} failed; server RSS {s['rss_mb_first_tenth']} → "
               f"{s['rss_mb_last_tenth']} MB (max {s['rss_mb_max']}, "
-              f"{s['rss_mb_per_min_after_warm_up']} MB/min after the first minute); "
+              f"{s['rss_mb_per_min_after_warm_up']} MB/min after the first minute: "
+              f"{s['anon_mb_per_min_after_warm_up']} anonymous, "
+              f"{s['file_mb_per_min_after_warm_up']} mapped files); "
               f"{s['edits']} edits")
     print(json.dumps({"command": " ".join(["python -m bench.serve_bench", *sys.argv[1:]]),
                       "load_average_after": [round(x, 2) for x in load], "phases": summaries},
