@@ -10,7 +10,6 @@ Imports: `storage` and `daemon` modules.
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import logging
 import threading
@@ -22,6 +21,7 @@ from symfind.daemon.protocol import IndexReport
 from symfind.daemon.repair import RepairingIndexer, Stopping
 from symfind.daemon.walk import IgnoreRules
 from symfind.storage import DaemonState
+from symfind.storage.heap import release_free_memory
 
 logger = logging.getLogger(__name__)
 
@@ -30,17 +30,6 @@ logger = logging.getLogger(__name__)
 # every 1,000 files made the kernel's catch-up 1.12x `symfind index` (55 commits, each a
 # segment that Tantivy's merges then rewrite); see also `WriterSlot._open_writer`.
 CATCH_UP_COMMIT_EVERY = 1_000
-
-
-def _release_free_memory() -> None:
-    """Give the memory freed after a large catch-up (Tantivy's indexing heap, the outcomes)
-    back to the system: glibc keeps freed blocks mapped, and a daemon that caught up with
-    the kernel's `drivers/` stayed at 433 MiB (140 MiB after this). Elsewhere than glibc,
-    nothing."""
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError):
-        pass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +67,9 @@ class Rechecks:
                     left = activity.catch_up[1] - activity.catch_up[0]  # for readers without us
                     indexer.guarded("committing the catch-up", lambda: writer.commit(to_index=left))
             activity.end_work()
-        _release_free_memory()
+        # Tantivy's indexing heap and the outcomes are freed now, but glibc keeps them: a
+        # daemon that caught up with the kernel's `drivers/` stayed at 433 MiB (140 after).
+        release_free_memory()
         activity.settle()
 
     def resync(self, rules: IgnoreRules) -> None:

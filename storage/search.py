@@ -65,6 +65,12 @@ SUGGESTIONS = 5
 #: checksum again only for a file that changed). Damage Tantivy trips over is caught at
 #: once (`_raise_if_damaged`); this catches what it would read silently.
 RECHECK_FILES_S = 1.0
+#: A long-lived searcher opens Tantivy's index anew after this many reloads: each reload
+#: (`Index.reload` and a new `searcher()`) leaves about a kilobyte inside Tantivy's `Index`
+#: that only dropping it frees. An MCP server searched while a file changed every second
+#: grew by that much per commit; a fresh index every 200 reloads held it flat (bench/RESULTS.md,
+#: "The server's memory under edits"). Files already checked are not read again.
+RELOADS_PER_OPEN = 200
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
@@ -98,6 +104,7 @@ class Searcher:
         # Segment files found intact (their checksums), so a refresh checks only new ones.
         self._verified: dict[str, Stamp] = {}
         self._index = open_tantivy(index_dir, verified=self._verified)
+        self._reloads = 0
         self._checked_at = time.monotonic()
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
@@ -127,8 +134,11 @@ class Searcher:
         # A new build, or an index read through a view of links (which lacks the new files).
         rebuilt = header.index_id != self.header.index_id or read_through_view(self.index_dir)
         self.header = check_index(self.index_dir)
-        if rebuilt:
-            self._verified.clear()
+        self._reloads += 1
+        if rebuilt or self._reloads >= RELOADS_PER_OPEN:
+            if rebuilt:
+                self._verified.clear()
+            self._reloads = 0
             self._index = open_tantivy(self.index_dir, verified=self._verified)
             self._schema = self._index.schema
         else:
