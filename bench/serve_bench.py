@@ -27,8 +27,9 @@ plus one function of a new name (the index keeps its size, as while someone work
 timed (client send → parsed answer) and checked: an exception, an HTTP error, a JSON-RPC
 error, an `isError` answer or an answer without results is a failed request (so is an
 ERROR line in serve's log). The server's resident memory (serve's own process, then the
-stdio server's) is sampled every second, and its growth per minute after the first minute
-(a least-squares slope) reported. The clients all run in this process, on the
+stdio server's) is sampled every second, also split into anonymous memory (heap, stacks)
+and mapped files (index segments, libraries), and each one's growth per minute after the
+first minute (a least-squares slope) reported. The clients all run in this process, on the
 same 2 cores as the server: throughput is that of the whole machine. Prints one line per
 phase and a JSON summary.
 """
