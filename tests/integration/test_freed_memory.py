@@ -22,7 +22,6 @@ from symfind.storage.sources import IndexSource
 # the heap's top cannot shrink by itself), and prints its resident KiB before and after the
 # release.
 _FRAGMENTED = """
-import sys
 from symfind.storage.heap import release_free_memory
 
 def resident_kib():
