@@ -71,6 +71,14 @@ RECHECK_FILES_S = 1.0
 #: every 200 reloads (bench/RESULTS.md, "The server's memory under edits"). Files already
 #: checked are not read again.
 RELOADS_PER_OPEN = 200
+#: A writer commits Tantivy's index and then renames the manifest header over the old one:
+#: a reader that opens the index between the two would search the new commit under the
+#: old commit's header, and its answer's freshness would count files and symbols that are
+#: not the ones searched (`0 files indexed` beside results). It waits for the header to
+#: follow, this long at most (a writer cut short between the two leaves them apart until
+#: its next writer commits: then the reader goes on with the header it has).
+HEADER_FOLLOW_S = 0.25
+HEADER_FOLLOW_STEP_S = 0.005
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
@@ -108,6 +116,7 @@ class Searcher:
         self._checked_at = time.monotonic()
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
+        self._follow_header()
 
     def refresh(self) -> bool:
         """Reload if a newer commit exists; True when it did.
@@ -146,7 +155,36 @@ class Searcher:
             verify_index(self.index_dir, self._verified)
         self._check_log()
         self._searcher = self._index.searcher()
+        self._follow_header()
         return True
+
+    def _follow_header(self) -> None:
+        """Make `header` the one of the commit Tantivy's reader sees (their symbol counts
+        agree), waiting up to HEADER_FOLLOW_S for a writer's header to follow its commit.
+
+        Raises:
+            SchemaMismatch, IndexDamaged: As `refresh`.
+        """
+        deadline = time.monotonic() + HEADER_FOLLOW_S
+        while (self._searcher.num_docs != self.header.symbol_count
+               and time.monotonic() < deadline):
+            stamp = _stamp(manifest_path(self.index_dir))
+            header = read_header(self.index_dir)
+            if header is not None and header.index_id != self.header.index_id:
+                return  # rebuilt meanwhile: the next refresh opens the new index
+            if header is None or header.generation == self.header.generation:
+                time.sleep(HEADER_FOLLOW_STEP_S)  # the writer renames it next
+                continue
+            self._manifest_stamp = stamp
+            self.header = check_index(self.index_dir)
+            self._check_log()
+            self._index.reload()
+            verify_index(self.index_dir, self._verified)
+            self._searcher = self._index.searcher()
+        if self._searcher.num_docs != self.header.symbol_count:
+            logger.info("%s: the header of generation %d counts %d symbols, the commit "
+                        "searched holds %d", self.index_dir, self.header.generation,
+                        self.header.symbol_count, self._searcher.num_docs)
 
     def _check_log(self) -> None:
         """Check the file log against the header's checksum, as Tantivy's files are.

@@ -4,7 +4,9 @@ leaves nothing that the next one trusts."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,8 +14,15 @@ import pytest
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage import IndexDamaged, IndexWriter, Searcher, read_manifest
 from symfind.storage import manifest as manifest_module
+from symfind.storage import search as search_module
 from symfind.storage.index import IndexState, index_state
-from symfind.storage.manifest import FileChanges, ManifestReader, read_changes, read_header
+from symfind.storage.manifest import (
+    FileChanges,
+    ManifestReader,
+    manifest_path,
+    read_changes,
+    read_header,
+)
 from symfind.storage.records import FileState
 
 
@@ -168,3 +177,54 @@ def test_the_excluded_record_is_logged_only_when_it_changes(tmp_path: Path) -> N
         assert writer.excluded == {"node_modules/": "default_dir"}
     manifest = read_manifest(index_dir)
     assert manifest is not None and manifest.excluded == {"node_modules/": "default_dir"}
+
+
+def _between_commit_and_header(tmp_path: Path) -> tuple[Path, bytes]:
+    """An index as a reader finds it between a writer's Tantivy commit (generation 2, two
+    symbols) and the rename of that commit's header (generation 1's, empty, still in
+    place); and generation 2's header, as the writer renames it next."""
+    index_dir = tmp_path / "index"
+    with open_writer(index_dir) as writer:
+        writer.commit()  # an empty index, as `symfind index` starts
+        first = manifest_path(index_dir).read_bytes()
+        writer.replace_file("a.py", state("a.py"), [symbol("a.py", "a"), symbol("a.py", "b")])
+        writer.commit()
+    second = manifest_path(index_dir).read_bytes()
+    _put_header(index_dir, first)
+    return index_dir, second
+
+
+def _put_header(index_dir: Path, content: bytes) -> None:
+    """Replace the header by rename, as a writer does."""
+    staged = index_dir / ".manifest.staged"
+    staged.write_bytes(content)
+    os.replace(staged, manifest_path(index_dir))
+
+
+def test_a_reader_opened_before_the_header_follows_its_commit_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opened between the two, a reader would answer from generation 2 with generation
+    1's counts (`0 files indexed` beside results): it waits for the header instead."""
+    monkeypatch.setattr(search_module, "HEADER_FOLLOW_S", 120.0)  # however busy the machine
+    index_dir, second = _between_commit_and_header(tmp_path)
+    follows = threading.Timer(0.05, _put_header, (index_dir, second))
+    follows.start()
+    try:
+        searcher = Searcher(index_dir)
+    finally:
+        follows.join()
+    assert (searcher.header.generation, searcher.freshness().files, searcher.num_symbols) == (
+        2, 1, 2)
+
+
+def test_a_reader_goes_on_when_the_header_never_follows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer cut short between its commit and its header: the reader waits a bounded
+    time, then answers with the header there is (the next writer's commit pairs them)."""
+    monkeypatch.setattr(search_module, "HEADER_FOLLOW_S", 0.05)
+    index_dir, _ = _between_commit_and_header(tmp_path)
+    searcher = Searcher(index_dir)
+    assert (searcher.header.generation, searcher.freshness().files, searcher.num_symbols) == (
+        1, 0, 2)
