@@ -142,6 +142,17 @@ class Searcher:
             return False
         # A new build, or an index read through a view of links (which lacks the new files).
         rebuilt = header.index_id != self.header.index_id or read_through_view(self.index_dir)
+        self._load_commit(rebuilt)
+        self._follow_header()
+        return True
+
+    def _load_commit(self, rebuilt: bool) -> None:
+        """Take the index's current header and Tantivy's last commit: reloaded, or opened
+        anew when `rebuilt` (or every RELOADS_PER_OPEN reloads); new files checked.
+
+        Raises:
+            SchemaMismatch, IndexDamaged: As `refresh`.
+        """
         self.header = check_index(self.index_dir)
         self._reloads += 1
         if rebuilt or self._reloads >= RELOADS_PER_OPEN:
@@ -155,8 +166,6 @@ class Searcher:
             verify_index(self.index_dir, self._verified)
         self._check_log()
         self._searcher = self._index.searcher()
-        self._follow_header()
-        return True
 
     def _follow_header(self) -> None:
         """Make `header` the one of the commit Tantivy's reader sees (their symbol counts
@@ -176,11 +185,7 @@ class Searcher:
                 time.sleep(HEADER_FOLLOW_STEP_S)  # the writer renames it next
                 continue
             self._manifest_stamp = stamp
-            self.header = check_index(self.index_dir)
-            self._check_log()
-            self._index.reload()
-            verify_index(self.index_dir, self._verified)
-            self._searcher = self._index.searcher()
+            self._load_commit(rebuilt=False)
         if self._searcher.num_docs != self.header.symbol_count:
             logger.info("%s: the header of generation %d counts %d symbols, the commit "
                         "searched holds %d", self.index_dir, self.header.generation,
