@@ -61,6 +61,7 @@ from symfind.daemon.protocol import (
 )
 from symfind.daemon.repair import recoverable
 from symfind.daemon.walk import IgnoreRules
+from symfind.daemon.warm_up import start_warm_up
 from symfind.daemon.watcher import RepositoryWatcher
 from symfind.storage import DaemonState, DaemonStatus, QueryError, StorageError
 
@@ -182,6 +183,7 @@ class Daemon:
             self._watcher.check_coverage()
             self.keeper.write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
+            start_warm_up(self.keeper.source)
             wait_for_stop(self._stop, index_dir, self.config.lease_s,
                           wake=self._look_at_root, every_s=ROOT_CHECK_S, on_wake=self._look_around)
         finally:
