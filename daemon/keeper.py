@@ -73,6 +73,7 @@ class IndexKeeper:
         self.close = slot.close
         self.search = searches.search
         self.source = searches.source
+        self.work_lock = slot.lock
         self.status = activity.status
         self.write_status = activity.write_status
         self.set_state = activity.set_state

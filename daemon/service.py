@@ -183,7 +183,7 @@ class Daemon:
             self._watcher.check_coverage()
             self.keeper.write_status()
             logger.info("daemon ready for %s (watching: %s)", self.config.repo, self._watcher.mode)
-            start_warm_up(self.keeper.source)
+            start_warm_up(self.keeper.source, self.keeper.work_lock)
             wait_for_stop(self._stop, index_dir, self.config.lease_s,
                           wake=self._look_at_root, every_s=ROOT_CHECK_S, on_wake=self._look_around)
         finally:

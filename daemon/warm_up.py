@@ -3,9 +3,9 @@ save waits for it: the index opened for searching (its files' checksums verified
 grammars and tag queries of the repository's languages, and the word list names are
 split with.
 
-Each is paid once per process and otherwise lands on whoever comes first: measured on
-the kernel's index, opening it took 0.9 s; compiling C++'s tag query 0.7 s,
-TypeScript's 0.1 s; the word list 0.2 s. The model for questions in words is not loaded
+Each is paid once per process and otherwise lands on whoever comes first: opening the
+kernel's index took 0.45 s; compiling C++'s tag query 0.7 s, TypeScript's 0.1 s; the
+word list 0.2 s (bench/RESULTS.md, "A daemon's first search and first save"). The model for questions in words is not loaded
 here: it holds ~130 MB, which a daemon never asked a question should not carry.
 
 Imports: `storage` and `extract` modules.
@@ -23,17 +23,16 @@ from symfind.storage.words import load_word_list
 logger = logging.getLogger(__name__)
 
 
-def start_warm_up(source: IndexSource) -> threading.Thread:
+def start_warm_up(source: IndexSource, work_lock: threading.Lock) -> None:
     """Load, in a background thread, what the first search and the first save need."""
-    thread = threading.Thread(target=warm_up, args=(source,), name="symfind-warm-up",
-                              daemon=True)
-    thread.start()
-    return thread
+    threading.Thread(target=warm_up, args=(source, work_lock), name="symfind-warm-up",
+                     daemon=True).start()
 
 
-def warm_up(source: IndexSource) -> None:
-    """Open `source` for searching and load what extracting its files needs. A failure is
-    logged and left for the search or save that meets it again to report."""
+def warm_up(source: IndexSource, work_lock: threading.Lock) -> None:
+    """Open `source` for searching and load what extracting its files needs, parsing only
+    under `work_lock` (held by whatever parses files in this process: `WriterSlot.lock`).
+    A failure is logged and left for the search or save that meets it again to report."""
     try:
         with source.reader():
             pass
@@ -52,9 +51,11 @@ def warm_up(source: IndexSource) -> None:
     for language in languages:
         # An empty file of each language: its grammar loads and its tag query compiles.
         # (A function for it in `extract` would change `extraction_fingerprint`, and with
-        # it every index built before.)
+        # it every index built before.) Under the lock: a save being applied may be
+        # parsing with the same parser.
         try:
-            extract_file("", b"", language=language)
+            with work_lock:
+                extract_file("", b"", language=language)
         except ExtractError as exc:  # a language this version no longer has: nothing to load
             logger.info("warm-up: %s not loaded: %s", language, exc)
     load_word_list()

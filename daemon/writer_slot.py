@@ -22,7 +22,8 @@ from symfind.storage import IndexLocked, IndexWriter, ManifestHeader
 
 class WriterSlot:
     """One repository's index writer: `writer`, None while closed or dropped; `lock` is
-    held by whoever changes the index (one piece of work at a time)."""
+    held by whoever changes the index (one piece of work at a time), and so by whatever
+    parses files in this process (a language's parser is one object, not thread-safe)."""
 
     def __init__(self, config: Config) -> None:
         self.config = config

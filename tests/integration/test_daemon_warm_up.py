@@ -71,7 +71,7 @@ def test_a_warm_up_that_cannot_open_the_index_says_so_in_one_line(
     tmp_path: Path, seen: _Seen
 ) -> None:
     missing = tmp_path / "no-index"
-    warm_up(IndexSource(missing))
+    warm_up(IndexSource(missing), threading.Lock())
     assert [(r.levelname, r.getMessage()) for r in seen.records] == [
         ("WARNING", (f"warm-up: the index was not opened: no index at {missing} — "
                      "run `symfind index` first")),
