@@ -10,10 +10,13 @@ from symfind.extract.languages import LANGUAGES, language_for_file, language_for
 from symfind.extract.records import (
     SCOPE_KINDS,
     Extraction,
+    Import,
     Language,
+    Occurrence,
     Symbol,
     SymbolHead,
     SymbolKind,
+    UseKind,
     head_fields,
 )
 
@@ -38,11 +41,14 @@ __all__ = [
     "SCOPE_KINDS",
     "ExtractError",
     "Extraction",
+    "Import",
+    "Occurrence",
     "ParseTimeout",
     "Symbol",
     "SymbolHead",
     "SymbolKind",
     "UnsupportedLanguage",
+    "UseKind",
     "extract_file",
     "extract_symbols",
     "extraction_fingerprint",

@@ -114,16 +114,87 @@ class Symbol(SymbolHead, frozen=True, kw_only=True):
     body: str = ""
 
 
+class UseKind(enum.StrEnum):
+    """How a name is used at one place. Values are stable strings used on the wire."""
+
+    CALL = "call"  # `f(...)`, `new F(...)`, `F{...}` composite literals
+    ATTRIBUTE = "attribute"  # `x.f`, `x->f`, `X::f`, not called
+    ATTRIBUTE_CALL = "attribute_call"  # `x.f(...)`, `x->f(...)`, `X::f(...)`
+    TYPE = "type"  # a type annotation, declared type, generic argument, cast
+    IMPORT = "import"  # the name inside an import / use / include statement
+    INHERIT = "inherit"  # a base class, implemented interface, embedded struct
+    DECORATOR = "decorator"  # `@f`, `#[f]`, `[F]` attributes and annotations
+    PLAIN = "plain"  # any other read or write of the name
+
+
+class Occurrence(msgspec.Struct, frozen=True, kw_only=True, array_like=True,
+                 omit_defaults=True):
+    """One use of a name that the file does not bind locally (references, "where is it
+    used"). Comments, strings, a definition's own name, parameters, keyword-argument
+    names, struct keys and names bound in the enclosing function are not occurrences.
+    Array-like and without defaults on the wire: a file holds thousands of them.
+
+    Attributes:
+        name: The identifier used, as written: the last segment (`send` in
+            `self.session.send(...)`, `Vec` in `std::vec::Vec`).
+        line: 1-based line of the name.
+        column: 1-based column of the name, in characters of its line.
+        kind: How the name is used.
+        receiver: For attribute uses, the source text of what it is looked up on,
+            whitespace collapsed and at most 80 characters (`self.session`, `requests`,
+            `s`, `std::vec`); "" for a bare name.
+        receiver_type: The receiver's type where the file shows it, as written with
+            generic arguments dropped: `self`/`cls`/`this` inside a class give the
+            class's qualified name; `x = C(...)`, `x := C{}`, `var x C`, `x: C`,
+            `C x` give `C`. "" when the file does not say.
+        enclosing: Qualified name of the innermost definition the use is inside (as
+            `Symbol.qualname`); "" at module level.
+    """
+
+    name: str
+    line: int
+    column: int
+    kind: UseKind
+    receiver: str = ""
+    receiver_type: str = ""
+    enclosing: str = ""
+
+
+class Import(msgspec.Struct, frozen=True, kw_only=True, array_like=True,
+             omit_defaults=True):
+    """One name a file's import, use, require or include statement binds.
+
+    Attributes:
+        name: The name bound in the file (`S` for `from m import Session as S`, `np`,
+            `http` for Go's `net/http`); `*` for a wildcard import; "" for an include
+            that binds no name.
+        source: The module as written (`requests.sessions`, `.models`, `./client`,
+            `net/http`, `std::collections`, `linux/list.h`).
+        imported: The name taken from `source` (`Session` above); "" when the module
+            itself is bound.
+        line: 1-based line of the statement.
+    """
+
+    name: str
+    source: str
+    imported: str = ""
+    line: int = 0
+
+
 class Extraction(msgspec.Struct, frozen=True, kw_only=True):
-    """One file's symbols, and how well it parsed.
+    """One file's symbols, its uses of names and its imports, and how well it parsed.
 
     Attributes:
         symbols: The definitions, ordered by line then name.
         error_regions: Regions tree-sitter could not parse (outermost ERROR nodes and
             missing tokens of the first parse); 0 for a file that parsed cleanly.
         recovered: Definitions found only by re-parsing after a lost region.
+        occurrences: The uses of names not bound locally, ordered by line then column.
+        imports: The names the file's imports bind, in source order.
     """
 
     symbols: list[Symbol]
     error_regions: int = 0
     recovered: int = 0
+    occurrences: list[Occurrence] = []
+    imports: list[Import] = []
