@@ -16,6 +16,8 @@ What guards it, from the outside in:
   whole request by then gets 408 and its connection closed (a slow client holds nothing
   for long); `--max-connections` caps open connections (503 past it);
 - `access.FailureThrottle`: 429 for an address that keeps presenting bad tokens;
+- `access.TokenFileGate`: 503 while the token file, damaged or made unsafe since the
+  server started, cannot be used (the server does not start with one it cannot use);
 - the SDK's transport security: the Host header must name this server (421 otherwise)
   and a browser's Origin must be one of its own (403 otherwise), against DNS rebinding;
   POST bodies must be JSON, of at most MAX_BODY_BYTES (413 past it);
@@ -51,7 +53,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from symfind.mcp_server.access import SCOPE, FailureThrottle, ScopeGuard, StoreVerifier
+from symfind.mcp_server.access import (
+    SCOPE,
+    FailureThrottle,
+    RecordUse,
+    ScopeGuard,
+    StoreVerifier,
+    TokenFileGate,
+)
 from symfind.mcp_server.launch import Refused, new_server, served_roots
 from symfind.mcp_server.server import Guard
 from symfind.mcp_server.tokens import TokenError, TokenStore
@@ -310,11 +319,12 @@ def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVe
     )
     labels = [""] if len(roots) == 1 else repo_labels(roots)
     # After the SDK's authentication middleware (it runs the middleware in list order).
+    app.user_middleware.append(Middleware(RecordUse, verifier=verifier))
     app.user_middleware.append(Middleware(
         ScopeGuard, served={str(root): label for root, label in zip(roots, labels, strict=True)},
         read_tool=prefix + "read_symbol", max_body_bytes=MAX_BODY_BYTES,
     ))
-    return FailureThrottle(app)
+    return FailureThrottle(TokenFileGate(app, verifier=verifier))
 
 
 def run(args: argparse.Namespace) -> int:
