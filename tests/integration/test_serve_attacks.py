@@ -270,6 +270,37 @@ async def test_a_client_that_never_finishes_its_request_gets_408_and_others_are_
         assert slow_head.recv(1) == b"" and slow_body.recv(1) == b""  # closed
 
 
+async def test_idle_connections_from_one_address_never_lock_another_out(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    """Twice --max-connections idle connections from 127.0.0.2 (no token, not a byte
+    sent): past its share (half) each gets 503 at once and is closed, those within it
+    stay open, and a client at 127.0.0.1 searches meanwhile."""
+    cap = 16
+    env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
+    with serving("--repo", str(setup["repo"]), "--no-index", "--max-connections", str(cap),
+                 "--request-timeout", "600", env=env, log=tmp_path / "crowd.log") as running:
+        token = running.new_token("crowded")
+        flood = [_connect(running, "127.0.0.2") for _ in range(2 * cap)]
+        try:
+            line = (f"too many connections from this address: at most {cap // 2} at once; "
+                    "close some and retry\n")
+            assert [_response(sock) for sock in flood[cap // 2:]] == [(503, line)] * (
+                2 * cap - cap // 2)
+            async with http_client(running, token) as client:
+                found = await client.call_tool("codebase_search", {"query": "AsyncClient",
+                                                                   "limit": 1})
+                assert found.structured_content["results"][0]["qualname"] == "AsyncClient"
+            assert select.select(flood[:cap // 2], [], [], 0)[0] == []  # still open, idle
+        finally:
+            for sock in flood:
+                sock.close()
+        warned = [line for line in running.stderr().splitlines() if "share" in line]
+        assert warned == [f"WARNING symfind.mcp_server.http: 127.0.0.2 holds {cap // 2} "
+                          "connections, its share of --max-connections: more are refused "
+                          "until it closes some"]
+
+
 def test_a_bad_host_is_421_and_a_bad_origin_403(served: Served, tokens_given: list[str]) -> None:
     token = new_token(served, tokens_given, "rebinding")
     host = post(served, INITIALIZE, headers={**bearer(token), "Host": "evil.example"})
