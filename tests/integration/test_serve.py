@@ -253,13 +253,32 @@ def test_the_inspector_over_http_gets_the_stdio_answers(
     assert over_http == over_stdio
 
 
+def _process_state(pid: int) -> str | None:
+    """The state letter of process `pid` (Z: a zombie, waiting to be reaped), or None
+    when there is none."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return stat.rpartition(")")[2].split()[0]
+
+
 async def test_each_served_repository_gets_a_daemon_that_keeps_it_fresh(
     setup: dict[str, Any], tmp_path: Path
 ) -> None:
+    """… and the `symfind daemon start` the server ran for it is reaped once it exits,
+    though no call asks about it (it was a zombie for as long as the server ran)."""
     repo = make_repo(tmp_path / "live")
     index_repo(repo, Path(setup["env"]["SYMFIND_INDEX_DIR"]))
     try:
-        with serving("--repo", str(repo), env=setup["env"], log=tmp_path / "live.log") as served:
+        with serving("--repo", str(repo), "-v", env=setup["env"],
+                     log=tmp_path / "live.log") as served:
+            started = re.search(r"indexing .* in the background \(pid (\d+)\)", served.stderr())
+            assert started, served.stderr()
+            deadline = time.monotonic() + WATCH_TIMEOUT_S
+            while (state := _process_state(int(started.group(1)))) is not None:
+                assert time.monotonic() < deadline, f"daemon start not reaped (state {state})"
+                await anyio.sleep(0.05)
             token = served.new_token("live")
             async with http_client(served, token) as client:
                 deadline = time.monotonic() + WATCH_TIMEOUT_S
