@@ -44,7 +44,8 @@ class _Unanswered:
         message = item.message if isinstance(item, SessionMessage) else None
         if isinstance(message, JSONRPCRequest):
             self.ids[_key(message.id)] += 1
-        elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+        elif (isinstance(message, JSONRPCNotification)
+              and message.method == "notifications/cancelled"):
             # A request the client cancelled is never answered (the spec's rule).
             self._answered((message.params or {}).get("requestId"))
 
