@@ -14,8 +14,13 @@ What guards it, from the outside in:
   (`--tls-cert`/`--tls-key`: the user's certificate) or an explicit `--insecure-http`;
 - a deadline on each request (`--request-timeout`, 30 s): a client that has not sent its
   whole request by then gets 408 and its connection closed (a slow client holds nothing
-  for long); `--max-connections` caps open connections (503 past it);
+  for long); `--max-connections` caps open connections (503 past it), and one client
+  address may hold half of them at most (`DeadlineProtocol`: past its share a new
+  connection gets 503 and is closed at once), so that idle connections opened from one
+  address never lock the other clients out;
 - `access.FailureThrottle`: 429 for an address that keeps presenting bad tokens;
+- `access.TokenFileGate`: 503 while the token file, damaged or made unsafe since the
+  server started, cannot be used (the server does not start with one it cannot use);
 - the SDK's transport security: the Host header must name this server (421 otherwise)
   and a browser's Origin must be one of its own (403 otherwise), against DNS rebinding;
   POST bodies must be JSON, of at most MAX_BODY_BYTES (413 past it);
@@ -35,12 +40,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import logging
 import secrets
 import socket
 import ssl
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+
 import h11
 import uvicorn
 from mcp.server.auth.settings import AuthSettings
@@ -51,11 +59,20 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from symfind.mcp_server.access import SCOPE, FailureThrottle, ScopeGuard, StoreVerifier
+from symfind.mcp_server.access import (
+    SCOPE,
+    FailureThrottle,
+    RecordUse,
+    ScopeGuard,
+    StoreVerifier,
+    TokenFileGate,
+)
 from symfind.mcp_server.launch import Refused, new_server, served_roots
 from symfind.mcp_server.server import Guard
 from symfind.mcp_server.tokens import TokenError, TokenStore
 from symfind.storage import escape_line, repo_labels
+
+logger = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 6
 DEFAULT_PORT = 8765
@@ -175,14 +192,49 @@ def transport_security(args: argparse.Namespace) -> TransportSecuritySettings:
 class DeadlineProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, with a deadline for each request to arrive whole
     (uvicorn has none: a client that sends a few bytes now and then keeps its
-    connection, and its slot, for ever). Past it: 408, and the connection closes."""
+    connection, and its slot, for ever; past it: 408, and the connection closes), and a
+    share of the server's connections for each client address (uvicorn counts them all
+    together: one address opening `--max-connections` idle ones got every other client
+    503 until the deadline closed them; past its share, a connection gets 503 and is
+    closed at once, and the others keep theirs). Behind a proxy on this machine every
+    client has the proxy's address: give it a `--max-connections` of twice what the
+    proxy opens.
+
+    Each server gets a subclass of its own (`deadline_protocol`), with its settings and
+    its count of connections by address."""
 
     request_timeout_s = DEFAULT_REQUEST_TIMEOUT_S
+    #: Connections one client address may hold at once.
+    address_share = DEFAULT_MAX_CONNECTIONS // 2
+    #: Open connections by client address (the server's connections share it).
+    by_address: Counter[str] = Counter()
+    #: Addresses refused for holding their share, until one of theirs closes (logged once).
+    crowded: set[str] = set()
     _deadline: asyncio.TimerHandle | None = None
+    _counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        address = self.client[0] if self.client else ""
+        if self.by_address[address] >= self.address_share:
+            self._refuse_crowd(address)
+            return
+        self.by_address[address] += 1
+        self._counted = address
         self._arm()
+
+    def _refuse_crowd(self, address: str) -> None:
+        if address not in self.crowded:
+            self.crowded.add(address)
+            logger.warning("%s holds %d connections, its share of --max-connections: more "
+                           "are refused until it closes some", address or "a client",
+                           self.address_share)
+        body = (f"too many connections from this address: at most {self.address_share} at "
+                "once; close some and retry\n").encode("ascii")
+        self.transport.write(
+            b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -196,6 +248,13 @@ class DeadlineProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._counted is not None:
+            address, self._counted = self._counted, None
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+            if self.by_address[address] < self.address_share:
+                self.crowded.discard(address)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -223,8 +282,13 @@ class DeadlineProtocol(H11Protocol):
         self.transport.close()
 
 
-def deadline_protocol(seconds: float) -> type[H11Protocol]:
-    return type("DeadlineProtocol", (DeadlineProtocol,), {"request_timeout_s": seconds})
+def deadline_protocol(seconds: float, max_connections: int) -> type[H11Protocol]:
+    """The protocol of one server: requests due within `seconds`, and half of
+    `max_connections` for one address."""
+    share = max(1, max_connections // 2)
+    return type("DeadlineProtocol", (DeadlineProtocol,), {
+        "request_timeout_s": seconds, "address_share": share, "by_address": Counter(),
+        "crowded": set()})
 
 
 async def healthz(_request: Request) -> Response:
@@ -310,11 +374,12 @@ def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVe
     )
     labels = [""] if len(roots) == 1 else repo_labels(roots)
     # After the SDK's authentication middleware (it runs the middleware in list order).
+    app.user_middleware.append(Middleware(RecordUse, verifier=verifier))
     app.user_middleware.append(Middleware(
         ScopeGuard, served={str(root): label for root, label in zip(roots, labels, strict=True)},
         read_tool=prefix + "read_symbol", max_body_bytes=MAX_BODY_BYTES,
     ))
-    return FailureThrottle(app)
+    return FailureThrottle(TokenFileGate(app, verifier=verifier))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -344,7 +409,8 @@ def run(args: argparse.Namespace) -> int:
     line = (f"symfind: serving {escape_line(', '.join(map(str, roots)))} at {url} "
             "(Ctrl-C stops)")
     config = uvicorn.Config(
-        Announce(app, line, verifier.flush_uses), http=deadline_protocol(args.request_timeout),
+        Announce(app, line, verifier.flush_uses),
+        http=deadline_protocol(args.request_timeout, args.max_connections),
         lifespan="on", log_config=None, access_log=args.verbose >= 1,
         proxy_headers=False, server_header=False, limit_concurrency=args.max_connections,
         ssl_certfile=args.tls_cert, ssl_keyfile=args.tls_key,

@@ -36,6 +36,7 @@ from pydantic import ValidationError
 
 from symfind.mcp_server import arguments, tools
 from symfind.mcp_server.state import Repository, Roots
+from symfind.mcp_server.stdio import serve_stdio
 from symfind.storage import VERSION, index_dir_for
 from symfind.storage.leases import DEFAULT_LEASE_S
 
@@ -168,7 +169,11 @@ def _lifespan(
 
 class SymfindServer(MCPServer[Any]):
     """The SDK's server, telling arguments that fail a tool's schema in our words
-    (`mcp_server.arguments`) instead of pydantic's text."""
+    (`mcp_server.arguments`) instead of pydantic's text, and answering on stdio every
+    request read before stdin ends (`mcp_server.stdio`)."""
+
+    async def run_stdio_async(self) -> None:
+        await serve_stdio(self._lowlevel_server)
 
     async def call_tool(
         self, name: str, arguments_: dict[str, Any], context: Context[Any, Any] | None = None

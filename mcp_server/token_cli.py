@@ -7,7 +7,7 @@ Imports: msgspec, `storage`, `mcp_server.tokens`.
 last used and expires, never a token; `revoke NAME` removes it: a server refuses it from
 its next request on. Exit codes: 0 done, 2 bad input (a bad or taken name, too many
 tokens, an unknown name, a bad duration or repository), 6 the token file is refused
-(unsafe: see `mcp_server.tokens`) or cannot be read or written.
+(unsafe or damaged: see `mcp_server.tokens`) or cannot be read or written.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -130,6 +131,45 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
     assert replies[4]["error"]["code"] == -32602
     assert replies[5]["error"]["code"] == -32601
     assert "Traceback" not in stderr
+
+
+def _same_but_times(reply: dict[str, Any]) -> str:
+    text = json.dumps(reply, sort_keys=True)
+    return re.sub(r'"took_ms": [\d.]+|; [\d.]+ ms', "…", text)
+
+
+def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, Path]) -> None:
+    """`printf '<initialize>\\n<initialized>\\n<tools/call>\\n' | symfind mcp`, as a pipe
+    or a one-shot host does it: stdin ends right after the calls, and each is answered
+    before the server exits 0 — the same answers as when stdin stays open."""
+    repo, base = indexed
+    requests = [
+        rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                              "clientInfo": {"name": "raw", "version": "0"}}),
+        rpc(None, "notifications/initialized", {}),
+        rpc(2, "tools/call", {"name": "codebase_search", "arguments": {"query": "HtppClient"}}),
+        rpc(3, "tools/call", {"name": "index_status", "arguments": {}}),
+    ]
+    interactive = []
+    with raw_server(repo, base) as process:
+        assert process.stdin and process.stdout
+        for line in requests:
+            process.stdin.write(line)
+            process.stdin.flush()
+            if '"id"' in line:
+                interactive.append(json.loads(process.stdout.readline()))
+        process.stdin.close()
+        assert process.wait(timeout=TIMEOUT_S) == 0
+    piped = subprocess.run(
+        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
+        input="".join(requests), capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()})
+    assert (piped.returncode, "Traceback" in piped.stderr) == (0, False), piped.stderr
+    replies = sorted((json.loads(line) for line in piped.stdout.splitlines()),
+                     key=lambda reply: reply["id"])
+    assert [reply["id"] for reply in replies] == [1, 2, 3]
+    assert replies[1]["result"]["structuredContent"]["results"][0]["qualname"] == "HttpClient"
+    assert [_same_but_times(r) for r in replies] == [_same_but_times(r) for r in interactive]
 
 
 def test_bad_repository_exits_2(tmp_path: Path) -> None:

@@ -181,6 +181,26 @@ def test_a_damaged_token_file_is_refused_not_overwritten(config: Path) -> None:
     assert path.read_bytes() == damaged
 
 
+def test_a_token_with_a_damaged_digest_is_refused_naming_its_line(config: Path) -> None:
+    """One digest that is not hex (an edit by hand): every command refuses the whole file
+    in one line naming the file, the line and the token, as the server does, and writes
+    nothing."""
+    create("alice")
+    create("bob")
+    path = config / "tokens.json"
+    records = json.loads(path.read_bytes())["tokens"]
+    path.write_text(path.read_text(encoding="utf-8").replace(records[1]["sha256"], "z" * 64),
+                    encoding="utf-8")
+    damaged = path.read_bytes()
+    line = damaged.split(b"\n").index(b'      "sha256": "' + b"z" * 64 + b'",') + 1
+    refusal = (rf"the token file {re.escape(str(path))} is damaged \(line {line}: token 'bob': "
+               r"its sha256 is not a SHA-256 digest \(64 hex digits\)\); fix it, or remove it "
+               "and create the tokens again")
+    for command in (["list"], ["list", "--json"], ["create", "carol"], ["revoke", "alice"]):
+        one_line(symfind(*command), EXIT_FILE, refusal)
+    assert path.read_bytes() == damaged
+
+
 def test_a_full_disk_while_creating_loses_no_token(full_disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = full_disk / "symfind"
     monkeypatch.setenv("SYMFIND_CONFIG_DIR", str(config))
