@@ -101,8 +101,8 @@ COMMANDS = {"serve": "symfind.mcp_server.http", "token": "symfind.mcp_server.tok
 _M_ARENA_MAX = -8
 #: Arenas a server allocates from. By default glibc gives threads up to 8 per core, each
 #: keeping its own free pieces; a server answering 50 clients from ~40 threads held ~6 MB
-#: less with 2, at the same calls per second (bench/RESULTS.md, "The MCP server's memory
-#: over time").
+#: less with 2, at the same calls per second (bench/history/memory.md, "The MCP server's
+#: memory over time").
 SERVER_ARENAS = 2
 
 

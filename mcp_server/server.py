@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 #: calls than a few (the same calls per second in-process with 4 and 40); but every thread
 #: that allocates keeps glibc malloc caches of its own and scatters the heap: with 40 busy
 #: ones under 50 clients the server's memory kept creeping up (0.4 MB a minute for 10 and
-#: 25 minutes) though nothing leaked, with 8 it is flat (bench/RESULTS.md, "The MCP
+#: 25 minutes) though nothing leaked, with 8 it is flat (bench/history/memory.md, "The MCP
 #: server's memory over time"). A few spare threads stay for calls that wait a moment for
 #: the daemon's commit (`Repository.settled_daemon`), and for the stdio transport, which
 #: reads stdin on one of them.
