@@ -3,7 +3,7 @@ the SDK's own floor measured in the same run.
 
 Usage: python -m bench.mcp_bench REPO [--queries 200] [--runs 3]
 
-Indexes REPO first (`python -m symfind.daemon index`), then, in each run, starts two stdio
+Indexes REPO first (`python -m symfind.cli index`), then, in each run, starts two stdio
 servers under the SDK's stdio client in this one process:
 
 - `symfind`: `python -m symfind.mcp_server --repo REPO --no-index` (what `symfind mcp` runs);
@@ -167,7 +167,7 @@ def main() -> None:
     if args.repo is None:
         parser.error("REPO is required")
     repo = args.repo.resolve()
-    subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo)], check=True,
+    subprocess.run([sys.executable, "-P", "-m", "symfind.cli", "index", str(repo)], check=True,
                    capture_output=True)
     queries = pick_queries(repo, args.queries)
     runs: list[Run] = []

@@ -190,7 +190,7 @@ def _wait(predicate: object, what: str) -> None:
 def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str]) -> None:
     # `--queries-from /dev/stdin` on a pipe nobody writes: the search waits in read().
     with subprocess.Popen(
-        [sys.executable, "-m", "symfind.daemon", "search", "--queries-from", "/dev/stdin",
+        [sys.executable, "-m", "symfind.cli", "search", "--queries-from", "/dev/stdin",
          "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env}, cwd=ROOT,
@@ -236,7 +236,7 @@ def test_ctrl_c_while_symfind_mcp_starts_its_server_says_interrupted(
     # The moment `symfind mcp` has exec'd the server's interpreter, before the server's
     # code runs: Python's own start-up would die of it (a traceback, `Fatal Python error`).
     with subprocess.Popen(
-        [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(git_repo)],
+        [sys.executable, "-m", "symfind.cli", "mcp", "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env}, preexec_fn=as_from_a_terminal,
     ) as process:

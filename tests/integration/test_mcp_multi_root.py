@@ -200,7 +200,7 @@ async def test_symfind_mcp_passes_every_repo_to_the_server(
 ) -> None:
     roots, indexes = served
     two = {name: roots[name] for name in ("frontend", "billing")}
-    async with Client(server_params(two, indexes, "symfind.daemon", "mcp")) as client:
+    async with Client(server_params(two, indexes, "symfind.cli", "mcp")) as client:
         out = (await client.call_tool("codebase_search", {"query": "RetryPolicy", "limit": 2}))
     assert rows(out.structured_content or {}) == [
         ("frontend", "RetryPolicy", "src/http.ts", 3),

@@ -70,11 +70,11 @@ async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
 
 @contextmanager
 def raw_server(repo: Path, base: Path) -> Iterator[subprocess.Popen[str]]:
-    """`symfind mcp` (python -m symfind.daemon mcp, which execs the server), spoken to
+    """`symfind mcp` (python -m symfind.cli mcp, which execs the server), spoken to
     line by line on its pipes, in an environment as small as a host's; killed if the
     test fails before it exits."""
     with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
         text=True,
@@ -94,7 +94,7 @@ def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
 
 
 def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Path]) -> None:
-    """Through `symfind mcp` (python -m symfind.daemon mcp), which execs the server."""
+    """Through `symfind mcp` (python -m symfind.cli mcp), which execs the server."""
     repo, base = indexed
     replies = []
     with raw_server(repo, base) as process:

@@ -51,7 +51,7 @@ def repo(tmp_path: Path) -> Path:
 
 def symfind(*args: str, base: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args], capture_output=True, text=True,
+        [sys.executable, "-P", "-m", "symfind.cli", *args], capture_output=True, text=True,
         check=False, timeout=TIMEOUT_S,
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"},
     )

@@ -50,7 +50,7 @@ def forwarder(url: str, token: str | None, *options: str) -> StdioServerParamete
     if token is not None:
         env["SYMFIND_TOKEN"] = token
     return StdioServerParameters(command=sys.executable,
-                                 args=["-P", "-m", "symfind.daemon", "mcp", "--remote", url,
+                                 args=["-P", "-m", "symfind.cli", "mcp", "--remote", url,
                                        *options], env=env)
 
 

@@ -35,7 +35,7 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
     """`symfind token …` through the CLI entry point (which execs the MCP server's)."""
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", "token", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", "token", *args],
         capture_output=True, text=True, timeout=TIMEOUT_S, check=False, cwd="/",
     )
 

@@ -12,7 +12,7 @@ HEAVY = ("numpy", "wordllama", "threadpoolctl", "wordninja")
 def test_the_cli_and_the_search_code_start_without_the_heavy_modules() -> None:
     code = (
         "import sys\n"
-        "import symfind.daemon.cli, symfind.storage, symfind.mcp_server.server\n"
+        "import symfind.cli.program, symfind.storage, symfind.mcp_server.server\n"
         f"print(sorted(name for name in {HEAVY!r} if name in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,

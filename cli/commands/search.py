@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from symfind.daemon.client import request
-from symfind.daemon.commands.arguments import add_verbose, named_index_missing, positive_int
-from symfind.daemon.commands.output import (
+from symfind.cli.commands.arguments import add_verbose, named_index_missing, positive_int
+from symfind.cli.commands.output import (
     EXIT_INDEX,
     EXIT_OK,
     JSON,
@@ -26,7 +26,7 @@ from symfind.daemon.commands.output import (
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering, RepositoryError
 from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
-from symfind.daemon.render import format_federated, format_response
+from symfind.cli.render import format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind, head_fields
 from symfind.storage import (
     MAX_LIMIT,

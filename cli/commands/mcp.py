@@ -2,7 +2,7 @@
 server's entry point (by process: `daemon` never imports `mcp_server`), which serves the
 MCP tools on stdio (`mcp`), over HTTP (`serve`), or manages `serve`'s tokens (`token`).
 
-Imports: `daemon` modules.
+Imports: the standard library, `cli.commands.arguments`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import Any, NoReturn, TextIO
 
-from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_index, verbosity
+from symfind.cli.commands.arguments import add_force, add_verbose, config_to_index, verbosity
 
 #: The commands whose arguments the MCP server's own entry point parses (`run`).
 PASSED_THROUGH = ("serve", "token")

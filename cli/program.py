@@ -1,6 +1,6 @@
 """The `symfind` command line: index, reindex, search, status, daemon, mcp, serve, token.
 
-Each command is a module of `daemon/commands/` (its parser and how it runs); this one
+Each command is a module of `cli/commands/` (its parser and how it runs); this one
 assembles their parsers, runs the command asked for, and turns its errors into one line
 on stderr and an exit code.
 
@@ -21,9 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn, TextIO
 
-from symfind.daemon.commands import daemon, index, mcp, search, status
-from symfind.daemon.commands.arguments import add_verbose, verbosity
-from symfind.daemon.commands.output import (
+from symfind.cli.commands import daemon, index, mcp, search, status
+from symfind.cli.commands.arguments import add_verbose, verbosity
+from symfind.cli.commands.output import (
     EXIT_INDEX,
     EXIT_INTERRUPTED,
     EXIT_IO,
