@@ -276,7 +276,7 @@ async def test_a_hundred_parallel_mcp_tool_calls_are_all_answered(tmp_path: Path
     indexed = symfind("index", str(repo), env=env)
     assert indexed.returncode == 0, indexed.stderr
     params = StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={**os.environ, **env}, cwd=str(repo),
     )
     arguments = {"query": QUERY.text, "limit": QUERY.limit}

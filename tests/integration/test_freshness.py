@@ -302,7 +302,7 @@ def test_symfind_index_on_a_full_disk_says_so_in_one_line_and_a_rerun_finishes(
 
 def stdio_server(repo: Path, *flags: str) -> StdioServerParameters:
     return StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo), *flags],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo), *flags],
         env={"SYMFIND_INDEX_DIR": os.environ["SYMFIND_INDEX_DIR"], **kept_private()},
         cwd=str(repo),
     )

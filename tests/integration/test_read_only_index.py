@@ -98,7 +98,7 @@ def test_the_mcp_server_searches_a_read_only_index(mounts: tuple[Path, Path], re
     writable, read_only = mounts
     assert symfind("index", str(repo), base=writable).returncode == 0
     server = StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={"SYMFIND_INDEX_DIR": str(read_only), **kept_private()}, cwd=str(repo),
     )
 

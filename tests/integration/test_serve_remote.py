@@ -79,7 +79,7 @@ async def test_the_forwarder_answers_as_a_local_stdio_server(
     token = served.new_token(f"forward-{mode}")
     local = StdioServerParameters(
         command=sys.executable, env={**os.environ, **setup["env"]},
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(setup["repo"]), "--no-index"])
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["repo"]), "--no-index"])
     async with Client(local, mode=mode) as client:
         expected = await answers(client, "AsyncClinet")
         expected_info = (client.server_info, client.instructions)

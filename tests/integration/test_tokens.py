@@ -202,7 +202,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
     landed = set()  # killed after its file was in place: its token stays, never shown
     for i in range(24):
         process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create", f"t{i}"],
+            [sys.executable, "-P", "-m", "symfind.cli", "token", "create", f"t{i}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
         )
         try:
@@ -221,7 +221,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
 
 def test_concurrent_creates_all_land(config: Path) -> None:
     processes = [
-        subprocess.Popen([sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create",
+        subprocess.Popen([sys.executable, "-P", "-m", "symfind.cli", "token", "create",
                           f"c{i}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
         for i in range(8)
     ]

@@ -157,7 +157,7 @@ def test_the_import_graph_between_packages_is_the_layers() -> None:
              for module, targets in import_graph().items() for target in targets}
     between = {(source, target) for source, target in edges if source != target}
     assert between == {("storage", "extract"), ("daemon", "extract"), ("daemon", "storage"),
-                       ("mcp_server", "storage"), ("cli", "extract"), ("cli", "daemon"),
+                       ("mcp_server", "storage"), ("cli", "extract"), ("cli", "daemon"), ("cli", "mcp_server"),
                        ("cli", "storage")}
 
 
