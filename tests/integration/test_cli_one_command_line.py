@@ -30,7 +30,8 @@ def _see(command: str) -> str:
     return f" — see `{command} --help`\n"
 
 
-@pytest.mark.parametrize(("args", "line"), [
+#: Arguments, and the line that says what is wrong with them (after `symfind: `).
+USAGE_ERRORS = [
     (["serve", "--bogus"], "unrecognized arguments: --bogus" + _see("symfind serve")),
     (["mcp", "--bogus"], "unrecognized arguments: --bogus" + _see("symfind mcp")),
     (["token", "create"],
@@ -65,7 +66,11 @@ def _see(command: str) -> str:
     (["status", "--bogus"], "unrecognized arguments: --bogus" + _see("symfind status")),
     (["daemon", "status", "--bogus"], "unrecognized arguments: --bogus" + _see("symfind daemon")),
     ([], "the following arguments are required: COMMAND" + _see("symfind")),
-])
+]
+
+
+@pytest.mark.parametrize(("args", "line"), USAGE_ERRORS,
+                         ids=[" ".join(args) or "nothing" for args, _ in USAGE_ERRORS])
 def test_a_usage_error_is_one_line_and_exit_2(args: list[str], line: str) -> None:
     done = symfind(*args)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "symfind: " + line)
