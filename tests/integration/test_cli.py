@@ -121,7 +121,7 @@ def test_absurd_limits_are_usage_errors(repo: Path, index_env: dict[str, str], l
          "'stop', 'status', 'run', 'list') — see `symfind daemon --help`"),
         (["index", "--workers", "many"],
          "argument --workers: not an integer: 'many' — see `symfind index --help`"),
-        (["status", "--bogus"], "unrecognized arguments: --bogus — see `symfind --help`"),
+        (["status", "--bogus"], "unrecognized arguments: --bogus — see `symfind status --help`"),
     ],
 )
 def test_a_usage_error_is_one_line(args: list[str], line: str, tmp_path: Path) -> None:
