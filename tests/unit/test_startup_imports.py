@@ -1,5 +1,7 @@
 """What starting symfind costs: the CLI and the search code import no embedding model,
-no numpy and no word list; questions in words and indexing load them when they need them."""
+no numpy and no word list; questions in words and indexing load them when they need them.
+Nor does parsing any command load the MCP server's stack: `symfind mcp` and `serve` load it
+when they run."""
 
 from __future__ import annotations
 
