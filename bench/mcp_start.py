@@ -3,8 +3,8 @@ smallest stdio server the MCP SDK makes, measured in the same run.
 
 Usage: python -m bench.mcp_start [REPO] [--runs 5] [--symfind CMD]
 
-Indexes REPO (default: a copy of tests/fixtures/repo) first, then starts, alternately,
-`--runs` times each:
+Indexes REPO (default: a copy of tests/fixtures/repo) and starts its daemon first (so that
+no run starts one), then starts, alternately, `--runs` times each:
 
 - `symfind`: `symfind mcp --repo REPO` (the console script next to this interpreter, or
   CMD, split by the shell's rules, with `--repo REPO` appended);
@@ -94,19 +94,32 @@ def main() -> None:
         script = Path(sys.executable).parent / "symfind"
         subprocess.run([str(script), "index", str(repo)], check=True, capture_output=True,
                        env=env)
+        # A daemon already keeps the index fresh, as when a host restarts its server: no
+        # run starts one (nor waits for one another run started).
+        subprocess.run([str(script), "daemon", "start", str(repo)], check=True,
+                       capture_output=True, env=env)
         ours = [*(shlex.split(args.symfind) if args.symfind else [str(script), "mcp"]),
                 "--repo", str(repo)]
         floor = [sys.executable, "-m", "bench.mcp_start", "--serve-floor"]
         times: dict[str, list[float]] = {"symfind": [], "floor": []}
-        for number in range(args.runs):
-            order = [("symfind", ours), ("floor", floor)]
-            for name, command in order if number % 2 == 0 else order[::-1]:
-                times[name].append(time_initialize(command, env))
+        try:
+            for number in range(args.runs):
+                order = [("symfind", ours), ("floor", floor)]
+                for name, command in order if number % 2 == 0 else order[::-1]:
+                    times[name].append(time_initialize(command, env))
+        finally:
+            subprocess.run([str(script), "daemon", "stop", str(repo)], check=False,
+                           capture_output=True, env=env)
+        report(times, ours)
+
+
+def report(times: dict[str, list[float]], ours: list[str]) -> None:
     for name, values in times.items():
         print(f"{name:8} initialize: median {statistics.median(values):6.1f} ms "
               f"(runs: {', '.join(f'{v:.0f}' for v in values)})")
     ratio = statistics.median(times["symfind"]) / statistics.median(times["floor"])
-    print(f"symfind / floor: {ratio:.2f}x ({' '.join(shlex.quote(part) for part in ours)})")
+    print(f"symfind / floor: {ratio:.2f}x ({' '.join(shlex.quote(part) for part in ours)})",
+          flush=True)
 
 
 if __name__ == "__main__":
