@@ -3,7 +3,8 @@ agree on, apart from the index itself: the status file and how a daemon is start
 (`contract.daemons`), the leases MCP servers hold on a daemon started for them
 (`contract.leases`), and which directory is a repository (`contract.roots`).
 
-Both sides import it from here; neither imports the other.
+Both sides import it (most names through `storage`, which re-exports them); neither imports
+the other.
 """
 
 from symfind.storage.contract.daemons import (
