@@ -37,7 +37,6 @@ the signal asks: 130 and 143 as shells report them.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import ipaddress
 import logging
@@ -68,6 +67,7 @@ from symfind.mcp_server.access import (
     TokenFileGate,
 )
 from symfind.mcp_server.launch import Refused, new_server, served_roots
+from symfind.mcp_server.options import DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_S, ServeOptions
 from symfind.mcp_server.server import Guard
 from symfind.mcp_server.tokens import TokenError, TokenStore
 from symfind.storage import escape_line, repo_labels
@@ -75,64 +75,10 @@ from symfind.storage import escape_line, repo_labels
 logger = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 6
-DEFAULT_PORT = 8765
 MCP_PATH = "/mcp"
 #: An MCP request is a few KiB; the SDK's own default is 4 MiB.
 MAX_BODY_BYTES = 1 << 20
-DEFAULT_REQUEST_TIMEOUT_S = 30.0
-DEFAULT_MAX_CONNECTIONS = 512
 LOOPBACK_NAMES = ("localhost",)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="symfind serve",
-        description="Serve symfind's MCP tools over HTTP (Streamable HTTP at /mcp) to the "
-        "holders of personal access tokens (`symfind token create`).",
-    )
-    parser.add_argument("--repo", action="append", metavar="PATH",
-                        help="repository root (default: .); repeat to serve several")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--tls-cert", type=Path, metavar="FILE", help="TLS certificate (PEM)")
-    parser.add_argument("--tls-key", type=Path, metavar="FILE", help="its private key (PEM)")
-    parser.add_argument(
-        "--insecure-http", action="store_true",
-        help="listen on an address other machines reach without TLS (only behind a proxy "
-        "that terminates TLS on this machine)")
-    parser.add_argument(
-        "--allow-host", action="append", default=[], metavar="NAME",
-        help="another name clients use for this server in the Host header (repeatable; "
-        "the bind address and this machine's names are allowed already)")
-    parser.add_argument(
-        "--request-timeout", type=_seconds, default=DEFAULT_REQUEST_TIMEOUT_S, metavar="SECONDS",
-        help=f"a client must send its whole request within this (default "
-        f"{DEFAULT_REQUEST_TIMEOUT_S:.0f})")
-    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS,
-                        metavar="N", help=f"open connections at most (default "
-                        f"{DEFAULT_MAX_CONNECTIONS})")
-    parser.add_argument("--tool-prefix", metavar="PREFIX",
-                        help="put PREFIX before every tool name, as `symfind mcp` does")
-    parser.add_argument("--no-index", action="store_true",
-                        help="do not start daemons (nor build missing indexes)")
-    parser.add_argument("--force", action="store_true",
-                        help="serve a repository even if it is /, the home directory or a huge "
-                        "tree with no .git")
-    parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="more logs (-v: one line per request; -vv: debug)")
-    return parser
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
-    return value
 
 
 def is_loopback(host: str) -> bool:
@@ -145,7 +91,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(args: argparse.Namespace) -> None:
+def check_bind(args: ServeOptions) -> None:
     """Refuse a bind other machines reach without TLS, and half a TLS set-up.
 
     Raises:
@@ -167,7 +113,7 @@ def check_bind(args: argparse.Namespace) -> None:
             "when a proxy on this machine terminates TLS")
 
 
-def _host_names(args: argparse.Namespace) -> list[str]:
+def _host_names(args: ServeOptions) -> list[str]:
     """Names a client may put in the Host header."""
     names = ["127.0.0.1", "localhost", "[::1]"]
     if not is_loopback(args.host):
@@ -178,7 +124,7 @@ def _host_names(args: argparse.Namespace) -> list[str]:
                               for n in names if n))
 
 
-def transport_security(args: argparse.Namespace) -> TransportSecuritySettings:
+def transport_security(args: ServeOptions) -> TransportSecuritySettings:
     """The SDK's Host/Origin checks (DNS rebinding), on whatever the bind address."""
     names = _host_names(args)
     return TransportSecuritySettings(
@@ -351,7 +297,7 @@ def url_of(host: str, port: int, tls: bool) -> str:
     return f"{'https' if tls else 'http'}://{shown}:{port}{MCP_PATH}"
 
 
-def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVerifier,
+def build_app(args: ServeOptions, roots: Sequence[Path], verifier: StoreVerifier,
               base_url: str) -> ASGIApp:
     """The whole application: the MCP endpoint and /healthz, behind every guard above."""
     prefix = args.tool_prefix or ""
@@ -382,7 +328,7 @@ def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVe
     return FailureThrottle(TokenFileGate(app, verifier=verifier))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: ServeOptions) -> int:
     """Serve until Ctrl-C (or SIGTERM)."""
     try:
         check_bind(args)

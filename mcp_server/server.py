@@ -38,7 +38,7 @@ from symfind.mcp_server import arguments, tools
 from symfind.mcp_server.state import Repository, Roots
 from symfind.mcp_server.stdio import serve_stdio
 from symfind.storage import VERSION, index_dir_for
-from symfind.storage.leases import DEFAULT_LEASE_S
+from symfind.storage.contract.leases import DEFAULT_LEASE_S
 
 logger = logging.getLogger(__name__)
 

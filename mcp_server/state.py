@@ -45,7 +45,7 @@ from symfind.storage import (
     settling,
     spawn_daemon,
 )
-from symfind.storage.leases import DEFAULT_LEASE_S, register_client
+from symfind.storage.contract.leases import DEFAULT_LEASE_S, register_client
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import tantivy
 
 from symfind.extract.records import Symbol, head_fields
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.daemon_contract import DaemonStatus
+from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, ModelUnavailable
 from symfind.storage.freshness import assess, describe, is_partial
 from symfind.storage.fusion import Fused, blend, contribution, fuse

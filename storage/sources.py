@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from symfind.storage.daemon_contract import DaemonStatus
+from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, StorageError
 from symfind.storage.heap import release_free_memory
 from symfind.storage.query import SearchQuery

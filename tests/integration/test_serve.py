@@ -79,7 +79,7 @@ def two(setup: dict[str, Any]) -> Iterator[Served]:
 def stdio_params(setup: dict[str, Any], *names: str) -> StdioServerParameters:
     repos = [part for name in names for part in ("--repo", str(setup["roots"][name]))]
     return StdioServerParameters(command=sys.executable,
-                                 args=["-P", "-m", "symfind.mcp_server", *repos, "--no-index"],
+                                 args=["-P", "-m", "symfind.cli", "mcp", *repos, "--no-index"],
                                  env={**os.environ, **setup["env"]})
 
 
@@ -227,7 +227,7 @@ def test_the_inspector_over_http_gets_the_stdio_answers(
     token = one.new_token("inspector")
     http = ["--transport", "http", one.url, "--header", f"Authorization: Bearer {token}"]
     stdio = ["-e", f"SYMFIND_INDEX_DIR={setup['env']['SYMFIND_INDEX_DIR']}", sys.executable,
-             "-P", "-m", "symfind.mcp_server", "--repo", str(setup["roots"]["proj"]), "--no-index"]
+             "-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["roots"]["proj"]), "--no-index"]
 
     def both(*method: str) -> tuple[Any, Any]:
         return (inspector_run(inspector, tmp_path, http, list(method)),

@@ -139,7 +139,7 @@ async def test_forged_and_foreign_handles_read_nothing(
     token = new_token(served, tokens_given, "forger")
     stdio = StdioServerParameters(
         command=sys.executable, env={**os.environ, **setup["env"]},
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(setup["repo"]), "--no-index"])
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["repo"]), "--no-index"])
     async with Client(stdio) as local:
         found = await local.call_tool("codebase_search", {"query": "AsyncClient", "limit": 1})
         stdio_handle = found.structured_content["results"][0]["handle"]

@@ -53,7 +53,7 @@ def forwarder(url: str, token: str | None, *options: str) -> StdioServerParamete
     if token is not None:
         env["SYMFIND_TOKEN"] = token
     return StdioServerParameters(command=sys.executable,
-                                 args=["-P", "-m", "symfind.daemon", "mcp", "--remote", url,
+                                 args=["-P", "-m", "symfind.cli", "mcp", "--remote", url,
                                        *options], env=env)
 
 
@@ -82,7 +82,7 @@ async def test_the_forwarder_answers_as_a_local_stdio_server(
     token = served.new_token(f"forward-{mode}")
     local = StdioServerParameters(
         command=sys.executable, env={**os.environ, **setup["env"]},
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(setup["repo"]), "--no-index"])
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["repo"]), "--no-index"])
     async with Client(local, mode=mode) as client:
         expected = await answers(client, "AsyncClinet")
         expected_info = (client.server_info, client.instructions)

@@ -35,7 +35,7 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
     """`symfind token …` through the CLI entry point (which execs the MCP server's)."""
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", "token", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", "token", *args],
         capture_output=True, text=True, timeout=TIMEOUT_S, check=False, cwd="/",
     )
 
@@ -222,7 +222,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
     landed = set()  # killed after its file was in place: its token stays, never shown
     for i in range(24):
         process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create", f"t{i}"],
+            [sys.executable, "-P", "-m", "symfind.cli", "token", "create", f"t{i}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
         )
         try:
@@ -241,7 +241,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
 
 def test_concurrent_creates_all_land(config: Path) -> None:
     processes = [
-        subprocess.Popen([sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create",
+        subprocess.Popen([sys.executable, "-P", "-m", "symfind.cli", "token", "create",
                           f"c{i}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
         for i in range(8)
     ]
