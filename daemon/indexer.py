@@ -1,6 +1,6 @@
 """Bring an index up to date with the files on disk: full builds and incremental updates.
 
-Imports: `storage`, `daemon` modules.
+Imports: msgspec, `storage`, `daemon` modules.
 
 A file is re-extracted only when its size, mtime, ctime or inode changed and its content
 digest differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
