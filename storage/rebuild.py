@@ -2,7 +2,7 @@
 reindex` cut short at any moment (Ctrl-C, kill -9, a worker that dies) leaves the old index
 searchable.
 
-Imports: `storage` modules.
+Imports: msgspec, `storage` modules.
 
 The new index is built in a directory of its own inside the index directory,
 `.rebuild-<token>/` (its own Tantivy directory, header and log), while this process holds
