@@ -110,7 +110,7 @@ def entries(index_dir: Path) -> list[str]:
 def test_ctrl_c_during_reindex_leaves_the_old_index_searchable_with_its_answers(
     tmp_path: Path,
 ) -> None:
-    repo = generate_repo(tmp_path / "repo", 1500)
+    repo = generate_repo(tmp_path / "repo", 500)
     base = tmp_path / "indexes"
     assert symfind("index", str(repo), base=base).returncode == 0
     # The disk moves on: a complete rebuild would find Gadget and lose Widget0.
@@ -193,7 +193,7 @@ def test_reindex_replaces_the_index_and_leaves_one_log(tmp_path: Path) -> None:
 
 
 def test_status_after_an_interrupted_index_says_what_a_search_says(tmp_path: Path) -> None:
-    repo = generate_repo(tmp_path / "repo", 1500)
+    repo = generate_repo(tmp_path / "repo", 500)
     base = tmp_path / "indexes"
     index_dir = index_dir_for_base(base, repo)
     indexing = start("index", repo, base)
