@@ -156,7 +156,10 @@ class Rebuild:
         note = _SwapNote(tantivy_inode=new_tantivy.stat().st_ino)
         write_atomically(self.build_dir / SWAP_NOTE, msgspec.json.encode(note))  # 2
         _trade(new_tantivy, self.index_dir / TANTIVY_DIR)  # 3
-        os.replace(self.build_dir / MANIFEST_NAME, self.index_dir / MANIFEST_NAME)  # 4
+        live_header = self.index_dir / MANIFEST_NAME
+        if live_header.is_dir() and not live_header.is_symlink():
+            shutil.rmtree(live_header)  # nothing a reader can read: no header to keep
+        os.replace(self.build_dir / MANIFEST_NAME, live_header)  # 4
         self._swapped = True
         _finish(self.index_dir, header)  # 5 (the build directory goes in `close`)
         return header
