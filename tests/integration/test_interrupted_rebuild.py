@@ -22,7 +22,7 @@ from symfind.daemon.indexer import update_index
 from symfind.storage import Searcher, index_dir_for, read_manifest
 from symfind.storage.manifest import read_header
 from symfind.storage.rebuild import REBUILD_PREFIX
-from tests.integration.daemon_process import TIMEOUT_S
+from tests.integration.daemon_process import TIMEOUT_S, idle, wait_for_status
 from tests.integration.terminal import as_from_a_terminal
 
 EXIT_INTERRUPTED = 130
@@ -132,6 +132,40 @@ def test_ctrl_c_during_reindex_leaves_the_old_index_searchable_with_its_answers(
     assert [answer(a) for a in after.values()] == [answer(b) for b in before.values()]
     assert after["Widget0"].stdout.split()[:4] == ["1", "class", "Widget0", "pkg0/mod0.py:1"]
     assert (entries(index_dir), read_header(index_dir)) == (listing, header)  # nothing left
+
+
+def test_a_daemon_killed_during_its_reindex_leaves_the_old_index_searchable(
+    tmp_path: Path,
+) -> None:
+    repo = generate_repo(tmp_path / "repo", 500)
+    base = tmp_path / "indexes"
+    index_dir = index_dir_for_base(base, repo)
+    env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"}
+    daemon = subprocess.Popen([sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run",
+                               str(repo)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_status(index_dir, daemon, idle)
+        before = [answer(symfind("search", query, str(repo), "--limit", "3", base=base))
+                  for query in ("Widget0", "render_7")]
+        rebuilding = start("reindex", repo, base)  # through the daemon, which rebuilds
+        wait_until(rebuilding, "the daemon extracting the new index's files",
+                   lambda: extracting(index_dir))
+        os.killpg(daemon.pid, signal.SIGKILL)
+        daemon.wait(timeout=TIMEOUT_S)
+        rebuilding.communicate(timeout=TIMEOUT_S)
+    finally:
+        if daemon.poll() is None:
+            os.killpg(daemon.pid, signal.SIGKILL)
+            daemon.wait()
+    after = [answer(symfind("search", query, str(repo), "--limit", "3", base=base))
+             for query in ("Widget0", "render_7")]
+    assert after == before
+    assert before[0][1].split()[:4] == ["1", "class", "Widget0", "pkg0/mod0.py:1"]
+    assert [name for name in entries(index_dir) if name.startswith(REBUILD_PREFIX)]
+    # The next writer clears what the killed rebuild left.
+    assert symfind("index", str(repo), base=base).returncode == 0
+    assert [name for name in entries(index_dir) if name.startswith(REBUILD_PREFIX)] == []
 
 
 def test_sigkill_at_random_points_of_reindex_always_leaves_a_searchable_index(
