@@ -47,18 +47,34 @@ class Encoder:
         characters: Each one-character token's text → its id.
         byte_ids: The ids of the byte tokens `<0x00>` … `<0xFF>`, in order.
         merges: `pair_key(left, right)` → `merge_value(rank, merged id)`.
+        whole_words: Words known to encode as one token → its id (`whole_words`): most
+            words a question meets, encoded without merging.
     """
 
     def __init__(self, characters: Mapping[str, int], byte_ids: Sequence[int],
-                 merges: Mapping[int, int]) -> None:
+                 merges: Mapping[int, int], whole_words: Mapping[str, int] | None = None) -> None:
         if len(byte_ids) != 256:
             raise ValueError(f"expected 256 byte tokens, got {len(byte_ids)}")
         self._characters = characters
         self._byte_ids = tuple(byte_ids)
         self._merges = merges
+        self._whole_words = whole_words or {}
+
+    def whole_words(self, vocabulary: Mapping[str, int]) -> dict[str, int]:
+        """The words whose encoding is the one token `▁` + the word of `vocabulary`
+        (token text → id), found by encoding each."""
+        found = {}
+        for token, index in vocabulary.items():
+            word = token[1:]
+            if token.startswith(WORD_START) and word and self.encode(word) == [index]:
+                found[word] = index
+        return found
 
     def encode(self, word: str) -> list[int]:
         """The token ids of one word ([] for the empty word)."""
+        whole = self._whole_words.get(word)
+        if whole is not None:
+            return [whole]
         if not word:
             return []
         symbols: list[int] = []

@@ -51,7 +51,7 @@ WEIGHTS_FILE = ("weights", "l2_supercat_256.safetensors")
 TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
 TENSOR = "embedding.weight"
 #: Bumped whenever `Derived` or the way it is derived changes: older files are then ignored.
-FORMAT = 1
+FORMAT = 2
 _DIGEST_BYTES = 32
 _SAFETENSORS_DTYPES = {"F16": "<f2", "F32": "<f4"}
 
@@ -68,6 +68,7 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
         byte_ids: The byte tokens' ids, `<0x00>` first.
         merge_keys: The merges' `bpe.pair_key`s, little-endian unsigned 64-bit.
         merge_values: Their `bpe.merge_value`s, likewise.
+        whole_words: The words that encode as one token → its id (`Encoder.whole_words`).
     """
 
     source: str
@@ -78,6 +79,7 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
     byte_ids: list[int]
     merge_keys: bytes
     merge_values: bytes
+    whole_words: dict[str, int]
 
 
 _DECODER = msgspec.msgpack.Decoder(Derived)
@@ -188,7 +190,7 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
             logger.info("the question model's tables stay in memory: %s", exc)
     merges = dict(zip(np.frombuffer(derived.merge_keys, dtype="<u8").tolist(),
                       np.frombuffer(derived.merge_values, dtype="<u8").tolist()))
-    encoder = Encoder(derived.characters, derived.byte_ids, merges)
+    encoder = Encoder(derived.characters, derived.byte_ids, merges, derived.whole_words)
     return ModelFiles(table, encoder, derived)
 
 
@@ -250,15 +252,17 @@ def derive(tokenizer: Path, table: np.ndarray, source: str, salt: str) -> Derive
     vocabulary = list(unique)
     if not vocabulary or max(vocab.values()) >= len(table):
         raise ModelUnavailable(f"the tokenizer {tokenizer} does not fit the model's vectors")
+    characters = {token: index for token, index in vocab.items() if len(token) == 1}
     return Derived(
         source=source,
         fingerprint=fingerprint(salt, vocabulary, unit_rows(table, list(unique.values()))),
         vocabulary=vocabulary,
         vocabulary_ids=list(unique.values()),
-        characters={token: index for token, index in vocab.items() if len(token) == 1},
+        characters=characters,
         byte_ids=byte_ids,
         merge_keys=np.array(list(found), dtype="<u8").tobytes(),
         merge_values=np.array(list(found.values()), dtype="<u8").tobytes(),
+        whole_words=Encoder(characters, byte_ids, found).whole_words(vocab),
     )
 
 
