@@ -18,10 +18,10 @@ search costs ~0.25 s in all. So:
   directory (storage/location.py `cache_dir`): `model/<model>-<key>.bin`, where the key
   names the files it was made from (path, size, modification time, inode) and this
   module's `FORMAT`; another wordllama release or another installation gets a file of its
-  own. The file is written whole under a temporary name and renamed (atomic), holds the
-  SHA-256 of its contents first, and is used only when that digest and the key match: a
-  damaged, partial or foreign file is derived again and replaced, never read. When the
-  cache directory cannot be written, every process derives its own.
+  own. It is written atomically, digest first (storage/cache_files.py), and used only
+  when that digest and the key match: a damaged, partial or foreign file is derived again
+  and replaced, never read. When the cache directory cannot be written, every process
+  derives its own.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ import msgspec
 import numpy as np
 
 from symfind.storage.bpe import WORD_START, Encoder, merge_value, pair_key
+from symfind.storage.cache_files import key_of, read_intact, write_intact
 from symfind.storage.errors import ModelUnavailable
-from symfind.storage.manifest import write_atomically
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,6 @@ TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
 TENSOR = "embedding.weight"
 #: Bumped whenever `Derived` or the way it is derived changes: older files are then ignored.
 FORMAT = 2
-_DIGEST_BYTES = 32
 _SAFETENSORS_DTYPES = {"F16": "<f2", "F32": "<f4"}
 
 
@@ -164,8 +163,7 @@ def source_key(files: Sequence[Path], salt: str) -> str:
 
 def cache_path(cache_dir: Path, source: str) -> Path:
     """The derived file for `source` in `cache_dir`."""
-    key = hashlib.sha256(source.encode()).hexdigest()[:16]
-    return cache_dir / "model" / f"{MODEL_NAME}-{key}.bin"
+    return cache_dir / "model" / f"{MODEL_NAME}-{key_of(source)}.bin"
 
 
 def load(cache_dir: Path, salt: str) -> ModelFiles:
@@ -184,7 +182,6 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
     if derived is None:
         derived = derive(tokenizer, table, source, salt)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             write_derived(path, derived)
         except OSError as exc:  # a read-only cache: this process keeps its own
             logger.info("the question model's tables stay in memory: %s", exc)
@@ -196,13 +193,8 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
 
 def read_derived(path: Path, source: str) -> Derived | None:
     """The derived file at `path` when it is intact and made from `source`, else None."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    digest, payload = data[:_DIGEST_BYTES], data[_DIGEST_BYTES:]
-    if len(digest) < _DIGEST_BYTES or hashlib.sha256(payload).digest() != digest:
-        logger.warning("%s is damaged: deriving it again", path)
+    payload = read_intact(path)
+    if payload is None:
         return None
     try:
         derived = _DECODER.decode(payload)
@@ -218,8 +210,7 @@ def write_derived(path: Path, derived: Derived) -> None:
     Raises:
         OSError: It cannot be written.
     """
-    payload = msgspec.msgpack.encode(derived)
-    write_atomically(path, hashlib.sha256(payload).digest() + payload)
+    write_intact(path, msgspec.msgpack.encode(derived))
 
 
 def derive(tokenizer: Path, table: np.ndarray, source: str, salt: str) -> Derived:

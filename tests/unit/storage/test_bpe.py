@@ -11,7 +11,7 @@ from tokenizers import Tokenizer
 
 from symfind.storage import model_files
 from symfind.storage.bpe import Encoder, merge_value, pair_key
-from symfind.storage.compounds import load_word_list
+from symfind.storage.compounds import read_word_list
 from symfind.storage.words import split_text
 
 FIXTURE_REPO = Path(__file__).resolve().parents[2] / "fixtures" / "repo"
@@ -33,7 +33,7 @@ def words_to_check() -> list[str]:
     rng = random.Random(11)
     words = sorted({word for path in sorted(FIXTURE_REPO.rglob("*")) if path.is_file()
                     for word in split_text(path.read_text(encoding="utf-8", errors="replace"))})
-    english = sorted(load_word_list()[0])
+    english = sorted(set(read_word_list()))
     letters = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                "éüßøñпривет中文字日本語한국어αβγ🙂عربي")
     made_up = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 24))) for _ in range(3000)]
