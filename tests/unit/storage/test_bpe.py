@@ -61,5 +61,9 @@ def test_the_earliest_merge_applies_first_and_the_leftmost_of_equals() -> None:
     assert encoder.encode("abab") == [1, 4, 4]  # ab ab: no merge of the two
     assert encoder.encode("ac") == [5, 100 + ord("c")]  # `c` is no token: its byte is
     assert encoder.encode("") == []
+    # Only a word that merges into its own token is taken as one without merging.
+    assert encoder.whole_words({"▁a": 5, "▁ab": 9, "a": 2}) == {"a": 5}
+    shortcut = Encoder({"▁": 1, "a": 2, "b": 3}, list(range(100, 356)), {}, {"ab": 9})
+    assert (shortcut.encode("ab"), shortcut.encode("ba")) == ([9], [1, 3, 2])
     pairs = Encoder({"▁": 1, "a": 2}, list(range(100, 356)), {pair_key(2, 2): merge_value(0, 4)})
     assert pairs.encode("aaa") == [1, 4, 2]  # ▁ aa a, not ▁ a aa
