@@ -29,7 +29,7 @@ NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
 #: 11,500 until questions in words gave results a doc summary and the words they matched;
 #: 12,000 until answers said how current the index is (`freshness`: state, message, failing).
 MAX_TOOLS_LIST_BYTES = 12_800
-MCP = [sys.executable, "-m", "symfind.daemon", "mcp", "--repo"]
+MCP = [sys.executable, "-m", "symfind.cli", "mcp", "--repo"]
 
 
 @pytest.fixture(scope="module")
