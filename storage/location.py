@@ -1,8 +1,11 @@
-"""Where each repository's index lives. Imports: platformdirs only.
+"""Where each repository's index lives, and symfind's cache. Imports: platformdirs only.
 
 `$SYMFIND_INDEX_DIR/<repo name>-<hash of its real path>/`, by default under the user
 cache directory (`~/.cache/symfind/indexes/` on Linux). Readers (CLI, MCP server) and the
-writer (indexer, daemon) agree on it through this one function.
+writer (indexer, daemon) agree on it through this one function. What symfind derives once
+per installation and reuses in every process (the question model's tables,
+storage/model_files.py) goes in `$SYMFIND_CACHE_DIR`, by default the user cache directory
+(`~/.cache/symfind/`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ def index_base_dir() -> Path:
     if override:
         return Path(override).expanduser().resolve()
     return Path(platformdirs.user_cache_dir("symfind")) / "indexes"
+
+
+def cache_dir() -> Path:
+    """Where symfind keeps what it derives once and reuses: `$SYMFIND_CACHE_DIR` or the
+    user cache dir."""
+    override = os.environ.get("SYMFIND_CACHE_DIR")
+    if override:
+        return Path(override).expanduser().resolve()
+    return Path(platformdirs.user_cache_dir("symfind"))
 
 
 def positive_setting(name: str, default: float, kind: type[float] = float) -> float:

@@ -8,10 +8,12 @@ Routes:
 - `qualified`: identifiers joined by `.` `::` `#` `/` `->` `\\` (`AsyncClient#send`,
   `pkg.mod.func`) → the same channels on the last segment; every channel also scores
   the scope segments against the symbol's qualname and path, a typo allowed in each.
-- `words`: two to four plain words (`http client`) → exact on the words joined
-  (`httpclient` = `HttpClient` = `http_client`), words, text.
-- `prose`: anything longer → text and vector (no fuzzy: edit distance on prose is noise),
-  and exact on the words joined when they are plain words (a long name typed as words).
+- `words`: two to four plain words that read as a name's (`http client`) → exact on the
+  words joined (`httpclient` = `HttpClient` = `http_client`), words, text.
+- `prose`: a question or description however short (`where are redirects followed`,
+  `how to retry`, `does it retry uploads`: `reads_as_question`), and anything longer →
+  text and vector (no fuzzy: edit distance on prose is noise), and exact on the words
+  joined when they are plain words (a long name typed as words).
 
 Names and words may be in any script (`привет_мир`, `计算总和`, `ｆｕｌｌｗｉｄｔｈ`): the
 query is taken in NFC, the form names are stored in, and read through the character
@@ -47,6 +49,21 @@ MIN_FUZZY_CHARS = 3
 # Names of at least this many characters tolerate two edits, shorter ones one.
 TWO_EDITS_FROM_CHARS = 6
 MAX_WORDS_ROUTE = 4
+
+#: Words that open a question (`where are redirects followed`, `how to retry`). A name
+#: may start with one (`whereClause`, `whenReady`), so a question word opens a question
+#: only with two more words after it, or a function word right after it (`how to`).
+QUESTION_WORDS = frozenset("how what when where which who whom whose why".split())
+#: Verbs that open a yes-no question (`does it retry uploads`, `is there a limit`), which
+#: names open too (`isEmpty`, `canRetry`): only with a pronoun or article after them.
+AUXILIARIES = frozenset(
+    "am are can could did do does has have is may might must shall should was were will would"
+    .split())
+#: Words a sentence holds and a name seldom does: pronouns, articles, auxiliaries after
+#: a question word, the infinitive's `to`.
+FUNCTION_WORDS = frozenset(
+    "a an the it its we i you they there this that these those our my your their to"
+    .split()) | AUXILIARIES
 
 
 class Channel(enum.StrEnum):
@@ -119,8 +136,9 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def target(self) -> str:
-        """What the query looks for, as shown: the (qualified) name, or a question's words."""
-        if self.name and self.route is not Route.PROSE:
+        """What the query looks for, as shown: the (qualified) name, or the words as read
+        (`http client`, not the `httpclient` the exact channel compares)."""
+        if self.route in (Route.IDENTIFIER, Route.QUALIFIED):
             return ".".join((*self.scope, self.name))
         return " ".join(self.words)
 
@@ -143,6 +161,20 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
             "took_ms": round((time.perf_counter() - started) * 1000, 3),
             "plan": str(self),
         }
+
+
+def reads_as_question(words: list[str]) -> bool:
+    """Whether a few plain words (lowercase) ask a question rather than spell a name:
+    they open with a question word followed by two more words or by a function word
+    (`where are redirects followed`, `what retries uploads`, `how to retry`; not
+    `where clause`), or with an auxiliary followed by a pronoun or article (`does it
+    retry`, `is there a limit`; not `is empty`, `can retry upload`)."""
+    if len(words) < 2:
+        return False
+    first, second = words[0], words[1]
+    if first in QUESTION_WORDS:
+        return len(words) >= 3 or second in FUNCTION_WORDS
+    return first in AUXILIARIES and second in FUNCTION_WORDS - AUXILIARIES and len(words) >= 3
 
 
 def max_edits_for(key: str) -> int:
@@ -194,7 +226,8 @@ def route(query: str) -> Plan:
             f"nothing searchable in {text[:60]!r} — use letters or digits; symfind has no query operators"
         )
     tokens = text.split(" ")
-    if len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in form.split(" ")):
+    if (len(tokens) <= MAX_WORDS_ROUTE and all(_PLAIN_WORD.match(t) for t in form.split(" "))
+            and not reads_as_question([token.lower() for token in tokens])):
         weights = {str(c): w for c, w in WEIGHTS[Route.WORDS].items()}
         return Plan(route=Route.WORDS, name="".join(tokens), words=words, weights=weights)
     # Many plain words may still spell one long name (`first meta element with charset

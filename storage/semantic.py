@@ -1,12 +1,14 @@
 """Meaning, not spelling: a static English embedding for questions asked in words.
 
-Imports: numpy, threadpoolctl, wordllama (its model files only), `storage` modules.
+Imports: numpy, threadpoolctl, `storage` modules.
 
 The model is WordLlama's `l2_supercat` at 256 dimensions: a table of one vector per
 token of a Llama tokenizer (32,000 x 256, 16 MB of float16), trained so that the mean of
 a text's token vectors places texts of similar meaning close together. It ships inside
-the `wordllama` wheel, so it loads offline, in about 0.2 s, and never from the network
-(`load_model` names the package's own folder as the cache and forbids downloads).
+the `wordllama` wheel, so it loads offline and never from the network; its files are read
+by storage/model_files.py (the vectors memory-mapped, the rest derived once and kept in
+symfind's cache) and its words encoded by storage/bpe.py, so that a question from the
+command line costs about what a name costs (the wordllama package is never imported).
 
 Two uses, both at query time, so that nothing is added to indexing and no vector can be
 out of step with the index (they are computed from what the index stores):
@@ -21,17 +23,17 @@ out of step with the index (they are computed from what the index stores):
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from symfind.storage.errors import ModelUnavailable
+from symfind.storage import model_files
+from symfind.storage.bpe import Encoder
+from symfind.storage.location import cache_dir
 from symfind.storage.words import STOP_WORDS
 
 #: Below this cosine a definition's word is no match for a question's word (0.2–0.5 gave
@@ -82,33 +84,37 @@ class SoftMatches:
 
 
 class Model:
-    """The token table and tokenizer; a table of the words seen so far, each with an id and
+    """The token table and encoder; a table of the words seen so far, each with an id and
     its unit vector; the vocabulary's whole words for `neighbours`. Thread-safe: words are
-    added under a lock, and readers index arrays that only ever grow by replacement."""
+    added under a lock, and readers index arrays that only ever grow by replacement.
 
-    def __init__(self, embedding: np.ndarray, tokenizer: object) -> None:
-        self._table = embedding.astype(np.float32)
-        self._tokenizer = tokenizer
+    Args:
+        table: The token vectors, one row per token id (memory-mapped, any float type).
+        encoder: Words into token ids.
+        vocabulary: The vocabulary's whole words (storage/model_files.py `derive`).
+        vocabulary_ids: Each vocabulary word's token id.
+        fingerprint: `model_files.fingerprint` of this vocabulary and its vectors.
+    """
+
+    def __init__(self, table: np.ndarray, encoder: Encoder, vocabulary: list[str],
+                 vocabulary_ids: Sequence[int], fingerprint: str) -> None:
+        self._table = table
+        self._encoder = encoder
         self._lock = threading.Lock()
         # The word vectors kept (`vectors`): word → its row of the matrix, which holds
         # each one's unit vector (zeros for a word the tokenizer makes nothing of). One
         # matrix, not an array a word: a question's pool of ~700 words is one gather.
         self._word_rows: dict[str, int] = {}
         self._word_matrix = np.zeros((WORD_CACHE_WORDS, MODEL_DIM), dtype=np.float32)
-        # In token order, the first of a word's spellings (`▁retry` before `▁Retry`): the
-        # tokenizer's own mapping comes in an order that differs from process to process.
-        unique: dict[str, int] = {}
-        for token, index in sorted(tokenizer.get_vocab().items(),  # type: ignore[attr-defined]
-                                   key=lambda item: item[1]):
-            # `▁` starts a word in this tokenizer; fragments and short words are no synonyms
-            if token.startswith("▁") and token[1:].isascii() and token[1:].isalpha() and len(token) > 3:
-                unique.setdefault(token[1:].lower(), index)
-        self._vocabulary = list(unique)
-        matrix = self._table[list(unique.values())]
-        self._vocabulary_matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+        self._vocabulary = vocabulary
+        self._vocabulary_ids = vocabulary_ids
+        # The vocabulary's unit vectors (10 MB), made when a word outside the shipped
+        # neighbour table first needs them: most questions never do.
+        self._vocabulary_unit: np.ndarray | None = None
+        self._fingerprint = fingerprint
         self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
         self._vocabulary_rows = {word: row for row, word in enumerate(self._vocabulary)}
-        self._shipped = _read_neighbour_table(self.fingerprint())
+        self._shipped = _read_neighbour_table(fingerprint)
 
     @property
     def vocabulary(self) -> list[str]:
@@ -117,11 +123,14 @@ class Model:
 
     def fingerprint(self) -> str:
         """What the neighbours depend on: the vocabulary, its vectors and the thresholds."""
-        digest = hashlib.sha256()
-        digest.update(f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n".encode())
-        digest.update("\n".join(self._vocabulary).encode())
-        digest.update(self._vocabulary_matrix.tobytes())
-        return digest.hexdigest()
+        return self._fingerprint
+
+    def _vocabulary_matrix(self) -> np.ndarray:
+        """The vocabulary's unit vectors, one row per word."""
+        with self._lock:
+            if self._vocabulary_unit is None:
+                self._vocabulary_unit = model_files.unit_rows(self._table, self._vocabulary_ids)
+            return self._vocabulary_unit
 
     def vectors(self, words: Sequence[str]) -> np.ndarray:
         """The unit vectors of `words` (lowercase), one row each: the mean of a word's
@@ -149,13 +158,19 @@ class Model:
 
     def _encode(self, words: list[str]) -> np.ndarray:
         """`vectors` of words not kept, computed (in one batch for the tokenizer)."""
-        encodings = self._tokenizer.encode_batch(words, add_special_tokens=False)  # type: ignore[attr-defined]
-        # A batch is padded to its longest word: the mask says which ids are tokens.
-        ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
-        real = np.array([encoding.attention_mask for encoding in encodings], dtype=bool)
-        if ids.size == 0:
+        encodings = [self._encoder.encode(word) for word in words]
+        longest = max(map(len, encodings), default=0)
+        if longest == 0:
             return np.zeros((len(words), MODEL_DIM), dtype=np.float32)
-        summed = np.einsum("wt,wtd->wd", real.astype(np.float32), self._table[ids])
+        # A batch is padded to its longest word (with token 0): the mask says which ids
+        # are tokens.
+        ids = np.zeros((len(words), longest), dtype=np.int64)
+        real = np.zeros((len(words), longest), dtype=np.float32)
+        for row, tokens in enumerate(encodings):
+            ids[row, :len(tokens)] = tokens
+            real[row, :len(tokens)] = 1.0
+        vectors = np.asarray(self._table[ids], dtype=np.float32)
+        summed = np.einsum("wt,wtd->wd", real, vectors)
         # The mean's direction is the sum's: normalising the sum gives the same unit vector.
         norms = np.linalg.norm(summed, axis=1, keepdims=True)
         return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
@@ -250,7 +265,7 @@ class Model:
         if looked_up:
             # The vocabulary's rows times the words' columns: twice as fast as the
             # transposed product with a row-major vocabulary.
-            similarities = (self._vocabulary_matrix @ np.stack([v for _, v in looked_up]).T).T
+            similarities = (self._vocabulary_matrix() @ np.stack([v for _, v in looked_up]).T).T
             best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
                 :, : NEIGHBOURS_PER_WORD + 1]
             for (word, _), row, columns in zip(looked_up, similarities, best):
@@ -284,7 +299,8 @@ _load_lock = threading.Lock()
 
 
 def load_model() -> Model:
-    """The model, loaded once per process from the wordllama package's own files.
+    """The model, loaded once per process from the wordllama package's own files (and
+    what symfind's cache keeps of them: storage/model_files.py).
 
     Raises:
         ModelUnavailable: The package or its files are missing (a broken install).
@@ -297,23 +313,12 @@ def load_model() -> Model:
 
 
 def _load() -> Model:
-    try:
-        import wordllama  # imported here: only questions in words need it
-        from wordllama import WordLlama
-    except ImportError as exc:
-        raise ModelUnavailable(f"the wordllama package did not import: {exc}") from exc
-    # The package's own folder as the "cache": its tokenizer sits in `tokenizers/`, which
-    # is where WordLlama looks in a cache (in its own folder it looks in `tokenizer/` and
-    # would download), and downloads are off, so a missing file fails here, offline.
-    package = Path(wordllama.__file__).parent
-    try:
-        model = WordLlama.load(config="l2_supercat", dim=MODEL_DIM, cache_dir=package,
-                               disable_download=True)
-    except (OSError, ValueError) as exc:
-        raise ModelUnavailable(f"the wordllama model did not load: {exc}") from exc
+    files = model_files.load(cache_dir(), f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n")
     # A question's products are small (a few words by a pool's thousand words, or by the
     # vocabulary's 10,000): a second BLAS thread spins for as long as the first computes,
     # doubling the CPU a question costs for no shorter wait. numpy is this process's only
     # BLAS user; its other work (name queries, indexing) does not multiply matrices.
     threadpool_limits(limits=1, user_api="blas")
-    return Model(model.embedding, model.tokenizer)
+    derived = files.derived
+    return Model(files.table, files.encoder, derived.vocabulary, derived.vocabulary_ids,
+                 derived.fingerprint)

@@ -1,7 +1,8 @@
 """Identifier and prose splitting shared by indexing and querying.
 
-Imports: wordninja, nothing of ours. `HTTPServerError` → `http server error`; `parse_header_links`
-→ `parse header links`; `utf8Decode` → `utf 8 decode`; `привет_мир` → `привет мир`.
+Imports: `storage.compounds` (wordninja's word list). `HTTPServerError` → `http server
+error`; `parse_header_links` → `parse header links`; `utf8Decode` → `utf 8 decode`;
+`привет_мир` → `привет мир`.
 
 Names in any script: what is matched is the text's NFKC form (`ｆｕｌｌｗｉｄｔｈ` is
 `fullwidth`; `café` is the same name whether its `é` is one code point or `e` and a
@@ -12,10 +13,11 @@ it is; other text is matched through stand-ins of the same length (`shape_of`).
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 import unicodedata
 from collections.abc import Iterable
+
+from symfind.storage import compounds
 
 # Acronym runs before a capitalised word, capitalised words, lowercase runs, digit runs;
 # written for any upper- and lowercase letter pattern `U`, `L`.
@@ -157,23 +159,22 @@ COMPOUND_MIN_LETTERS = 6
 def compound_parts(word: str) -> tuple[str, ...]:
     """The English words run together in one lowercase word of a name (`getbaseline` →
     `get`, `baseline`; `shrinkstack` → `shrink`, `stack`), by wordninja's unigram
-    frequencies; () when it is one word, too short, or splits into a lone letter."""
+    frequencies (storage/compounds.py); () when it is one word, too short, or splits into a
+    lone letter."""
     if len(word) < COMPOUND_MIN_LETTERS or not (word.isascii() and word.isalpha()):
         return ()
-    # Imported here: it reads its word list as it is imported (~0.2 s), which only indexing
-    # and questions in words need, not a name search's start.
-    import wordninja
-
-    parts = wordninja.split(word)
+    # The word list is read at the first split (~0.04 s), which only indexing and
+    # questions in words need, not a name search's start.
+    parts = compounds.split_compound(word)
     if len(parts) < 2 or any(len(part) < 2 for part in parts):
         return ()
     return tuple(parts)
 
 
 def load_word_list() -> None:
-    """Load the word list `compound_parts` splits with now (~0.2 s), not at the first
+    """Load the word list `compound_parts` splits with now (~0.04 s), not at the first
     name a daemon meets (daemon/warm_up.py)."""
-    importlib.import_module("wordninja")
+    compounds.load_word_list()
 
 
 def with_compound_parts(words: list[str]) -> list[str]:

@@ -1,5 +1,5 @@
 """Shared fixtures: an indexed copy of the fixture repository, golden files, and the
-user's own state kept out of reach (indexes, the daemon registry)."""
+user's own state kept out of reach (indexes, the cache, the daemon registry)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 def _isolated_index_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test writes to the real user cache: every index goes under a temp dir."""
     monkeypatch.setenv("SYMFIND_INDEX_DIR", str(tmp_path_factory.mktemp("indexes")))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's real cache (the question model's tables)."""
+    monkeypatch.setenv("SYMFIND_CACHE_DIR", str(tmp_path_factory.mktemp("cache") / "symfind"))
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,9 @@ NOBODY = 65534
 _PRELUDE = """\
 import os
 from pathlib import Path
-import psutil, subprocess, wordninja  # symfind imports these where it first needs them
+import psutil, subprocess  # symfind imports these where it first needs them
+from symfind.storage.words import load_word_list
+load_word_list()  # read at the first name split
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.daemon.service import Daemon

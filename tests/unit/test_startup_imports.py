@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("numpy", "wordllama", "threadpoolctl", "wordninja")
+HEAVY = ("numpy", "wordllama", "threadpoolctl", "wordninja", "tokenizers")
 
 
 def test_the_cli_and_the_search_code_start_without_the_heavy_modules() -> None:

@@ -1,0 +1,52 @@
+"""Files symfind derives once and keeps in its cache directory (storage/location.py
+`cache_dir`), to be read by every later process in milliseconds.
+
+Imports: `storage` modules.
+
+A file is its contents' SHA-256 followed by the contents, written whole under a temporary
+name and renamed (atomic: a reader sees the old file or the new one, never a part); it is
+read only when the digest matches, so a damaged or partial file reads as no file, and the
+caller derives it again. Each file's name holds a key of what it was derived from, and its
+contents say so again, for the caller to check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+from symfind.storage.manifest import write_atomically
+
+logger = logging.getLogger(__name__)
+
+DIGEST_BYTES = 32
+
+
+def key_of(source: str) -> str:
+    """A short key of what a file is derived from, for its name."""
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def read_intact(path: Path) -> bytes | None:
+    """The contents of the cached file at `path`, or None when there is none or it is
+    damaged (its digest does not match)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    digest, payload = data[:DIGEST_BYTES], data[DIGEST_BYTES:]
+    if len(digest) < DIGEST_BYTES or hashlib.sha256(payload).digest() != digest:
+        logger.warning("%s is damaged: deriving it again", path)
+        return None
+    return payload
+
+
+def write_intact(path: Path, payload: bytes) -> None:
+    """Write a cached file atomically, its digest first (its directory made if need be).
+
+    Raises:
+        OSError: It cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, hashlib.sha256(payload).digest() + payload)

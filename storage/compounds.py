@@ -1,0 +1,196 @@
+"""The English words run together in one word of a name (`getbaseline` → `get`, `baseline`).
+
+Imports: msgspec, `storage` modules (wordninja's word list is read as a file, wordninja
+never imported).
+
+The split is wordninja's: its list of 126,136 English words by frequency gives each word
+the cost `log(rank × log(size of the list))` (Zipf's law), and the split of a string is
+the one whose words' costs sum least (a word outside the list costs infinity), found by
+dynamic programming over the string's ends; of two splits that cost the same, the one
+whose last word is shorter. Importing wordninja builds its table, a dict of 126,136 floats,
+which costs ~0.1 s of CPU: as much as a whole name search from the command line, and every
+question from the command line splits its candidates' names. So the list is read once into
+symfind's cache (storage/cache_files.py, `words/wordninja-<key>.bin`) grouped by each
+word's first three letters, each group one string; a process reads the groups (~2 ms) and
+makes a group a dict when a split first looks a word up in it. A cost is computed when a
+word is met, by wordninja's arithmetic, so every split is wordninja's own
+(tests/unit/storage/test_compounds.py checks them against it).
+
+Only what symfind splits is handled: one word of ASCII letters (wordninja's handling of
+digits and apostrophes is not needed for that).
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import logging
+import math
+import threading
+from pathlib import Path
+
+import msgspec
+
+logger = logging.getLogger(__name__)
+
+#: Words are grouped by this many first letters (shorter ones are kept apart).
+PREFIX_LETTERS = 3
+#: Bumped whenever `WordTable` or the way it is made changes.
+FORMAT = 1
+
+
+class WordTable(msgspec.Struct, frozen=True, kw_only=True):
+    """wordninja's word list as kept in the cache.
+
+    Attributes:
+        source: The file it was made from (`source_key`).
+        size: How many words the list holds.
+        longest: The longest word's length.
+        short: Each word shorter than PREFIX_LETTERS → its rank (from 1).
+        groups: First PREFIX_LETTERS letters → `word rank word rank …` of the words
+            starting so.
+    """
+
+    source: str
+    size: int
+    longest: int
+    short: dict[str, int]
+    groups: dict[str, str]
+
+
+_DECODER = msgspec.msgpack.Decoder(WordTable)
+
+
+class Ranks:
+    """Each listed word's rank, read from a `WordTable` a group at a time."""
+
+    def __init__(self, table: WordTable) -> None:
+        self.log_size = math.log(table.size)
+        self.longest = table.longest
+        self._short = table.short
+        self._groups = table.groups
+        self._read: dict[str, dict[str, int]] = {}
+
+    def get(self, word: str) -> int | None:
+        """The rank of `word` in the list (1 is the most frequent), or None."""
+        if len(word) < PREFIX_LETTERS:
+            return self._short.get(word)
+        prefix = word[:PREFIX_LETTERS]
+        group = self._read.get(prefix)
+        if group is None:
+            items = self._groups.get(prefix, "").split()
+            group = self._read[prefix] = dict(zip(items[::2], map(int, items[1::2])))
+        return group.get(word)
+
+
+_ranks: Ranks | None = None
+_ranks_lock = threading.Lock()
+
+
+def word_list_path() -> Path:
+    """wordninja's word list, found without importing wordninja.
+
+    Raises:
+        FileNotFoundError: wordninja is not installed.
+    """
+    spec = importlib.util.find_spec("wordninja")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError("the wordninja package is not installed")
+    return Path(spec.origin).parent / "wordninja" / "wordninja_words.txt.gz"
+
+
+def read_word_list() -> list[str]:
+    """wordninja's words, the most frequent first.
+
+    Raises:
+        OSError: The list cannot be read.
+    """
+    with gzip.open(word_list_path()) as file:
+        return file.read().decode().split()
+
+
+def make_table(words: list[str], source: str) -> WordTable:
+    """The cached form of a word list."""
+    # Of a word listed twice, wordninja keeps the later rank, as `dict` does here.
+    ranks = dict(zip(words, range(1, len(words) + 1)))
+    groups: dict[str, list[str]] = {}
+    short = {}
+    for word, rank in ranks.items():
+        if len(word) < PREFIX_LETTERS:
+            short[word] = rank
+        else:
+            groups.setdefault(word[:PREFIX_LETTERS], []).append(f"{word} {rank}")
+    return WordTable(source=source, size=len(words), longest=max(map(len, words)),
+                     short=short, groups={p: " ".join(g) for p, g in groups.items()})
+
+
+def load_word_list() -> Ranks:
+    """The word list's ranks, read once per process: from symfind's cache when it holds
+    them intact, else from wordninja's file (and then written to the cache).
+
+    Raises:
+        OSError: The word list cannot be read.
+    """
+    global _ranks
+    with _ranks_lock:
+        if _ranks is None:
+            _ranks = Ranks(word_table())
+        return _ranks
+
+
+def word_table() -> WordTable:
+    """The word list as cached (`WordTable`), read from the cache when it is there and
+    intact, else made from wordninja's file and written to the cache.
+
+    Raises:
+        OSError: The word list cannot be read.
+    """
+    # Imported here: this module is imported by every process that splits words, most of
+    # which never split a compound.
+    from symfind.storage.cache_files import key_of, read_intact, write_intact
+    from symfind.storage.location import cache_dir
+
+    path = word_list_path()
+    status = path.stat()
+    source = (f"symfind word list {FORMAT}\n"
+              f"{path} {status.st_size} {status.st_mtime_ns} {status.st_ino}")
+    cached = cache_dir() / "words" / f"wordninja-{key_of(source)}.bin"
+    payload = read_intact(cached)
+    if payload is not None:
+        try:
+            table = _DECODER.decode(payload)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            logger.warning("%s does not decode: reading the word list again", cached)
+        else:
+            if table.source == source:
+                return table
+    table = make_table(read_word_list(), source)
+    try:
+        write_intact(cached, msgspec.msgpack.encode(table))
+    except OSError as exc:  # a read-only cache: this process keeps its own
+        logger.info("the word list stays in memory: %s", exc)
+    return table
+
+
+def split_compound(word: str) -> list[str]:
+    """`word` (ASCII letters) as the English words that cost least together, its letters'
+    case kept (the words are looked up lowercase)."""
+    ranks = load_word_list()
+    log_size, longest = ranks.log_size, ranks.longest
+    lowered = word.lower()
+    # best[end]: (the least cost of `word[:end]`, the length of its last word)
+    best: list[tuple[float, int]] = [(0.0, 0)]
+    for end in range(1, len(word) + 1):
+        choices = []
+        for length in range(1, min(end, longest) + 1):
+            rank = ranks.get(lowered[end - length:end])
+            cost = math.inf if rank is None else math.log(rank * log_size)
+            choices.append((best[end - length][0] + cost, length))
+        best.append(min(choices))
+    parts = []
+    end = len(word)
+    while end > 0:
+        length = best[end][1]
+        parts.append(word[end - length:end])
+        end -= length
+    return parts[::-1]

@@ -1,0 +1,50 @@
+"""Names' run-together words split by storage/compounds.py exactly as wordninja splits them,
+from a cached word list that is never used damaged."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+import wordninja
+
+from symfind.storage.cache_files import write_intact
+from symfind.storage.compounds import make_table, read_word_list, split_compound, word_table
+from symfind.storage.location import cache_dir
+from symfind.storage.words import compound_parts
+
+
+def test_splits_are_wordninjas() -> None:
+    rng = random.Random(5)
+    english = sorted({word for word in read_word_list() if word.isalpha()})
+    run_together = ["".join(rng.choice(english) for _ in range(rng.randint(2, 4)))
+                    for _ in range(3000)]
+    noise = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 30)))
+             for _ in range(1000)]
+    words = [*run_together, *noise, "getbaseline", "shrinkstack", "GetBaseLine", "qqqzzz",
+             "a", "x" * 70]
+    assert [split_compound(word) for word in words] == [wordninja.split(word) for word in words]
+
+
+def test_compound_parts_of_names() -> None:
+    words = ["getbaseline", "shrinkstack", "readfile", "baseline", "abc", "utf8decode", "qqqzzz"]
+    assert [compound_parts(word) for word in words] == [
+        ("get", "baseline"), ("shrink", "stack"), ("read", "file"), (), (), (), ()]
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "another source"])
+def test_a_damaged_cached_word_list_is_made_again_never_used(damage: str) -> None:
+    fresh = word_table()  # made now, in this test's own cache directory
+    (path,) = (cache_dir() / "words").iterdir()
+    intact = path.read_bytes()
+    if damage == "flipped byte":  # a rank in a group: another split
+        data = bytearray(intact)
+        data[len(data) // 2] ^= 0x01
+        path.write_bytes(bytes(data))
+    elif damage == "truncated":
+        path.write_bytes(intact[: len(intact) // 3])
+    else:
+        write_intact(path, msgspec.msgpack.encode(make_table(["get", "baseline"], "another")))
+    assert word_table() == fresh
+    assert path.read_bytes() == intact  # written again
