@@ -67,6 +67,13 @@ CHANNEL_RANKINGS = [
         "abifw → Admin·Boolean·Integer·Field·Widget",
         "abifw → Any·Big·Int·Field·Widget",
     ]),
+    # Only its capitals say where the words begin: `a`, then `BIFW` cut into initials.
+    ("aBIFW", [
+        "aBIFW → All·Bytes·In·File·Writer",
+        "aBIFW → Admin·Big·Integer·Field·Widget",
+        "aBIFW → Admin·Boolean·Integer·Field·Widget",
+        "aBIFW → Any·Big·Int·Field·Widget",
+    ]),
     # Word prefixes: a word left over at the end is a worse fit.
     ("admbigintfiewid", [
         "admbigintfiewid → Admin·Big·Integer·Field·Widget",

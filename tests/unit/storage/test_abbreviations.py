@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from symfind.storage.abbreviations import (
+    Alignment,
     align,
     describe,
     heads,
@@ -112,3 +113,8 @@ def test_closer_fits_cost_less() -> None:
         "AdminIntegerBigFieldWidget": (1, True, 0, 5),
         "ABI": (2, False, 0, 3),
     }
+
+
+def test_a_number_left_out_costs_nothing() -> None:
+    assert align(["jmv"], name_words("join_multicast_v6")) == Alignment(
+        errors=0, swapped=False, skeletons=0, chunks=3, matched=(True, True, True, False))
