@@ -71,6 +71,16 @@ def hump_initials(name: str) -> str:
     return "".join(starts) if len(starts) > 1 else ""
 
 
+def style(name: str) -> tuple[bool, bool, bool]:
+    """How a name is written: words joined by `_` (or `-`), all capitals, a lower-case
+    first letter (`get_text` and `detect_legacy_windows` share theirs; `LegacyWindows`,
+    `LEGACY_WINDOWS` and `legacyWindows` each have their own)."""
+    core = name.strip("_-$")
+    letters = [char for char in core if char.isalpha()]
+    return ("_" in core or "-" in core, bool(letters) and all(c.isupper() for c in letters),
+            bool(letters) and letters[0].islower())
+
+
 class Alignment(NamedTuple):
     """How a query's chunks fall on a name's words; smaller `cost` is a closer fit.
 
@@ -157,6 +167,16 @@ def _align_in_order(segments: Sequence[str], words: Sequence[str]) -> _Best:
     return best(0, 0, 0)
 
 
+def _may_align(segments: Sequence[str], words: Sequence[str], letters: str) -> bool:
+    """What any alignment in order needs, checked in linear time: the query's letters in
+    order among the name's, and each segment's first letter starting a word, in order."""
+    rest = iter(letters)
+    if not all(char in rest for segment in segments for char in segment):
+        return False
+    starts = iter(word[0] for word in words)
+    return all(segment[0] in starts for segment in segments)
+
+
 def align(segments: Sequence[str], words: Sequence[str]) -> Alignment | None:
     """The closest fit of a query's segments (lowercase, `split_identifier` of the query)
     to a name's words (lowercase), or None when the query is no abbreviation of the name.
@@ -165,11 +185,14 @@ def align(segments: Sequence[str], words: Sequence[str]) -> Alignment | None:
     cheapest such fit)."""
     if not segments or not words:
         return None
-    found = _align_in_order(segments, words)
+    letters = "".join(words)
+    found = _align_in_order(segments, words) if _may_align(segments, words, letters) else None
     swapped = False
     if found is None and len(segments) > 1:
         for pair in range(len(segments) - 1):
             turned = [*segments[:pair], segments[pair + 1], segments[pair], *segments[pair + 2:]]
+            if not _may_align(turned, words, letters):
+                continue
             fit = _align_in_order(turned, words)
             if fit is not None and (found is None or fit[0] < found[0]):
                 found = fit
