@@ -24,6 +24,7 @@ CLASSES = {
     "src/io/files.py": ["AllBytesInFileWriter"],  # the same initials, a shorter name
     "tests/test_widgets.py": ["AnyBigIntFieldWidget"],  # the same initials, in tests
     "src/http/client.py": ["parse_header_links", "HttpClient", "join_multicast_v6"],
+    "src/term.py": ["LegacyWindowsTerm", "detect_legacy_windows"],
 }
 
 
@@ -107,6 +108,17 @@ CHANNEL_RANKINGS = [
         "Widget → [Any]·[Big]·[Int]·[Field]·Widget",
         "Widget → [Admin]·[Big]·[Integer]·[Field]·Widget·[Mixin]",
     ]),
+    # Words typed in a name's style (`_`, capitals): that name first at the same fit.
+    ("legacy_windows", [
+        "legacy_windows → [detect]·legacy·windows",
+        "legacy_windows → Legacy·Windows·[Term]",
+    ]),
+    ("LegacyWindows", [
+        "LegacyWindows → Legacy·Windows·[Term]",
+        "LegacyWindows → [detect]·legacy·windows",
+    ]),
+    # A name typed as it is: that name, which the other channels find (nothing here).
+    ("HttpClient", []),
     # No abbreviation of anything: nothing (fuzzy answers typos).
     ("HtppClient", []),
     ("Gadget", []),
