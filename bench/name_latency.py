@@ -4,8 +4,10 @@ comparisons run alternately in one session.
 Per corpus: `symfind index` into a fresh index directory (wall time, the directory's
 bytes), then, in this process, the relevance bench's queries of the seven shapes
 (`bench/out/<corpus>/queries.jsonl`, written by `bench.groundtruth`) searched twice
-through `storage.Searcher`, the second pass timed: p50 and mean per query. Prints one
-JSON object per corpus.
+through `storage.Searcher`, the second pass timed: p50 and mean per query, wall time
+and this thread's CPU time (which a busy machine sways less). Index time is given as
+wall time and as the CPU time of `symfind index` and its workers. Prints one JSON
+object per corpus.
 
 The checkout measured is the one `symfind` imports from: run it under another
 checkout's modules to compare (`PYTHONPATH` to a directory whose `symfind/` holds that
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,10 +46,13 @@ def measure(corpus: corpora.Corpus, label: str) -> dict:
     base = Path(tempfile.mkdtemp(prefix="symfind-latency-"))
     try:
         command = [sys.executable, "-m", "symfind.daemon", "index", str(root)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(command, env=tools.symfind_env(base), check=True,
                        stdout=subprocess.DEVNULL)
         index_s = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        index_cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         size = _bytes(base)
         os.environ["SYMFIND_INDEX_DIR"] = str(base)
         from symfind.storage import Searcher, SearchQuery, index_dir_for
@@ -54,17 +60,21 @@ def measure(corpus: corpora.Corpus, label: str) -> dict:
         searcher = Searcher(index_dir_for(root))
         for query in queries:
             searcher.search(SearchQuery(text=query, limit=tools.LIMIT))
-        times = []
+        times, cpu = [], []
         for query in queries:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             searcher.search(SearchQuery(text=query, limit=tools.LIMIT))
+            cpu.append((time.thread_time() - started_cpu) * 1000)
             times.append((time.perf_counter() - started) * 1000)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return {"label": label, "corpus": corpus.name, "queries": len(queries),
-            "index_s": round(index_s, 2), "index_bytes": size,
+            "index_s": round(index_s, 2), "index_cpu_s": round(index_cpu_s, 2),
+            "index_bytes": size,
             "p50_ms": round(statistics.median(times), 3),
-            "mean_ms": round(statistics.mean(times), 3)}
+            "mean_ms": round(statistics.mean(times), 3),
+            "cpu_p50_ms": round(statistics.median(cpu), 3),
+            "cpu_mean_ms": round(statistics.mean(cpu), 3)}
 
 
 def main(argv: list[str] | None = None) -> int:
