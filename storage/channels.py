@@ -549,7 +549,9 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
             if candidate.key not in pool:
                 pool[candidate.key] = candidate
                 fit = _alignment(typed, candidate.symbol.name)
-                if fit is not None:
+                # A name the query leaves more words of than it matches is no reading of
+                # it (`perRun` → `TestSetContextPersistentPreRun`): other channels' finds.
+                if fit is not None and fit.errors < sum(fit.matched):
                     fits[candidate.key] = fit
 
     for guess in sorted(g for g in guesses if len(g) > 1):
@@ -571,6 +573,8 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     if heads_query is not None:
         consider(_search(ctx, heads_query, HEADS_CANDIDATES))
     found = [pool[key] for key in fits]
+    if plan.scope:  # a qualified abbreviation reads names in its scope only
+        found = [c for c in found if _in_scope(ctx, c)]
     # A query of several words is typed in the style of the name meant (`legacy_windows`
     # is `detect_legacy_windows` more than `LegacyWindowsTerm`); initials have none.
     typed_style = style(plan.name) if len(segments) > 1 else None

@@ -100,14 +100,13 @@ CHANNEL_RANKINGS = [
     ]),
     ("prs_hdr_lnks", ["prs_hdr_lnks → parse·header·links"]),
     ("JMV", ["JMV → join·multicast·v·[6]"]),
-    # One word: the names with a word it starts, fewest other words first.
-    ("Widget", [
-        "Widget → [Admin]·[File]·Widget",
-        "Widget → [Admin]·[Big]·[Integer]·[Field]·Widget",
-        "Widget → [Admin]·[Boolean]·[Integer]·[Field]·Widget",
-        "Widget → [Any]·[Big]·[Int]·[Field]·Widget",
-        "Widget → [Admin]·[Big]·[Integer]·[Field]·Widget·[Mixin]",
+    # Words left out count against the fit; a name it leaves more words of than it
+    # matches is not read as abbreviated (`Widget`: the words and ngram channels' finds).
+    ("BigIntegerFieldWidget", [
+        "BigIntegerFieldWidget → [Admin]·Big·Integer·Field·Widget",
+        "BigIntegerFieldWidget → [Admin]·Big·Integer·Field·Widget·[Mixin]",
     ]),
+    ("Widget", []),
     # Words typed in a name's style (`_`, capitals): that name first at the same fit.
     ("legacy_windows", [
         "legacy_windows → [detect]·legacy·windows",
@@ -152,3 +151,9 @@ def test_a_qualified_abbreviation_keeps_to_its_scope(searcher: Searcher) -> None
         "ABIFW → Admin·Big·Integer·Field·Widget",
         "ABIFW → Admin·Boolean·Integer·Field·Widget",
     ]
+
+
+def test_a_qualified_abbreviation_outside_any_scope_reads_nothing(searcher: Searcher) -> None:
+    """Other channels fall back to every name when none is in scope; an abbreviation,
+    which reads many names, does not."""
+    assert abbrev_ranking(searcher, "nowhere.ABIFW") == []
