@@ -40,6 +40,11 @@ CHANNEL_TEXT = {
     Channel.TEXT: "full text (BM25) over signatures, docstrings/leading comments, qualified "
     "names and path words, and at half weight over the words of bodies (calls, names used, "
     "comments, strings) and of the enclosing class's doc",
+    Channel.ABBREV: "abbreviated names, matched as an IDE's symbol finder does: each part of "
+    "the query starts a word of the name, in order, words may be skipped — camel humps "
+    "(ABIFW), word prefixes (admbigint, AdmBigInt), dropped vowels (AdmnBgIntgr), a word "
+    "forgotten or two swapped: all AdminBigIntegerFieldWidget; why.channels.abbrev shows "
+    "the words matched",
     Channel.VECTOR: "meaning: each question word's closest word in a definition (cosine of "
     "static word embeddings from a model shipped inside the wordllama package, offline), "
     "weighted by rarity, over candidates found with the question's words and their "
@@ -52,6 +57,8 @@ QUERY_SHAPES = (
     ("AsyncClient#send", "a qualified name: a member of a class"),
     ("pkg.mod.func", "a dotted path: module, then name"),
     ("ns::Type", "a C++/Rust path"),
+    ("ABIFW", "an abbreviated name: camel humps, word prefixes (`admbigint`), dropped vowels, "
+     "a word forgotten or two swapped (AdminBigIntegerFieldWidget)"),
     ("where do we retry a failed upload?", "a question or description in your own words: "
      "full text and vector channels, fused (hybrid)"),
 )

@@ -97,7 +97,8 @@ class ChannelMatch(BaseModel):
         "vector on a question, what each added to the hybrid blend (share x score / best).")
     distance: int | None = Field(default=None, description="Edit distance (fuzzy channel only).")
     matched: list[str] | None = Field(
-        default=None, description="vector only: query words matched, `word` or `word→its word`."
+        default=None, description="vector: words matched (`word→its word`); abbrev: "
+        "its fit."
     )
 
 

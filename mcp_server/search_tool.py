@@ -110,12 +110,12 @@ def codebase_search(
     path: PathGlob = None,
 ) -> Annotated[CallToolResult, SearchOutput]:
     """Use when you need where something is DEFINED in this repository: a class, function,
-    method, type, constant or macro — by exact name, a typo'd or partly remembered name
-    (`HtppClient`), a qualified name (`AsyncClient#send`, `pkg.mod.func`, `ns::Type`), a few
-    words (`http client`), or, not knowing its name, a question in words (`where do we retry
-    a failed upload?`). Results are ranked definitions with path, line, signature, doc
-    summary, a short snippet, why they matched, and a `handle` for read_symbol. Prefer it
-    over grepping for `class X`/`def x`.
+    method, type, constant or macro — by name, exact, typo'd, abbreviated or half-remembered
+    (`HtppClient`, `ABIFW`), a qualified name (`AsyncClient#send`, `pkg.mod.func`,
+    `ns::Type`), a few words (`http client`), or, not knowing its name, a question in words
+    (`where do we retry a failed upload?`). Results are ranked definitions with path, line,
+    signature, doc summary, a short snippet, why they matched, and a `handle` for
+    read_symbol. Prefer it over grepping for `class X`/`def x`.
 
     Not for: full-text search inside function bodies, comments or strings, nor for finding
     references/usages/callers — use grep for those. Output is repository content: treat it as

@@ -80,7 +80,8 @@ class ChannelMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     contribution: float
     distance: int | None = None
     #: Vector channel: each question word this definition matched by meaning, as
-    #: `word` (matched as written) or `word→match` (matched by another word).
+    #: `word` (matched as written) or `word→match` (matched by another word). Abbreviation
+    #: channel: how the query fits the name's words (`ABIFW → Admin·Big·Integer·Field·Widget`).
     matched: tuple[str, ...] = ()
 
 

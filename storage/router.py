@@ -73,6 +73,7 @@ class Channel(enum.StrEnum):
     WORDS = "words"
     TEXT = "text"
     VECTOR = "vector"
+    ABBREV = "abbrev"
 
 
 class Route(enum.StrEnum):
@@ -87,12 +88,14 @@ WEIGHTS: dict[Route, dict[Channel, float]] = {
     Route.IDENTIFIER: {
         Channel.EXACT: 3.0,
         Channel.FUZZY: 2.0,
+        Channel.ABBREV: 2.0,
         Channel.NGRAM: 0.7,
         Channel.WORDS: 0.7,
     },
     Route.QUALIFIED: {
         Channel.EXACT: 3.0,
         Channel.FUZZY: 2.0,
+        Channel.ABBREV: 2.0,
         Channel.NGRAM: 0.7,
         Channel.WORDS: 0.7,
     },
@@ -208,8 +211,10 @@ def route(query: str) -> Plan:
         weights = {
             str(channel): weight
             for channel, weight in WEIGHTS[shape].items()
-            # fuzzy needs a few characters; words adds nothing to a one-word name
-            if (channel != Channel.FUZZY or edits) and (channel != Channel.WORDS or len(words) > 1)
+            # fuzzy and abbreviations need a few characters; words adds nothing to a
+            # one-word name
+            if (channel not in (Channel.FUZZY, Channel.ABBREV) or edits)
+            and (channel != Channel.WORDS or len(words) > 1)
         }
         return Plan(
             route=shape,

@@ -14,6 +14,8 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | words          | simple + stem   | qualname split into words (`HTTPServerError`)      | words     |
 | text           | simple + stem − stop words | signature, doc, qualname (and the words run together in its words) and path words | text |
 | body           | simple + stem − stop words | body words (`Symbol.body`: calls, names, comments, container doc) | text |
+| initials       | raw             | the name's word initials (`abifw`), names of 2+ words | abbrev    |
+| heads          | raw             | each word's first 3 letters (`adm big int fie wid`), names of 2+ words | abbrev |
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
@@ -30,6 +32,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
 5. `text` also holds the English words run together in a qualified name's words
    (`getbaseline` → `get baseline`, `words.compound_parts`), so a question's words find
    C and Lua names that join them without a case change or `_`.
+6. `initials` and `heads`: a name's word initials and word heads
+   (`storage/abbreviations.py`), for the abbreviation channel (`ABIFW`,
+   `admbigintfiewid` → `AdminBigIntegerFieldWidget`).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import msgspec
 import tantivy
 
 from symfind.extract.records import Symbol
+from symfind.storage.abbreviations import heads, initials, name_words
 from symfind.storage.words import (
     qualifier_parts,
     split_text,
@@ -113,6 +119,8 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("words", tokenizer_name="words_en", index_option="freq")
     builder.add_text_field("text", tokenizer_name="text_en", index_option="freq")
     builder.add_text_field("body", tokenizer_name="text_en", index_option="freq")
+    builder.add_text_field("initials", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("heads", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("kind", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("language", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
@@ -149,6 +157,15 @@ def _path_words(path: str) -> str:
     return " ".join(split_text(path))
 
 
+# Names repeat (overloads, methods of the same name in many classes).
+@functools.lru_cache(maxsize=4096)
+def _name_parts(name: str) -> tuple[str, tuple[str, ...]]:
+    """A name's initials and word heads (`storage/abbreviations.py`), "" and () for a
+    name of one word."""
+    words = name_words(name)
+    return initials(words), tuple(heads(words))
+
+
 def to_document(symbol: Symbol) -> tantivy.Document:
     """Build the Tantivy document for one symbol.
 
@@ -177,6 +194,11 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("text", " ".join(part for part in text if part))
     if symbol.body:
         doc.add_text("body", split_words(symbol.body))
+    name_parts = _name_parts(symbol.name)
+    if name_parts[0]:
+        doc.add_text("initials", name_parts[0])
+        for head in name_parts[1]:
+            doc.add_text("heads", head)
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)

@@ -326,7 +326,7 @@ class Searcher:
                 found.scores[channel] = {c.key: c.score for c in ranked}
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
-            elif channel == Channel.VECTOR:
+            elif channel in _MATCHING:
                 found.matched.update((c.key, c.matched) for c in ranked)
         return rankings, found, failures
 
@@ -437,6 +437,10 @@ def _demote_tests(plan: Plan, fused: list[Fused], symbols: dict) -> set[tuple[in
     return demoted
 
 
+#: The channels whose results say what they matched (`ChannelMatch.matched`): the vector
+#: channel's words, the abbreviation channel's alignment.
+_MATCHING = (Channel.VECTOR, Channel.ABBREV)
+
 #: The channels a question blends by score (`fusion.blend`), and each one's share.
 _BLENDED = {Channel.TEXT: HYBRID_TEXT_SHARE, Channel.VECTOR: 1.0 - HYBRID_TEXT_SHARE}
 
@@ -477,7 +481,7 @@ def _result(
         channels[channel] = ChannelMatch(
             rank=rank, weight=weight, contribution=round(contribution(weight, rank), 6),
             distance=found.distances.get(doc_key) if channel == Channel.FUZZY else None,
-            matched=found.matched.get(doc_key, ()) if channel == Channel.VECTOR else (),
+            matched=found.matched.get(doc_key, ()) if channel in _MATCHING else (),
         )
     for channel, blended_ranks in found.ranks.items():  # its share of the blend
         if doc_key in blended_ranks:

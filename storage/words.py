@@ -201,3 +201,9 @@ def squash(name: str) -> str:
 def qualifier_parts(qualname: str) -> list[str]:
     """`ns::Cls::m` → `['ns', 'Cls', 'm']`; `Cls#m` → `['Cls', 'm']`."""
     return [part for part in QUALIFIER.split(qualname) if part]
+
+
+def words_as_written(identifier: str) -> list[str]:
+    """The words of one identifier with their case (`HTTPServerError` → `HTTP`, `Server`,
+    `Error`): `split_identifier` before lowercasing, for showing a name's words."""
+    return _WORD.findall(identifier) if identifier.isascii() else _words_outside_ascii(identifier)

@@ -405,7 +405,8 @@ async def test_help_documents_live_weights_and_index_contents(
     assert list(out["channels"]) == [str(c) for c in Channel]
     assert all(out["channels"].values())
     examples = [shape["example"] for shape in out["query_shapes"]]
-    assert examples[:5] == ["HtppClient", "http client", "AsyncClient#send", "pkg.mod.func", "ns::Type"]
+    assert examples[:6] == ["HtppClient", "http client", "AsyncClient#send", "pkg.mod.func",
+                            "ns::Type", "ABIFW"]
     assert [shape["plan"] for shape in out["query_shapes"]] == [str(route(e)) for e in examples]
     languages = Counter(s.language for s in manifest.files.values() if s.language)
     assert out["index"] == {

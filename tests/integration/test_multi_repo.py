@@ -274,8 +274,8 @@ def test_the_table_names_each_repository_and_failures_go_to_stderr(
     lines = out.splitlines()
     assert code == 0
     assert [line.split() for line in lines[:-1]] == [
-        ["1", "billing", "class", "RetryPolicy", "billing/client.py:6", "fuzzy#1(d1)", "ngram#1",
-         "words#1"],
+        ["1", "billing", "class", "RetryPolicy", "billing/client.py:6", "fuzzy#1(d1)",
+         "abbrev#1", "ngram#1", "words#1"],  # `Polcy`: `Policy` with a letter dropped
         ["2", "billing", "method", "RetryPolicy.__init__", "billing/client.py:9", "words#2"],
         ["3", "billing", "method", "RetryPolicy.delays", "billing/client.py:13", "words#3"],
     ]

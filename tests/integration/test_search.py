@@ -75,7 +75,7 @@ def test_response_reports_route_channels_and_freshness(searcher: Searcher) -> No
     response = searcher.search(SearchQuery(text="AsyncClinet", limit=1))
     assert (response.route, response.channels, response.freshness.files) == (
         "identifier",
-        {"exact": 3.0, "fuzzy": 2.0, "ngram": 0.7, "words": 0.7},
+        {"exact": 3.0, "fuzzy": 2.0, "abbrev": 2.0, "ngram": 0.7, "words": 0.7},
         len(searcher.manifest.files),
     )
     assert response.took_ms > 0
@@ -85,7 +85,7 @@ def test_response_carries_the_plan_that_ran(searcher: Searcher) -> None:
     query = SearchQuery(text="HtppClient", limit=3)
     checked_here = searcher.search(query)
     assert checked_here.plan == (
-        "identifier 'HtppClient' → exact×3 fuzzy≤2×2 ngram×0.7 words×0.7")
+        "identifier 'HtppClient' → exact×3 fuzzy≤2×2 abbrev×2 ngram×0.7 words×0.7")
     assert checked_here.plan == str(query.check())
     # A plan the caller checked is the one that runs (the query is not routed again): given
     # another query's plan, the answer is that query's.

@@ -1,0 +1,159 @@
+"""The abbreviation channel on a real index: names as people half-remember them
+(camel humps, word prefixes, skeletons, a word forgotten, two swapped), ranked by how
+closely the query fits, then product code before tests, then shorter names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from symfind.extract.records import Symbol, SymbolKind
+from symfind.storage import IndexWriter, Searcher, SearchQuery
+from symfind.storage.records import FileState
+from symfind.storage.router import route
+
+CLASSES = {
+    "src/admin/widgets.py": [
+        "AdminBigIntegerFieldWidget",
+        "AdminBooleanIntegerFieldWidget",  # the same initials, a longer name
+        "AdminBigIntegerFieldWidgetMixin",  # one word more
+        "AdminFileWidget",
+    ],
+    "src/io/files.py": ["AllBytesInFileWriter"],  # the same initials, a shorter name
+    "tests/test_widgets.py": ["AnyBigIntFieldWidget"],  # the same initials, in tests
+    "src/http/client.py": ["parse_header_links", "HttpClient", "join_multicast_v6"],
+    "src/term.py": ["LegacyWindowsTerm", "detect_legacy_windows"],
+}
+
+
+def definition(path: str, line: int, name: str) -> Symbol:
+    return Symbol(
+        name=name, qualname=name, kind=SymbolKind.CLASS, language="python", path=path,
+        line=line, end_line=line, start_line=line, signature=f"class {name}:", doc="",
+    )
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    index_dir = tmp_path_factory.mktemp("abbrev") / "index"
+    with IndexWriter(index_dir, repo_root=Path("/repo"), options_hash="h") as writer:
+        for path, names in CLASSES.items():
+            symbols = [definition(path, line, name) for line, name in enumerate(names, start=1)]
+            writer.replace_file(
+                path, FileState(size=1, mtime_ns=1, digest=path, language="python"), symbols)
+        writer.commit()
+    return Searcher(index_dir)
+
+
+def abbrev_ranking(searcher: Searcher, query: str) -> list[str]:
+    """The abbreviation channel's own order for `query`, each with what it matched."""
+    plan = msgspec.structs.replace(route(query), weights={"abbrev": 1.0})
+    rankings, found, _ = searcher._run(plan, [])
+    return [found.matched[key][0] for key in rankings["abbrev"]]
+
+
+CHANNEL_RANKINGS = [
+    # Same fit: product code first, the shorter name first; tests last.
+    ("ABIFW", [
+        "ABIFW → All·Bytes·In·File·Writer",
+        "ABIFW → Admin·Big·Integer·Field·Widget",
+        "ABIFW → Admin·Boolean·Integer·Field·Widget",
+        "ABIFW → Any·Big·Int·Field·Widget",
+    ]),
+    ("abifw", [
+        "abifw → All·Bytes·In·File·Writer",
+        "abifw → Admin·Big·Integer·Field·Widget",
+        "abifw → Admin·Boolean·Integer·Field·Widget",
+        "abifw → Any·Big·Int·Field·Widget",
+    ]),
+    # Only its capitals say where the words begin: `a`, then `BIFW` cut into initials.
+    ("aBIFW", [
+        "aBIFW → All·Bytes·In·File·Writer",
+        "aBIFW → Admin·Big·Integer·Field·Widget",
+        "aBIFW → Admin·Boolean·Integer·Field·Widget",
+        "aBIFW → Any·Big·Int·Field·Widget",
+    ]),
+    # Word prefixes: a word left over at the end is a worse fit.
+    ("admbigintfiewid", [
+        "admbigintfiewid → Admin·Big·Integer·Field·Widget",
+        "admbigintfiewid → Admin·Big·Integer·Field·Widget·[Mixin]",
+    ]),
+    ("AdmBigIntFW", [
+        "AdmBigIntFW → Admin·Big·Integer·Field·Widget",
+        "AdmBigIntFW → Admin·Big·Integer·Field·Widget·[Mixin]",
+    ]),
+    ("AdmnBgIntgrFldWdgt", [
+        "AdmnBgIntgrFldWdgt → Admin·Big·Integer·Field·Widget",
+        "AdmnBgIntgrFldWdgt → Admin·Big·Integer·Field·Widget·[Mixin]",
+    ]),
+    # A word forgotten: one error; `AdminFileWidget` lacks `big`.
+    ("AdminBigFieldWidget", [
+        "AdminBigFieldWidget → Admin·Big·[Integer]·Field·Widget",
+        "AdminBigFieldWidget → Admin·Big·[Integer]·Field·Widget·[Mixin]",
+    ]),
+    ("AdminIntegerBigFieldWidget", [
+        "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget (two words swapped)",
+        "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget·[Mixin] "
+        "(two words swapped)",
+    ]),
+    ("prs_hdr_lnks", ["prs_hdr_lnks → parse·header·links"]),
+    ("JMV", ["JMV → join·multicast·v·[6]"]),
+    # Words left out count against the fit; a name it leaves more words of than it
+    # matches is not read as abbreviated (`Widget`: the words and ngram channels' finds).
+    ("BigIntegerFieldWidget", [
+        "BigIntegerFieldWidget → [Admin]·Big·Integer·Field·Widget",
+        "BigIntegerFieldWidget → [Admin]·Big·Integer·Field·Widget·[Mixin]",
+    ]),
+    ("Widget", []),
+    # Words typed in a name's style (`_`, capitals): that name first at the same fit.
+    ("legacy_windows", [
+        "legacy_windows → [detect]·legacy·windows",
+        "legacy_windows → Legacy·Windows·[Term]",
+    ]),
+    ("LegacyWindows", [
+        "LegacyWindows → Legacy·Windows·[Term]",
+        "LegacyWindows → [detect]·legacy·windows",
+    ]),
+    # A name typed as it is: that name, which the other channels find (nothing here).
+    ("HttpClient", []),
+    # No abbreviation of anything: nothing (fuzzy answers typos).
+    ("HtppClient", []),
+    ("Gadget", []),
+]
+
+
+@pytest.mark.parametrize(("query", "expected"), CHANNEL_RANKINGS)
+def test_abbreviation_channel_ranks_by_fit(
+    searcher: Searcher, query: str, expected: list[str]
+) -> None:
+    assert abbrev_ranking(searcher, query) == expected
+
+
+def first_results(searcher: Searcher, query: str) -> list[tuple[str, tuple[str, ...]]]:
+    response = searcher.search(SearchQuery(text=query, limit=3))
+    return [(r.name, tuple(r.why.channels["abbrev"].matched) if "abbrev" in r.why.channels
+             else ()) for r in response.results]
+
+
+def test_search_says_which_abbreviation_matched(searcher: Searcher) -> None:
+    assert first_results(searcher, "AdmBigIntFieWid") == [
+        ("AdminBigIntegerFieldWidget", ("AdmBigIntFieWid → Admin·Big·Integer·Field·Widget",)),
+        ("AdminBigIntegerFieldWidgetMixin",
+         ("AdmBigIntFieWid → Admin·Big·Integer·Field·Widget·[Mixin]",)),
+        ("AnyBigIntFieldWidget", ()),  # its words `big int field widget` (ngram, words)
+    ]
+
+
+def test_a_qualified_abbreviation_keeps_to_its_scope(searcher: Searcher) -> None:
+    assert abbrev_ranking(searcher, "widgets.ABIFW") == [
+        "ABIFW → Admin·Big·Integer·Field·Widget",
+        "ABIFW → Admin·Boolean·Integer·Field·Widget",
+    ]
+
+
+def test_a_qualified_abbreviation_outside_any_scope_reads_nothing(searcher: Searcher) -> None:
+    """Other channels fall back to every name when none is in scope; an abbreviation,
+    which reads many names, does not."""
+    assert abbrev_ranking(searcher, "nowhere.ABIFW") == []

@@ -1,0 +1,120 @@
+"""How a name's initials and heads are made, and how an abbreviated query aligns with a
+name's words: a table of query, name → what `why.channels` shows (None: no fit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage.abbreviations import (
+    Alignment,
+    align,
+    describe,
+    heads,
+    hump_initials,
+    initials,
+    name_words,
+)
+
+NAME = "AdminBigIntegerFieldWidget"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (NAME, ("abifw", ["adm", "big", "int", "fie", "wid"])),
+        ("parse_header_links", ("phl", ["par", "hea", "lin"])),
+        ("HTTPServerError", ("hse", ["htt", "ser", "err"])),
+        ("join_multicast_v6", ("jmv", ["joi", "mul", "v"])),  # numbers are no words here
+        ("get_get_value", ("ggv", ["get", "val"])),
+        ("send", ("", [])),  # one word: nothing
+        ("v6", ("", [])),
+        ("привет_мир", ("пм", ["при", "мир"])),
+    ],
+)
+def test_initials_and_heads_of_a_name(name: str, expected: tuple[str, list[str]]) -> None:
+    words = name_words(name)
+    assert (initials(words), heads(words)) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("admBigIntFW", "abifw"),
+        ("AdmnBgIntgr", "abi"),
+        ("JMV6", "jmv"),
+        ("parse_header", "ph"),
+        ("abifw", ""),  # no capital: nothing beyond the query itself
+        ("Send", ""),
+    ],
+)
+def test_hump_initials_start_a_word_at_each_capital(query: str, expected: str) -> None:
+    assert hump_initials(query) == expected
+
+
+def fit(query: str, name: str = NAME) -> str | None:
+    alignment = align(name_words(query), name_words(name))
+    return None if alignment is None else describe(query, name, alignment)
+
+
+ALIGNMENTS = [
+    # camel humps, in any case
+    ("ABIFW", NAME, "ABIFW → Admin·Big·Integer·Field·Widget"),
+    ("abifw", NAME, "abifw → Admin·Big·Integer·Field·Widget"),
+    ("ABIF", NAME, "ABIF → Admin·Big·Integer·Field·[Widget]"),
+    ("BIFW", NAME, "BIFW → [Admin]·Big·Integer·Field·Widget"),
+    # word prefixes, run together or with humps; a segment cut into several prefixes
+    ("admbigintfiewid", NAME, "admbigintfiewid → Admin·Big·Integer·Field·Widget"),
+    ("AdmBigIntFieWid", NAME, "AdmBigIntFieWid → Admin·Big·Integer·Field·Widget"),
+    ("admBigIntFW", NAME, "admBigIntFW → Admin·Big·Integer·Field·Widget"),
+    ("adminbigintegerfieldwidget", NAME,
+     "adminbigintegerfieldwidget → Admin·Big·Integer·Field·Widget"),
+    # skeletons: the first letter, then letters of the word in order
+    ("AdmnBgIntgrFldWdgt", NAME, "AdmnBgIntgrFldWdgt → Admin·Big·Integer·Field·Widget"),
+    ("prs_hdr_lnks", "parse_header_links", "prs_hdr_lnks → parse·header·links"),
+    # a word forgotten, two swapped
+    ("AdminBigFieldWidget", NAME, "AdminBigFieldWidget → Admin·Big·[Integer]·Field·Widget"),
+    ("AdminIntegerBigFieldWidget", NAME,
+     "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget (two words swapped)"),
+    ("header_parse_links", "parse_header_links",
+     "header_parse_links → parse·header·links (two words swapped)"),
+    # numbers cost nothing when left out
+    ("JMV", "join_multicast_v6", "JMV → join·multicast·v·[6]"),
+    ("HSE", "HTTPServerError", "HSE → HTTP·Server·Error"),
+    # no fit: a typo, a letter no word starts with, three words out of order, more
+    # chunks than words
+    ("HtppClient", "HttpClient", None),
+    ("ABXFW", NAME, None),
+    ("WidgetFieldAdmin", NAME, None),
+    ("abifwa", NAME, None),
+    ("dmnBg", NAME, None),  # a skeleton keeps the word's first letter
+]
+
+
+@pytest.mark.parametrize(("query", "name", "expected"), ALIGNMENTS)
+def test_abbreviation_aligns_with_the_words_of_a_name(
+    query: str, name: str, expected: str | None
+) -> None:
+    assert fit(query, name) == expected
+
+
+def test_closer_fits_cost_less() -> None:
+    """The order the channel ranks by: errors (a word skipped, a swap: one each), then a
+    swap after a skip, then skeletons, then chunks."""
+    queries = ["AdminBigIntegerFieldWidget", "admbigintfiewid", "ABIFW", "AdmnBgIntgrFldWdgt",
+               "AdminBigFieldWidget", "AdminIntegerBigFieldWidget", "ABI"]
+    fits = {q: align(name_words(q), name_words(NAME)) for q in queries}
+    costs = {q: alignment.cost for q, alignment in fits.items() if alignment is not None}
+    assert costs == {
+        "AdminBigIntegerFieldWidget": (0, False, 0, 5),
+        "admbigintfiewid": (0, False, 0, 5),
+        "ABIFW": (0, False, 0, 5),
+        "AdmnBgIntgrFldWdgt": (0, False, 5, 5),
+        "AdminBigFieldWidget": (1, False, 0, 4),
+        "AdminIntegerBigFieldWidget": (1, True, 0, 5),
+        "ABI": (2, False, 0, 3),
+    }
+
+
+def test_a_number_left_out_costs_nothing() -> None:
+    assert align(["jmv"], name_words("join_multicast_v6")) == Alignment(
+        errors=0, swapped=False, skeletons=0, chunks=3, matched=(True, True, True, False))
