@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 import msgspec
 import tantivy
 
-from symfind.extract.records import SCOPE_KINDS, Symbol, SymbolKind, UseKind
+from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
 from symfind.storage.freshness import describe, is_partial
 from symfind.storage.priors import is_test_path
@@ -360,6 +360,13 @@ def _head(receiver: str) -> str:
     return parts[0] if parts else receiver
 
 
+def _join(module: str, name: str) -> str:
+    """A Python module and a name in it: `pkg` + `x` → `pkg.x`, `.` + `x` → `.x`."""
+    if not name:
+        return module
+    return module + name if not module.strip(".") else f"{module}.{name}"
+
+
 def _definition(symbol: Symbol) -> Definition:
     return Definition(name=symbol.name, qualname=symbol.qualname, kind=str(symbol.kind),
                       language=symbol.language, path=symbol.path, line=symbol.line,
@@ -468,11 +475,28 @@ class _Resolver:
             return self._member(record, use)
         return self._top(record, use)
 
-    def _binding(self, record: FileUses, name: str):  # noqa: ANN202 (an Import or None)
+    def _binding(self, record: FileUses, name: str) -> Import | None:
         for item in record.imports:
             if item.name == name:
                 return item
         return None
+
+    def _receiver_binding(self, record: FileUses, receiver: str) -> tuple[Import | None, str]:
+        """The import that binds a receiver's first names (`import os.path` binds
+        `os.path`), and the module the receiver then names (Python dotted, or the Go
+        import path)."""
+        best = None
+        for item in record.imports:
+            if item.name and item.name != "*" and (
+                    receiver == item.name or receiver.startswith(item.name + ".")) and (
+                    best is None or len(item.name) > len(best.name)):
+                best = item
+        if best is None:
+            return None, ""
+        if record.language != "python":
+            return best, best.source
+        module = _join(best.source, best.imported)
+        return best, _join(module, receiver[len(best.name):].lstrip("."))
 
     def _elsewhere_in(self, paths: set[str], fallback: str) -> _Verdict:
         for path in sorted(paths):
@@ -483,9 +507,10 @@ class _Resolver:
     def _top(self, record: FileUses, use: Use) -> _Verdict:
         language = record.language
         follows = language in _MODULE_FILES
+        if use.kind is UseKind.IMPORT:
+            return self._imported(record, use)
         if use.receiver:
-            head = _head(use.receiver)
-            item = self._binding(record, head)
+            item, module = self._receiver_binding(record, use.receiver)
             if item is None or not follows:
                 if use.receiver_type:
                     member = self.other_members.get(_last(use.receiver_type))
@@ -496,14 +521,6 @@ class _Resolver:
                     return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
                 return _Verdict(Tier.ELSEWHERE, "a member of an object, not a module's name",
                                 "members of objects")
-            module = item.source
-            if language == "python":
-                rest = use.receiver[len(head):].lstrip(".")
-                if item.imported:
-                    module = f"{module}.{item.imported}" if module.strip(".") else (
-                        module + item.imported)
-                if rest:
-                    module = f"{module}.{rest}" if module.strip(".") else module + rest
             paths = self._module_files(record, module)
             if paths & self.providers:
                 return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
@@ -521,8 +538,7 @@ class _Resolver:
             source = item.source
             paths = self._module_files(record, source)
             if item.imported and not paths & self.providers and language == "python":
-                paths |= self._module_files(record, f"{source}.{item.imported}"
-                                            if source.strip(".") else source + item.imported)
+                paths |= self._module_files(record, _join(source, item.imported))
             if paths & self.providers:
                 return _Verdict(Tier.RESOLVED, f"imported from {source}")
             if paths:
@@ -541,6 +557,23 @@ class _Resolver:
         if not follows:
             return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
         return _Verdict(Tier.POSSIBLE, "no import in the file says which definition")
+
+    def _imported(self, record: FileUses, use: Use) -> _Verdict:
+        """The name inside an import statement: of the target when its module provides
+        it (the module itself, when the name is a submodule)."""
+        source = use.receiver or next((item.source for item in record.imports
+                                       if use.name in (item.imported, item.name)), "")
+        if self.member or record.language not in _MODULE_FILES:
+            if not self.member and not self.others:
+                return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
+            return _Verdict(Tier.POSSIBLE if not self.member else Tier.ELSEWHERE,
+                            f"imported from {source}", source)
+        paths = self._module_files(record, source)
+        if paths & self.providers:
+            return _Verdict(Tier.RESOLVED, f"imported from {source}")
+        if paths:
+            return self._elsewhere_in(paths, source)
+        return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
 
     def _package(self) -> str:
         parts = qualifier_parts(self.target.qualname)
@@ -566,12 +599,14 @@ class _Resolver:
             if use.receiver == owner or _last(use.receiver) in self.family and (
                     use.receiver.split(".")[-1][:1].isupper()):
                 return _Verdict(Tier.RESOLVED, f"called on the class {use.receiver}")
-            item = self._binding(record, head)
+            item, module = self._receiver_binding(record, use.receiver)
             if item is not None and record.language in _MODULE_FILES:
-                if item.imported in self.family:
+                if item.imported in self.family and use.receiver == item.name:
                     return _Verdict(Tier.RESOLVED, f"called on the class {item.imported}")
-                paths = self._module_files(record, item.source)
-                return self._elsewhere_in(paths, f"module {item.source}")
+                if _last(module) in self.family:
+                    return _Verdict(Tier.RESOLVED, f"called on the class {_last(module)}")
+                paths = self._module_files(record, module)
+                return self._elsewhere_in(paths, f"module {module}")
             if head in {"super()", "super"}:
                 return _Verdict(Tier.POSSIBLE, "through super(): a base's member")
             return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
