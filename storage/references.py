@@ -471,6 +471,8 @@ class _Resolver:
     # -- one use ---------------------------------------------------------------------------
 
     def classify(self, record: FileUses, use: Use) -> _Verdict:
+        if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
+            return self._imported(record, use)
         if self.member:
             return self._member(record, use)
         return self._top(record, use)
@@ -507,8 +509,6 @@ class _Resolver:
     def _top(self, record: FileUses, use: Use) -> _Verdict:
         language = record.language
         follows = language in _MODULE_FILES
-        if use.kind is UseKind.IMPORT:
-            return self._imported(record, use)
         if use.receiver:
             item, module = self._receiver_binding(record, use.receiver)
             if item is None or not follows:
@@ -563,11 +563,12 @@ class _Resolver:
         it (the module itself, when the name is a submodule)."""
         source = use.receiver or next((item.source for item in record.imports
                                        if use.name in (item.imported, item.name)), "")
-        if self.member or record.language not in _MODULE_FILES:
-            if not self.member and not self.others:
+        if self.member:  # a member is not imported by its own name
+            return self._elsewhere_in(self._module_files(record, source), source)
+        if record.language not in _MODULE_FILES:
+            if not self.others:
                 return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
-            return _Verdict(Tier.POSSIBLE if not self.member else Tier.ELSEWHERE,
-                            f"imported from {source}", source)
+            return _Verdict(Tier.POSSIBLE, f"{record.language} imports are not followed yet")
         paths = self._module_files(record, source)
         if paths & self.providers:
             return _Verdict(Tier.RESOLVED, f"imported from {source}")
