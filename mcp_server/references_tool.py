@@ -143,17 +143,19 @@ def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label:
     """The answer of one repository, fitted to ANSWER_BUDGET_CHARS."""
     daemon = repo.settled_daemon()
     with tool_errors():
+        if handle:  # checked outside the reader: a bad handle is no failure to read the index
+            with repo.reader() as searcher:
+                manifest = searcher.manifest
+            pinned = handles.verify(handle, manifest.index_id, repo.handle_key)
+            state = manifest.files.get(pinned.path)
+            if state is None or not state.digest.startswith(pinned.digest):
+                raise FileChanged(f"{pinned.path} changed since the search that returned "
+                                  "the handle — re-run codebase_search for a new one")
+            query = ReferencesQuery(target=pinned.name, path=pinned.path,
+                                    line=pinned.start_line, limit=query.limit,
+                                    cursor=query.cursor)
         with repo.reader() as searcher:
             manifest = searcher.manifest
-            if handle:
-                pinned = handles.verify(handle, manifest.index_id, repo.handle_key)
-                state = manifest.files.get(pinned.path)
-                if state is None or not state.digest.startswith(pinned.digest):
-                    raise FileChanged(f"{pinned.path} changed since the search that returned "
-                                      "the handle — re-run codebase_search for a new one")
-                query = ReferencesQuery(target=pinned.name, path=pinned.path,
-                                        line=pinned.start_line, limit=query.limit,
-                                        cursor=query.cursor)
             found = searcher.find_references(query, daemon=daemon)
     fresh = freshness(found.freshness, repo.activity(daemon))
     sign = _signer(manifest, label, repo.handle_key)
