@@ -226,6 +226,7 @@ class UseIndex:
     def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema) -> None:
         self._searcher = searcher
         self._schema = schema
+        self._files: dict[str, list[Symbol]] = {}  # definitions by file, read once
 
     def _docs(self, query: tantivy.Query) -> list[tantivy.Document]:
         count = self._searcher.search(query, 1, count=True).count
@@ -250,9 +251,12 @@ class UseIndex:
 
     def definitions_in(self, path: str) -> list[Symbol]:
         """The definitions of one file, by line."""
-        records = (document.get_all("record") for document in self._docs(self._term("path", path)))
-        return sorted((decode_record(record[0]) for record in records if record),
-                      key=lambda s: (s.line, s.name))
+        if path not in self._files:
+            documents = self._docs(self._term("path", path))
+            records = (document.get_all("record") for document in documents)
+            self._files[path] = sorted((decode_record(record[0]) for record in records if record),
+                                       key=lambda s: (s.line, s.name))
+        return self._files[path]
 
     def files_using(self, names: Iterable[str]) -> list[tantivy.DocAddress]:
         """The documents carrying the uses of files that use any of `names`."""
@@ -399,7 +403,8 @@ class _Resolver:
                            and _last(s.qualname) == self.container} if self.container else set()
         self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
         self.family: set[str] = {self.container} if self.member else set()
-        self.declaring: dict[str, Symbol] = {}  # a base or interface declaring the member
+        self.bases: set[str] = set()
+        self._declaring: dict[str, bool] = {}
         self.other_members: dict[str, Symbol] = {}
         self.other_top: dict[str, list[Symbol]] = defaultdict(list)
         for other in others:
@@ -432,16 +437,18 @@ class _Resolver:
             self.family |= frontier
             if not frontier:
                 break
-        bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
-                 if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
-        for owner, other in self.other_members.items():
-            if owner in bases or other.kind in _MEMBER_KINDS and self._is_interface(other):
-                self.declaring[owner] = other
+        self.bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
+                      if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
 
-    def _is_interface(self, member: Symbol) -> bool:
-        owner = _container(member)
-        return any(s.kind in _INTERFACE_KINDS and _last(s.qualname) == owner
-                   for s in self.index.definitions_in(member.path))
+    def _declares(self, owner: str) -> bool:
+        """Whether `owner`, which defines a member of the name too, is a base of the
+        target's class or an interface (then a call on it may dispatch to the target)."""
+        if owner not in self._declaring:
+            member = self.other_members[owner]
+            self._declaring[owner] = owner in self.bases or any(
+                s.kind in _INTERFACE_KINDS and _last(s.qualname) == owner
+                for s in self.index.definitions_in(member.path))
+        return self._declaring[owner]
 
     def learn_reexports(self, records: Sequence[FileUses]) -> None:
         """Modules that import the target's name from a module providing it provide it too
@@ -587,7 +594,7 @@ class _Resolver:
             if typed in self.family:
                 how = "self" if _head(use.receiver) in {"self", "cls", "this"} else "receiver"
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
-            if typed in self.declaring:
+            if typed in self.other_members and self._declares(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "
                                 f"{self.name}: may dispatch here")
             if typed in self.other_members:

@@ -283,3 +283,32 @@ def test_uses_stay_out_of_definition_search_and_follow_their_file(
     assert [(g.path, s.line) for g in after.groups for s in g.sites] == [
         ("pkg/__init__.py", 1), ("app.py", 4)]
     assert searcher.num_symbols == len(searcher.all_symbols()) == 5
+
+
+def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_possible(
+    tmp_path: Path,
+) -> None:
+    files: Files = {
+        "base.py": ([defn("base.py", "Base", SymbolKind.CLASS, 1, 3),
+                     defn("base.py", "Base.get", SymbolKind.METHOD, 2, 3)], [], []),
+        "sessions.py": (
+            [defn("sessions.py", "Session", SymbolKind.CLASS, 2, 5),
+             defn("sessions.py", "Session.get", SymbolKind.METHOD, 3, 5)],
+            [use("Base", 2, UseKind.INHERIT, "", "", "Session")],
+            [Import(name="Base", source="base", imported="Base", line=1)]),
+        "mine.py": (
+            [defn("mine.py", "MySession", SymbolKind.CLASS, 2, 3),
+             defn("mine.py", "run", SymbolKind.FUNCTION, 5, 9)],
+            [use("Session", 2, UseKind.INHERIT, "", "", "MySession"),
+             use("get", 6, UseKind.ATTRIBUTE_CALL, "mine", "MySession", "run"),
+             use("get", 7, UseKind.ATTRIBUTE_CALL, "anyone", "Base", "run"),
+             use("get", 8, UseKind.ATTRIBUTE_CALL, "other", "Other", "run")],
+            [Import(name="Session", source="sessions", imported="Session", line=1)]),
+    }
+    found = build(tmp_path / "index", files).find_references(
+        ReferencesQuery(target="get", path="sessions.py", line=3))
+    assert [(s.line, s.reason) for g in found.groups for s in g.sites] == [
+        (6, "receiver is a MySession")]
+    assert [(g.receiver, g.reason, g.count) for g in found.possible_groups] == [
+        ("anyone", "receiver typed Base, which declares get: may dispatch here", 1),
+        ("other", "receiver typed Other, not known to derive from Session", 1)]
