@@ -83,7 +83,7 @@ def reference_latency(root: Path, names: list[str], repeats: int) -> dict[str, d
         subprocess.run([sys.executable, "-m", "symfind.daemon", "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.environ["SYMFIND_INDEX_DIR"] = tmp
-        searcher = Searcher(index_dir_for(root))
+        searcher = Searcher(index_dir_for(root.resolve()))
         out = {}
         for name in names:
             times, answer = [], None
