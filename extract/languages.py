@@ -25,6 +25,8 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
             TypeScript's (its grammar is TypeScript's plus JSX); JavaScript and
             TypeScript share module-level variables (`js-variables`); C and C++ share
             typedefs and macros (`c-typedefs`) and file-scope variables (`c-variables`).
+        refs: Stems of the reference query files (`queries/<stem>-refs.scm`, read by
+            `extract/occurrences.py`), when not just the language's own.
     """
 
     name: str
@@ -33,6 +35,7 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
     separator: str = "."
     member_separator: str = ""
     tags: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, LanguageSpec] = {

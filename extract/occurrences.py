@@ -1,0 +1,571 @@
+"""A file's uses of names (`Occurrence`) and its imports (`Import`), read from the parse
+tree that `parse.extract_file` already made, with one query per language.
+
+Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
+I/O except reading the bundled `.scm` query files, no global state except the cache of
+compiled queries.
+
+Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
+
+- `@scope` a node whose bindings are local to all of it: a function, a lambda, a
+  comprehension (block scopes are read as their function's: a name bound anywhere in a
+  function is local to all of it, which may drop a use of a shadowed outer name, never
+  keep a local);
+- `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
+  target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
+  own name); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
+  identifiers found through nodes whose type ends in `pattern` or `_list`, not those in
+  an attribute or a subscript); a name bound outside every scope is the module's: not local. A name that is
+  a definition symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
+- `@global` a name a scope declares global (Python `global x`): not local there;
+- `@skip` a node none of whose names is a use (keyword-argument names, import paths,
+  object keys); definitions' own names are skipped without a pattern (`defined`);
+- `@ref.<kind>` a use, of a `UseKind` (`@ref.attribute_call`...), with `@receiver` what it
+  is looked up on. A name several patterns capture takes the first of `_PRIORITY`'s kinds.
+  A name with a receiver is always a use; a bare name only when no enclosing scope binds it;
+- `@hint.var` a name whose type the file shows: `@hint.type` its declared type,
+  `@hint.new` a type constructed for it (`T{}`, `new T()`), or `@hint.call` the function
+  called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
+  Python's `C(...)` capitalised, Go's `NewC(...)`). A name given two types, or also
+  bound without one, gets none;
+- `@import` an import statement, with `@import.source` (the module, quotes dropped),
+  `@import.name` the name it takes and `@import.alias` what it binds it as,
+  `@import.module` a module bound itself (as its alias, or its own name), or
+  `@import.wildcard`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from tree_sitter import Node, Query, QueryCursor
+from tree_sitter_language_pack import get_language
+
+from symfind.extract.languages import LANGUAGES
+from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
+
+RECEIVER_MAX_CHARS = 80
+_PACKAGE = Path(__file__).resolve().parent
+
+# The kind a name takes when several patterns capture it: the most specific first.
+_PRIORITY = {
+    kind: rank
+    for rank, kind in enumerate(
+        (
+            UseKind.IMPORT,
+            UseKind.DECORATOR,
+            UseKind.INHERIT,
+            UseKind.TYPE,
+            UseKind.ATTRIBUTE_CALL,
+            UseKind.CALL,
+            UseKind.ATTRIBUTE,
+            UseKind.PLAIN,
+        )
+    )
+}
+_BY_PRIORITY = sorted(((f"ref.{kind.value}", kind) for kind in UseKind),
+                      key=lambda item: _PRIORITY[item[1]])
+_CLASS_KINDS = frozenset(
+    {SymbolKind.CLASS, SymbolKind.STRUCT, SymbolKind.INTERFACE, SymbolKind.TRAIT,
+     SymbolKind.ENUM}
+)
+_WHITESPACE = re.compile(r"\s+")
+_IDENTIFIER = re.compile(r"[$@]{0,2}\w+")
+# A type as written, down to the name a receiver's type is looked up by: quotes,
+# pointers, references and qualifiers before it and generic arguments after it dropped.
+_TYPE_PREFIX = re.compile(r"^(?:[*&\s\"']|\[\]|'\w+\s|(?:mut|dyn|impl|const|ref|out|in)\b)+")
+_GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+_NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
+
+
+class _Rules(NamedTuple):
+    """What differs between languages beyond their query."""
+
+    #: Receivers that are the enclosing class's instance (or the class itself).
+    self_names: frozenset[str] = frozenset()
+    #: The type a call assigned to a name constructs, or "" (`_python_ctor`).
+    ctor: Callable[[str], str] = lambda callee: ""
+    #: The name a module imported without an alias is bound as.
+    module_name: Callable[[str], str] = lambda source: source
+
+
+def _python_ctor(callee: str) -> str:
+    """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming."""
+    last = callee.rsplit(".", 1)[-1]
+    return callee if last[:1].isupper() and not last.isupper() else ""
+
+
+def _go_ctor(callee: str) -> str:
+    """`Server` for `NewServer`, `http.Server` for `http.NewServer`."""
+    package, dot, last = callee.rpartition(".")
+    if len(last) > 3 and last.startswith("New") and last[3].isupper():
+        return f"{package}{dot}{last[3:]}"
+    return ""
+
+
+def _go_package(source: str) -> str:
+    """Go binds an import path to its package's name: the path's last element (the
+    `.vN` of gopkg.in's paths dropped)."""
+    return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
+
+
+_RULES: dict[str, _Rules] = {
+    "python": _Rules(self_names=frozenset({"self", "cls"}), ctor=_python_ctor),
+    "go": _Rules(ctor=_go_ctor, module_name=_go_package),
+}
+
+
+class _Queries(NamedTuple):
+    """A language's refs query, with cursors kept (making one costs ~0.1 ms, a tenth of
+    a small file's extraction); like the cached parsers, used by one thread at a time."""
+
+    every: QueryCursor  # the whole file: run once over the tree, for its captures
+    imports: QueryCursor  # its import patterns alone, on each import statement
+
+
+@functools.cache
+def _queries(language: str) -> _Queries | None:
+    """The language's refs query, or None when it has none yet."""
+    spec = LANGUAGES[language]
+    stems = spec.refs or (language,)
+    files = [_PACKAGE / "queries" / f"{stem}-refs.scm" for stem in stems]
+    if not all(path.is_file() for path in files):
+        return None
+    text = "\n".join(path.read_text(encoding="utf-8") for path in files)
+    grammar = get_language(spec.grammar)  # type: ignore[arg-type]
+    imports = "\n".join(pattern for pattern in _patterns(text) if "@import" in pattern)
+    alone = QueryCursor(Query(grammar, imports or "(ERROR) @import"))
+    alone.set_max_start_depth(0)  # patterns rooted at the statement only
+    return _Queries(QueryCursor(Query(grammar, text)), alone)
+
+
+_PATTERN_TAIL = re.compile(r"\s*(?:@[\w.]+|[?*+])")
+
+
+def _patterns(text: str) -> list[str]:
+    """The top-level patterns of a query's text, comments left out."""
+    patterns: list[str] = []
+    depth, start, index, length = 0, -1, 0, len(text)
+    while index < length:
+        char = text[index]
+        if char == ";":
+            index = text.find("\n", index)
+            index = length if index < 0 else index
+            continue
+        if char == '"':
+            index = text.index('"', index + 1) + 1  # no escaped quotes in our queries
+            continue
+        if char in "([":
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth == 0:
+                index += 1
+                while tail := _PATTERN_TAIL.match(text, index):
+                    index = tail.end()
+                patterns.append(text[start:index])
+                continue
+        index += 1
+    return patterns
+
+
+class _Nest:
+    """The spans around positions asked about in increasing order: a sweep over spans
+    sorted by start (then longest first), so that each costs a few steps."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self._spans = spans
+        self._next = 0
+        self.stack: list[int] = []  # indices into spans, outermost first
+
+    def at(self, position: int) -> list[int]:
+        spans, stack = self._spans, self.stack
+        while self._next < len(spans) and spans[self._next][0] <= position:
+            start = spans[self._next][0]
+            while stack and spans[stack[-1]][1] <= start:
+                stack.pop()
+            stack.append(self._next)
+            self._next += 1
+        while stack and spans[stack[-1]][1] <= position:
+            stack.pop()
+        return stack
+
+
+def _text(node: Node, parsed: bytes) -> str:
+    return parsed[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _receiver_text(node: Node, parsed: bytes) -> str:
+    text = _text(node, parsed)
+    if len(text) > RECEIVER_MAX_CHARS or "\n" in text or "  " in text or "\t" in text:
+        text = _WHITESPACE.sub(" ", text).strip()[:RECEIVER_MAX_CHARS]
+    return text
+
+
+def type_name(text: str) -> str:
+    """A declared type as a receiver type: `*Server` → `Server`, `Optional[Session]` →
+    `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole; "" for a type with no
+    name to keep (`[T; 3]`, `(A, B)`, `A | B`)."""
+    text = text.strip().strip("\"'")
+    optional = _OPTIONAL.match(text)
+    if optional:
+        text = optional[1].strip().strip("\"'")
+    text = _NULLABLE.sub("", text)
+    text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
+    return text if text and re.fullmatch(r"[\w.:\\$]+", text) else ""
+
+
+def _merge(types: dict[str, str], name: str, type_: str) -> None:
+    """Record a binding of `name`: its type stays known while every binding agrees."""
+    known = types.get(name)
+    if known is None:
+        types[name] = type_
+    elif known != type_:
+        types[name] = ""
+
+
+# What may stand between a receiver and the name looked up on it (`a.b`, `a?.b`, `a->b`,
+# `A::b`, `a&.b`, `A\\b`), longest first.
+_SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
+_SPACE = b" \t\r\n"
+# Kinds whose name may have a receiver.
+_NO_RECEIVER = frozenset({"ref.call", "ref.plain"})
+
+
+def occurrences_and_imports(
+    root: Node,
+    language: str,
+    parsed: bytes,
+    symbols: list[Symbol],
+    defined: list[tuple[int, int]],
+    check: Callable[[], None],
+) -> tuple[list[Occurrence], list[Import]]:
+    """The uses of names one parse tree shows that it does not bind locally, ordered by
+    line then column, and its imports in source order.
+
+    One run of the language's query gives every capture at once; an import statement's
+    parts, which belong together, are matched again on the statement alone by the
+    query's import patterns (`set_max_start_depth(0)`: only patterns rooted there).
+
+    Args:
+        root: The file's parse tree.
+        language: Language id (`extract.languages`).
+        parsed: The bytes the tree was parsed from.
+        symbols: The file's definitions (for each use's enclosing definition and the
+            types of `self`).
+        defined: The byte spans of the definitions' names in `parsed`: not uses.
+        check: Raises when the extraction's deadline has passed.
+
+    Returns:
+        The occurrences and the imports; both empty for a language without a refs query.
+
+    Raises:
+        ParseTimeout: The deadline passed (from `check`).
+    """
+    queries = _queries(language)
+    if queries is None:
+        return [], []
+    rules = _RULES.get(language, _Rules())
+    captured = queries.every.captures(root)
+    check()
+    alone = queries.imports
+    statements = {node.start_byte: node for node in captured.get("import", ())}
+    imports = [record for _, statement in sorted(statements.items())
+               for record in _imports(statement, alone, parsed, rules)]
+    hints: dict[int, str] = {}  # a bound name's start byte → its type
+    member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
+    _hints(captured, parsed, rules, hints, member_hints)
+    binds = [(node.start_byte, _text(node, parsed), False) for node in captured.get("bind", ())]
+    binds.extend((node.start_byte, _text(node, parsed), True)
+                 for node in captured.get("bind.outer", ()))
+    for node in captured.get("bind.all", ()):
+        _destructured(node, parsed, binds)
+    globals_ = [(node.start_byte, _text(node, parsed)) for node in captured.get("global", ())]
+    scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
+                    key=lambda span: (span[0], -span[1]))
+    skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
+    skips.extend(defined)
+    module_types, scope_types = _bindings(scopes, binds, globals_, hints, defined)
+    check()
+    # Each name once, of the first kind in `_PRIORITY` that captured it.
+    uses: dict[int, tuple[UseKind, Node, bool]] = {}
+    for capture, kind in _BY_PRIORITY:
+        nodes = captured.get(capture)
+        if nodes:
+            use = (kind, None, capture not in _NO_RECEIVER)
+            for node in nodes:
+                start = node.start_byte
+                if start not in uses:
+                    uses[start] = (kind, node, use[2])
+    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+    sources = {(record.line, record.imported): record.source for record in imports
+               if record.imported}
+    occurrences = _occurrences(uses, receivers, sources, scopes, scope_types, module_types,
+                               skips, symbols, member_hints, parsed, rules)
+    return occurrences, imports
+
+
+def _bindings(
+    scopes: list[tuple[int, int]], binds: list[tuple[int, str, bool]],
+    globals_: list[tuple[int, str]], hints: dict[int, str], defined: list[tuple[int, int]],
+) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The names each scope binds, with their types where known, and the module's."""
+    definitions = {start for start, _ in defined}
+    module: dict[str, str] = {}
+    bound: list[dict[str, str]] = [{} for _ in scopes]
+    nest = _Nest(scopes)
+    binds.sort()
+    for start, name, outer in binds:
+        chain = nest.at(start)
+        depth = len(chain) - (2 if outer else 1)
+        if depth < 0:
+            _merge(module, name, hints.get(start, ""))
+        elif start not in definitions:
+            _merge(bound[chain[depth]], name, hints.get(start, ""))
+    if globals_:
+        nest = _Nest(scopes)
+        for start, name in sorted(globals_):
+            chain = nest.at(start)
+            if chain:
+                bound[chain[-1]].pop(name, None)
+    return module, bound
+
+
+def _visible(scopes: list[tuple[int, int]], bound: list[dict[str, str]]) -> list[frozenset[str]]:
+    """The local names seen in each scope: its own and those of the scopes around it."""
+    visible: list[frozenset[str]] = []
+    stack: list[int] = []
+    for index, (start, _) in enumerate(scopes):
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        names = bound[index].keys()
+        visible.append(visible[stack[-1]].union(names) if stack else frozenset(names))
+        stack.append(index)
+    return visible
+
+
+_NAME_TYPES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+_PATTERN_ENDS = ("pattern", "_list")
+
+
+def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, str, bool]]) -> None:
+    """The names a destructuring target binds (`@bind.all`)."""
+    if node.type in _NAME_TYPES:
+        binds.append((node.start_byte, _text(node, parsed), False))
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in _NAME_TYPES:
+            binds.append((current.start_byte, _text(current, parsed), False))
+        elif current.type.endswith(_PATTERN_ENDS):
+            stack.extend(current.named_children)
+
+
+def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
+           hints: dict[int, str], member_hints: list[tuple[int, str, str]]) -> None:
+    """Each `@hint` node's name and type: the `@hint.*` nodes it holds nearest (a pattern's
+    parts are inside its root, and never inside another hint pattern's root)."""
+    containers = sorted({(node.start_byte, -node.end_byte) for node in captured.get("hint", ())})
+    if not containers:
+        return
+    spans = [(start, -negated_end) for start, negated_end in containers]
+    parts: list[tuple[int, str, Node]] = [
+        (node.start_byte, capture, node)
+        for capture in ("hint.var", "hint.type", "hint.new", "hint.call")
+        for node in captured.get(capture, ())
+    ]
+    parts.sort(key=lambda part: part[0])
+    slots: list[dict[str, Node]] = [{} for _ in spans]
+    nest = _Nest(spans)
+    for start, capture, node in parts:
+        chain = nest.at(start)
+        if chain:
+            slots[chain[-1]].setdefault(capture, node)
+    for slot in slots:
+        var = slot.get("hint.var")
+        if var is None:
+            continue
+        if "hint.type" in slot:
+            type_ = type_name(_text(slot["hint.type"], parsed))
+        elif "hint.new" in slot:
+            type_ = type_name(_text(slot["hint.new"], parsed))
+        elif "hint.call" in slot:
+            type_ = rules.ctor(_WHITESPACE.sub("", _text(slot["hint.call"], parsed)))
+        else:
+            continue
+        text = _text(var, parsed)
+        if _IDENTIFIER.fullmatch(text):
+            hints[var.start_byte] = type_
+            continue
+        self_name, dot, member = text.partition(".")
+        if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+            member_hints.append((var.start_point.row + 1, text, type_))
+
+
+def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
+             rules: _Rules) -> list[Import]:
+    """The names one import statement binds, in source order."""
+    line = statement.start_point.row + 1
+    records: list[tuple[int, Import]] = []
+    for _, captures in alone.matches(statement):
+        if "import" not in captures or captures["import"][0] != statement:
+            continue
+        alias = _text(captures["import.alias"][0], parsed) if "import.alias" in captures else ""
+        if "import.module" in captures:
+            module = captures["import.module"][0]
+            source = _text(module, parsed).strip("\"'`<>")
+            records.append((module.start_byte, Import(
+                name=alias or rules.module_name(source), source=source, line=line)))
+            continue
+        source = _text(captures["import.source"][0], parsed).strip("\"'`<>")
+        if "import.wildcard" in captures:
+            records.append((captures["import.wildcard"][0].start_byte,
+                            Import(name="*", source=source, line=line)))
+            continue
+        name_node = captures["import.name"][0]
+        imported = _text(name_node, parsed)
+        records.append((name_node.start_byte, Import(
+            name=alias or imported, source=source, imported=imported, line=line)))
+    records.sort(key=lambda record: record[0])
+    return [record for _, record in records]
+
+
+def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | None:
+    """The receiver captured right before a name and its separator (`a.b`, `a?.b`,
+    `a->b`, `A::b`, `a&.b`, `A\\b`)."""
+    end = start
+    while end and parsed[end - 1] in _SPACE:
+        end -= 1
+    if end < 2:
+        return None
+    last = parsed[end - 1]
+    if last == 0x2E:  # .
+        end -= 2 if parsed[end - 2] in b"?&" else 1
+    elif last == 0x5C:  # backslash
+        end -= 1
+    elif (last == 0x3E and parsed[end - 2] == 0x2D) or (last == 0x3A and parsed[end - 2] == 0x3A):
+        end -= 2  # -> ::
+    else:
+        return None
+    while end and parsed[end - 1] in _SPACE:
+        end -= 1
+    return receivers.get(end)
+
+
+def _occurrences(
+    uses: dict[int, tuple[UseKind, Node, bool]], receivers: dict[int, Node],
+    sources: dict[tuple[int, str], str], scopes: list[tuple[int, int]],
+    scope_types: list[dict[str, str]], module_types: dict[str, str],
+    skips: list[tuple[int, int]], symbols: list[Symbol],
+    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules,
+) -> list[Occurrence]:
+    skips.sort()
+    skips.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel: the sweep needs no bound check
+    spans = sorted(
+        ((min(s.start_line or s.line, s.line), s.end_line + 1, i) for i, s in enumerate(symbols)),
+        key=lambda span: (span[0], -span[1], span[2]),
+    )
+    order = [i for _, _, i in spans]
+    enclosing = _Nest([(start, end) for start, end, _ in spans])
+    members = _member_types(member_hints, symbols, spans, order)
+    visible = _visible(scopes, scope_types)
+    scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
+    stack: list[int] = []  # the scopes around the current use, outermost first
+    next_scope = 0
+    skip_index, covered = 0, -1
+    last_line, around, enclosing_name = -1, [], ""
+    occurrences: list[Occurrence] = []
+    append = occurrences.append
+    for start, (kind, node, may_have_receiver) in sorted(uses.items()):
+        while skips[skip_index][0] <= start:
+            if skips[skip_index][1] > covered:
+                covered = skips[skip_index][1]
+            skip_index += 1
+        if start < covered:
+            continue
+        while scopes[next_scope][0] <= start:
+            scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= scope_start:
+                stack.pop()
+            stack.append(next_scope)
+            next_scope += 1
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        end = node.end_byte
+        name = parsed[start:end].decode("utf-8", errors="replace")
+        receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
+        if receiver_node is None and stack and name in visible[stack[-1]]:
+            continue
+        row, column = node.start_point
+        line = row + 1
+        if line != last_line:
+            last_line = line
+            around = list(enclosing.at(line))
+            enclosing_name = symbols[order[around[-1]]].qualname if around else ""
+        receiver = receiver_type = ""
+        if kind is UseKind.IMPORT:
+            receiver = sources.get((line, name), "")
+        elif receiver_node is not None:
+            receiver = _receiver_text(receiver_node, parsed)
+            receiver_type = _receiver_type(receiver, stack, scope_types, module_types,
+                                           around, order, symbols, members, rules)
+        if column:
+            prefix = parsed[start - column : start]
+            if not prefix.isascii():
+                column = len(prefix.decode("utf-8", errors="replace"))
+        append(Occurrence(name=name, line=line, column=column + 1, kind=kind,
+                          receiver=receiver, receiver_type=receiver_type,
+                          enclosing=enclosing_name))
+    scopes.pop()
+    return occurrences
+
+
+def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol]) -> str:
+    for index in reversed(around):
+        symbol = symbols[order[index]]
+        if symbol.kind in _CLASS_KINDS:
+            return symbol.qualname
+    return ""
+
+
+def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol],
+                  spans: list[tuple[int, int, int]], order: list[int]) -> dict[tuple[str, str], str]:
+    """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree."""
+    types: dict[tuple[str, str], str] = {}
+    if not member_hints:
+        return types
+    nest = _Nest([(start, end) for start, end, _ in spans])
+    for line, text, type_ in sorted(member_hints):
+        owner = _enclosing_class(nest.at(line), order, symbols)
+        if owner:
+            known = types.get((owner, text))
+            types[(owner, text)] = type_ if known is None or known == type_ else ""
+    return types
+
+
+def _receiver_type(
+    receiver: str, chain: list[int], scope_types: list[dict[str, str]],
+    module_types: dict[str, str], around: list[int], order: list[int],
+    symbols: list[Symbol], members: dict[tuple[str, str], str], rules: _Rules,
+) -> str:
+    if receiver in rules.self_names:
+        return _enclosing_class(around, order, symbols)
+    if _IDENTIFIER.fullmatch(receiver):
+        for scope in reversed(chain):
+            known = scope_types[scope].get(receiver)
+            if known is not None:
+                return known
+        return module_types.get(receiver, "")
+    if members:
+        head, dot, member = receiver.partition(".")
+        if dot and head in rules.self_names:
+            return members.get((_enclosing_class(around, order, symbols), receiver), "")
+    return ""

@@ -1,0 +1,194 @@
+"""Every language's uses of names and imports (`Extraction.occurrences`, `.imports`)
+match their golden, compared whole, and the rules of what is a use hold.
+
+Each `tests/fixtures/languages/<lang>/refs_sample.*` has its expected occurrences and
+imports in `expected_refs.json`, one record a line; `--update-goldens` rewrites them
+(review the diff by eye: every occurrence listed is a use of a name the file does not
+bind locally, and no use is missing).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from symfind.extract import LANGUAGES, Import, Occurrence, extract_file
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
+
+
+def refs_languages() -> list[str]:
+    return sorted(language for language in LANGUAGES
+                  if any((FIXTURES / language).glob("refs_sample.*")))
+
+
+def golden_text(occurrences: list[Occurrence], imports: list[Import]) -> str:
+    """One record a line, fields by name: a reviewable diff."""
+    def lines(records: list[Occurrence] | list[Import]) -> str:
+        return ",\n".join(
+            "    " + json.dumps(msgspec.structs.asdict(record), ensure_ascii=False)
+            for record in records)
+    return (f'{{\n  "imports": [\n{lines(imports)}\n  ],\n'
+            f'  "occurrences": [\n{lines(occurrences)}\n  ]\n}}\n')
+
+
+@pytest.mark.parametrize("language", refs_languages())
+def test_fixture_occurrences_match_golden(language: str, update_goldens: bool) -> None:
+    (source,) = (FIXTURES / language).glob("refs_sample.*")
+    extraction = extract_file(f"{language}/{source.name}", source.read_bytes(),
+                              language=language)
+    text = golden_text(extraction.occurrences, extraction.imports)
+    golden = FIXTURES / language / "expected_refs.json"
+    if update_goldens:
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def uses(source: str, language: str = "python") -> list[tuple[str, str, str, str]]:
+    """(name, kind, receiver, receiver type) of each occurrence in `source`."""
+    extraction = extract_file(f"t.{language}", source.encode(), language=language)
+    return [(o.name, o.kind.value, o.receiver, o.receiver_type)
+            for o in extraction.occurrences]
+
+
+def test_python_locals_parameters_and_loop_variables_are_not_uses() -> None:
+    source = (
+        "def f(a, b=1, *args, c: int = 2, **kw):\n"
+        "    x = a + b + c + len(args) + len(kw)\n"
+        "    for i, (j, k) in pairs:\n"
+        "        x += i + j + k\n"
+        "    squares = [n * n for n in x]\n"
+        "    with open(x) as fh:\n"
+        "        pass\n"
+        "    try:\n"
+        "        pass\n"
+        "    except Error as e:\n"
+        "        raise e\n"
+        "    return (y := squares) and y and fh and outer\n"
+    )
+    assert uses(source) == [
+        ("int", "type", "", ""),
+        ("len", "call", "", ""),
+        ("len", "call", "", ""),
+        ("pairs", "plain", "", ""),
+        ("open", "call", "", ""),
+        ("Error", "plain", "", ""),
+        ("outer", "plain", "", ""),
+    ]
+
+
+def test_python_a_name_local_to_one_function_is_a_use_in_another() -> None:
+    source = "def f():\n    total = 1\n\ndef g():\n    return total\n"
+    assert uses(source) == [("total", "plain", "", "")]
+
+
+def test_python_closures_see_the_enclosing_function_locals() -> None:
+    source = "def f(items):\n    def key(item):\n        return items[item]\n    return key\n"
+    assert uses(source) == [("key", "plain", "", "")]  # key is a definition symfind indexes
+
+
+def test_python_a_global_declaration_makes_assignments_uses() -> None:
+    source = "count = 0\n\ndef bump():\n    global count\n    count += 1\n"
+    assert uses(source) == [("count", "plain", "", "")]
+
+
+def test_python_keyword_argument_names_are_not_uses() -> None:
+    assert uses("connect(timeout=3, retries=limit)\n") == [
+        ("connect", "call", "", ""),
+        ("limit", "plain", "", ""),
+    ]
+
+
+def test_python_attributes_are_uses_whatever_their_receiver() -> None:
+    source = "def f(session):\n    session.headers.update(session.auth)\n"
+    assert uses(source) == [
+        ("headers", "attribute", "session", ""),
+        ("update", "attribute_call", "session.headers", ""),
+        ("auth", "attribute", "session", ""),
+    ]
+
+
+def test_python_self_and_cls_have_their_class_type() -> None:
+    source = (
+        "class Outer:\n"
+        "    class Client:\n"
+        "        def send(self):\n"
+        "            return self.adapter.send(self)\n"
+        "        @classmethod\n"
+        "        def make(cls):\n"
+        "            return cls.default()\n"
+    )
+    assert uses(source) == [
+        ("adapter", "attribute", "self", "Outer.Client"),
+        ("send", "attribute_call", "self.adapter", ""),
+        ("classmethod", "decorator", "", ""),
+        ("default", "attribute_call", "cls", "Outer.Client"),
+    ]
+
+
+def test_python_constructed_and_annotated_names_have_their_type() -> None:
+    source = (
+        "import requests\n"
+        "def f(s: Session, t: Optional['Timeout'], n):\n"
+        "    r = requests.Session()\n"
+        "    c = make_client()\n"
+        "    d = Thing()\n"
+        "    d = Other()\n"
+        "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get()\n"
+    )
+    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+        ("Session", "attribute_call", "requests", ""),
+        ("get", "attribute_call", "s", "Session"),
+        ("total", "attribute_call", "t", "Timeout"),
+        ("x", "attribute_call", "n", ""),
+        ("get", "attribute_call", "r", "requests.Session"),
+        ("get", "attribute_call", "c", ""),  # not clearly a constructor
+        ("get", "attribute_call", "d", ""),  # two types: none
+    ]
+
+
+def test_python_members_assigned_a_constructor_have_its_type() -> None:
+    source = (
+        "class Client:\n"
+        "    def __init__(self):\n"
+        "        self.pool = Pool()\n"
+        "    def close(self):\n"
+        "        self.pool.close()\n"
+    )
+    assert uses(source)[-1] == ("close", "attribute_call", "self.pool", "Pool")
+
+
+def test_python_imports_with_aliases() -> None:
+    source = (
+        "import os, a.b as ab\n"
+        "from .models import Request as Req, Response\n"
+        "from .. import util\n"
+        "from x import *\n"
+    )
+    extraction = extract_file("t.py", source.encode())
+    assert extraction.imports == [
+        Import(name="os", source="os", line=1),
+        Import(name="ab", source="a.b", line=1),
+        Import(name="Req", source=".models", imported="Request", line=2),
+        Import(name="Response", source=".models", imported="Response", line=2),
+        Import(name="util", source="..", imported="util", line=3),
+        Import(name="*", source="x", line=4),
+    ]
+    assert uses(source) == [
+        ("Request", "import", ".models", ""),
+        ("Response", "import", ".models", ""),
+        ("util", "import", "..", ""),
+    ]
+
+
+def test_occurrences_carry_lines_columns_in_characters_and_the_enclosing_definition() -> None:
+    source = "class A:\n    def m(self):\n        é = 'ü'; return ñ.f()\n"
+    extraction = extract_file("t.py", source.encode())
+    assert extraction.occurrences == [
+        Occurrence(name="ñ", line=3, column=25, kind="plain", enclosing="A.m"),
+        Occurrence(name="f", line=3, column=27, kind="attribute_call", receiver="ñ",
+                   enclosing="A.m"),
+    ]
