@@ -741,38 +741,8 @@ def find_references(
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
             unchecked=list(_ALWAYS_UNCHECKED))
+    addresses, records, out_of_time, tiers, languages = _classify(target, index, manifest, deadline)
     name = target.name
-    others = [s for s in index.definitions_named(name)
-              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
-    files = frozenset(manifest.files)
-    resolver = _Resolver(target, others, index, files)
-    cache: dict[str, list[Use]] = {}
-
-    def uses_of(other: str) -> list[Use]:
-        if other not in cache:
-            cache[other] = [use for address in index.files_using([other])
-                            for use in uses_named(index.read_uses(address), [other])]
-        return cache[other]
-
-    resolver.learn_hierarchy(uses_of)
-    addresses = index.files_using([name])
-    records: list[FileUses] = []
-    out_of_time = False
-    for count, address in enumerate(addresses):
-        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
-            out_of_time = True
-            break
-        records.append(index.read_uses(address))
-    resolver.learn_reexports(records)
-    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
-    languages: set[str] = {target.language}
-    for record in records:
-        languages.add(record.language)
-        aliases = {item.name for item in record.imports
-                   if item.imported == name and item.name not in ("", "*", name)}
-        for use in uses_named(record, [name, *sorted(aliases)]):
-            verdict = resolver.classify(record, use)
-            tiers[verdict.tier].append((record, use, verdict))
     resolved = sorted(
         tiers[Tier.RESOLVED],
         key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
@@ -816,6 +786,70 @@ def find_references(
         empty_reason="" if resolved else _empty_reason(name, counts, out_of_time, fresh_note),
     )
 
+
+def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
+        list[int], list[FileUses], bool, dict[str, list[tuple[FileUses, Use, _Verdict]]],
+        set[str]]:
+    """Every use of `target`'s name that the files read before `deadline` hold, in its tier:
+    the files that use the name, the records read, whether time ran out, the tiers, and
+    the languages of the files read."""
+    name = target.name
+    others = [s for s in index.definitions_named(name)
+              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    files = frozenset(manifest.files)
+    resolver = _Resolver(target, others, index, files)
+    cache: dict[str, list[Use]] = {}
+
+    def uses_of(other: str) -> list[Use]:
+        if other not in cache:
+            cache[other] = [use for address in index.files_using([other])
+                            for use in uses_named(index.read_uses(address), [other])]
+        return cache[other]
+
+    resolver.learn_hierarchy(uses_of)
+    addresses = index.files_using([name])
+    records: list[FileUses] = []
+    out_of_time = False
+    for count, address in enumerate(addresses):
+        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        records.append(index.read_uses(address))
+    resolver.learn_reexports(records)
+    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
+    languages: set[str] = {target.language}
+    for record in records:
+        languages.add(record.language)
+        aliases = {item.name for item in record.imports
+                   if item.imported == name and item.name not in ("", "*", name)}
+        for use in uses_named(record, [name, *sorted(aliases)]):
+            verdict = resolver.classify(record, use)
+            tiers[verdict.tier].append((record, use, verdict))
+    return addresses, records, out_of_time, tiers, languages
+
+
+def classified_uses(
+    query: ReferencesQuery,
+    index: UseIndex,
+    *,
+    search: Callable[[SearchQuery], SearchResponse],
+    manifest: Manifest,
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Every use of the definition `query` names, by tier, as (path, line, column): the
+    whole classification `find_references` pages and groups (for measuring it; no time
+    budget but `query.budget_ms`).
+
+    Raises:
+        QueryError: As `find_references`.
+    """
+    query.check()
+    target, _, missing = _pick_target(query, index, search)
+    if target is None:
+        raise QueryError(missing)
+    deadline = time.perf_counter() + query.budget_ms / 1000
+    tiers = _classify(target, index, manifest, deadline)[3]
+    return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
+            for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
