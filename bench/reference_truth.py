@@ -195,6 +195,10 @@ def go_workspace(root: Path) -> Path:
         replaces.append(f"replace {module} => {dep}\n")
     (copy / "go.mod").write_text(go_mod + "\n" + "".join(replaces), encoding="utf-8")
     (copy / "go.sum").unlink(missing_ok=True)
+    # Let go settle go.mod itself (a dependency may require a newer version of another):
+    # gopls loads read-only. Everything is replaced locally, so nothing is downloaded.
+    subprocess.run(["go", "list", "-mod=mod", "-e", "./..."], cwd=copy, env=_go_env(),
+                   capture_output=True, check=False)
     return copy
 
 
