@@ -405,6 +405,7 @@ class _Resolver:
         self.family: set[str] = {self.container} if self.member else set()
         self.bases: set[str] = set()
         self._declaring: dict[str, bool] = {}
+        self._types: dict[str, bool] = {}
         self.other_members: dict[str, Symbol] = {}
         self.other_top: dict[str, list[Symbol]] = defaultdict(list)
         for other in others:
@@ -439,6 +440,13 @@ class _Resolver:
                 break
         self.bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
                       if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
+
+    def _indexed_type(self, name: str) -> bool:
+        """Whether the repository defines a type of that name."""
+        if name not in self._types:
+            self._types[name] = any(s.kind in _CLASS_KINDS
+                                    for s in self.index.definitions_named(name))
+        return self._types[name]
 
     def _declares(self, owner: str) -> bool:
         """Whether `owner`, which defines a member of the name too, is a base of the
@@ -600,8 +608,11 @@ class _Resolver:
             if typed in self.other_members:
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}",
                                 _where(self.other_members[typed]))
-            return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, not known to derive "
-                            f"from {owner}")
+            if self._indexed_type(typed):  # its subclasses are all known: not one of them
+                return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
+                                f"members of {typed}")
+            return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which the index does "
+                            "not define")
         if use.receiver:
             head = _head(use.receiver)
             if use.receiver == owner or _last(use.receiver) in self.family and (

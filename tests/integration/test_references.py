@@ -298,11 +298,13 @@ def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_pos
             [Import(name="Base", source="base", imported="Base", line=1)]),
         "mine.py": (
             [defn("mine.py", "MySession", SymbolKind.CLASS, 2, 3),
+             defn("mine.py", "Plain", SymbolKind.CLASS, 4, 4),
              defn("mine.py", "run", SymbolKind.FUNCTION, 5, 9)],
             [use("Session", 2, UseKind.INHERIT, "", "", "MySession"),
              use("get", 6, UseKind.ATTRIBUTE_CALL, "mine", "MySession", "run"),
              use("get", 7, UseKind.ATTRIBUTE_CALL, "anyone", "Base", "run"),
-             use("get", 8, UseKind.ATTRIBUTE_CALL, "other", "Other", "run")],
+             use("get", 8, UseKind.ATTRIBUTE_CALL, "other", "Other", "run"),
+             use("get", 9, UseKind.ATTRIBUTE_CALL, "plain", "Plain", "run")],
             [Import(name="Session", source="sessions", imported="Session", line=1)]),
     }
     found = build(tmp_path / "index", files).find_references(
@@ -311,4 +313,6 @@ def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_pos
         (6, "receiver is a MySession")]
     assert [(g.receiver, g.reason, g.count) for g in found.possible_groups] == [
         ("anyone", "receiver typed Base, which declares get: may dispatch here", 1),
-        ("other", "receiver typed Other, not known to derive from Session", 1)]
+        ("other", "receiver typed Other, which the index does not define", 1)]
+    assert [(g.of, g.reason, g.count) for g in found.elsewhere_groups] == [
+        ("members of Plain", "receiver is a Plain, not a Session", 1)]
