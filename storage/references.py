@@ -673,6 +673,16 @@ def _distance(one: str, other: str) -> int:
     return 1 + (len(a) - shared) + (len(b) - shared)
 
 
+def _module_qualified(wanted: str, qualname: str, path: str) -> bool:
+    """Whether `wanted` is `qualname` with its module before it: each part before it is a
+    directory or the file's stem (`requests.api.get` for `get` in `src/requests/api.py`)."""
+    parts, own = qualifier_parts(wanted), qualifier_parts(qualname)
+    if len(parts) <= len(own) or parts[-len(own):] != own:
+        return False
+    where = set(path.rsplit(".", 1)[0].split("/"))
+    return all(part in where for part in parts[:-len(own)])
+
+
 def _pick_target(
     query: ReferencesQuery, index: UseIndex,
     search: Callable[[SearchQuery], SearchResponse],
@@ -698,9 +708,13 @@ def _pick_target(
     wanted = query.target.strip()
     named = [r for r in response.results if r.name == name] or [
         r for r in response.results if r.name.lower() == name.lower()]
-    qualified = [r for r in named if r.qualname == wanted or r.qualname.endswith(
-        tuple(sep + wanted for sep in (".", "::", "#", "/", "\\")))] if wanted != name else []
-    chosen = qualified or named
+    separators = (".", "::", "#", "/", "\\")
+    # A qualified name must match: `Session.get` is not any `get`; `requests.Session.get`
+    # (a module before it) is `Session.get`, and `get` is every `get`.
+    chosen = [r for r in named if r.qualname == wanted
+              or r.qualname.endswith(tuple(sep + wanted for sep in separators))
+              or _module_qualified(wanted, r.qualname, r.path)
+              ] if wanted != name else named
     if not chosen:
         nearest = ", ".join(response.suggestions[:3] or [r.qualname for r in response.results[:3]])
         why = f"no definition named {wanted!r} is indexed"

@@ -89,3 +89,31 @@ async def test_find_references_failures_are_tool_errors_that_say_what_to_do(
         await schema(client))
     assert (unknown["target"], unknown["resolved"], unknown["groups"]) == (None, 0, [])
     assert unknown["empty_reason"].startswith("no definition named 'nothing_named_so' is indexed")
+
+
+async def test_on_several_repositories_each_one_that_defines_the_name_answers(
+    tmp_path: Path,
+) -> None:
+    from symfind.mcp_server.server import build_roots_server
+    from symfind.storage import index_dir_for
+
+    roots = {}
+    for label, files in (("one", project()), ("two", {"pkg/api.py": project()["pkg/api.py"]})):
+        root = (tmp_path / label)
+        root.mkdir()
+        roots[label] = root.resolve()
+        build(index_dir_for(roots[label]), files)
+    async with Client(build_roots_server(list(roots.values()), auto_index=False)) as client:
+        out = assert_valid(await client.call_tool("find_references", {"target": "Session.get"}),
+                           await schema(client))
+        assert [(a["repo"], a["target"]["qualname"], a["resolved"]) for a in out["repos"]] == [
+            ("one", "Session.get", 2)]
+        both = assert_valid(await client.call_tool("find_references", {"target": "get"}),
+                            await schema(client))
+        assert [(a["repo"], a["target"]["path"]) for a in both["repos"]] == [
+            ("one", "pkg/api.py"), ("two", "pkg/api.py")]
+        handle = both["repos"][1]["target"]["handle"]
+        pinned = assert_valid(await client.call_tool("find_references", {"handle": handle}),
+                              await schema(client))
+        assert [(a["repo"], a["resolved"], a["files_using"]) for a in pinned["repos"]] == [
+            ("two", 0, 0)]

@@ -316,3 +316,15 @@ def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_pos
         ("other", "receiver typed Other, which the index does not define", 1)]
     assert [(g.of, g.reason, g.count) for g in found.elsewhere_groups] == [
         ("members of Plain", "receiver is a Plain, not a Session", 1)]
+
+
+def test_a_qualified_target_must_match_its_qualified_name_or_module(tmp_path: Path) -> None:
+    searcher = build(tmp_path / "index", project())
+    found = searcher.find_references(ReferencesQuery(target="pkg.api.get"))
+    assert found.target is not None and (found.target.qualname, found.target.path) == (
+        "get", "pkg/api.py")
+    found = searcher.find_references(ReferencesQuery(target="pkg.Session.get"))
+    assert found.target is not None and found.target.path == "pkg/sessions.py"
+    missing = searcher.find_references(ReferencesQuery(target="Other.get"))
+    assert (missing.target, missing.resolved) == (None, 0)
+    assert missing.empty_reason.startswith("no definition named 'Other.get' is indexed")
