@@ -59,9 +59,9 @@ _PRIORITY = {
             UseKind.IMPORT,
             UseKind.DECORATOR,
             UseKind.INHERIT,
-            UseKind.TYPE,
             UseKind.ATTRIBUTE_CALL,
             UseKind.CALL,
+            UseKind.TYPE,
             UseKind.ATTRIBUTE,
             UseKind.PLAIN,
         )
@@ -92,6 +92,10 @@ class _Rules(NamedTuple):
     ctor: Callable[[str], str] = lambda callee: ""
     #: The name a module imported without an alias is bound as.
     module_name: Callable[[str], str] = lambda source: source
+    #: Names the language itself defines (`len`, `int`): no definition in any repository
+    #: to find, and among the most frequent names. Not uses, unless the file defines or
+    #: imports the name itself.
+    builtins: frozenset[str] = frozenset()
 
 
 def _python_ctor(callee: str) -> str:
@@ -114,9 +118,24 @@ def _go_package(source: str) -> str:
     return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
 
 
+_PYTHON_BUILTINS = frozenset(
+    "abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile "
+    "complex delattr dict dir divmod enumerate eval exec filter float format frozenset "
+    "getattr globals hasattr hash help hex id input int isinstance issubclass iter len list "
+    "locals map max memoryview min next object oct open ord pow print property range repr "
+    "reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip "
+    "__name__ __file__ __doc__ __all__ NotImplemented Ellipsis".split()
+)
+_GO_BUILTINS = frozenset(
+    "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune "
+    "string uint uint8 uint16 uint32 uint64 uintptr any comparable append cap clear close "
+    "complex copy delete imag len make max min new panic print println real recover _".split()
+)
+
 _RULES: dict[str, _Rules] = {
-    "python": _Rules(self_names=frozenset({"self", "cls"}), ctor=_python_ctor),
-    "go": _Rules(ctor=_go_ctor, module_name=_go_package),
+    "python": _Rules(self_names=frozenset({"self", "cls"}), ctor=_python_ctor,
+                     builtins=_PYTHON_BUILTINS),
+    "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
 }
 
 
@@ -235,8 +254,8 @@ def _merge(types: dict[str, str], name: str, type_: str) -> None:
 # `A::b`, `a&.b`, `A\\b`), longest first.
 _SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
 _SPACE = b" \t\r\n"
-# Kinds whose name may have a receiver.
-_NO_RECEIVER = frozenset({"ref.call", "ref.plain"})
+# Kinds whose name has no receiver.
+_NO_RECEIVER = frozenset({"ref.plain"})
 
 
 def occurrences_and_imports(
@@ -305,9 +324,7 @@ def occurrences_and_imports(
                 if start not in uses:
                     uses[start] = (kind, node, use[2])
     receivers = {node.end_byte: node for node in captured.get("receiver", ())}
-    sources = {(record.line, record.imported): record.source for record in imports
-               if record.imported}
-    occurrences = _occurrences(uses, receivers, sources, scopes, scope_types, module_types,
+    occurrences = _occurrences(uses, receivers, imports, scopes, scope_types, module_types,
                                skips, symbols, member_hints, parsed, rules)
     return occurrences, imports
 
@@ -384,14 +401,17 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
     ]
     parts.sort(key=lambda part: part[0])
     slots: list[dict[str, Node]] = [{} for _ in spans]
+    names: list[list[Node]] = [[] for _ in spans]  # `a, b T`: both are T
     nest = _Nest(spans)
     for start, capture, node in parts:
         chain = nest.at(start)
         if chain:
-            slots[chain[-1]].setdefault(capture, node)
-    for slot in slots:
-        var = slot.get("hint.var")
-        if var is None:
+            if capture == "hint.var":
+                names[chain[-1]].append(node)
+            else:
+                slots[chain[-1]].setdefault(capture, node)
+    for slot, variables in zip(slots, names):
+        if not variables:
             continue
         if "hint.type" in slot:
             type_ = type_name(_text(slot["hint.type"], parsed))
@@ -401,13 +421,14 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
             type_ = rules.ctor(_WHITESPACE.sub("", _text(slot["hint.call"], parsed)))
         else:
             continue
-        text = _text(var, parsed)
-        if _IDENTIFIER.fullmatch(text):
-            hints[var.start_byte] = type_
-            continue
-        self_name, dot, member = text.partition(".")
-        if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-            member_hints.append((var.start_point.row + 1, text, type_))
+        for var in variables:
+            text = _text(var, parsed)
+            if _IDENTIFIER.fullmatch(text):
+                hints[var.start_byte] = type_
+                continue
+            self_name, dot, member = text.partition(".")
+            if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+                member_hints.append((var.start_point.row + 1, text, type_))
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
@@ -462,7 +483,7 @@ def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | N
 
 def _occurrences(
     uses: dict[int, tuple[UseKind, Node, bool]], receivers: dict[int, Node],
-    sources: dict[tuple[int, str], str], scopes: list[tuple[int, int]],
+    imports: list[Import], scopes: list[tuple[int, int]],
     scope_types: list[dict[str, str]], module_types: dict[str, str],
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules,
@@ -477,6 +498,12 @@ def _occurrences(
     enclosing = _Nest([(start, end) for start, end, _ in spans])
     members = _member_types(member_hints, symbols, spans, order)
     visible = _visible(scopes, scope_types)
+    builtins = rules.builtins
+    if builtins:
+        builtins = builtins.difference([symbol.name for symbol in symbols],
+                                       [record.name for record in imports])
+    sources = {(record.line, record.imported): record.source for record in imports
+               if record.imported}
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
     next_scope = 0
@@ -502,7 +529,8 @@ def _occurrences(
         end = node.end_byte
         name = parsed[start:end].decode("utf-8", errors="replace")
         receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
-        if receiver_node is None and stack and name in visible[stack[-1]]:
+        if receiver_node is None and (
+                name in builtins or (stack and name in visible[stack[-1]])):
             continue
         row, column = node.start_point
         line = row + 1
