@@ -265,3 +265,69 @@ def test_go_imports_bind_the_package_name_or_the_alias() -> None:
         Import(name="ini", source="gopkg.in/ini.v1", line=5),
         Import(name="*", source="strings", line=6),
     ]
+
+
+def test_javascript_parameters_destructuring_and_defaults() -> None:
+    source = (
+        "function f(a, b = dflt, {c, d: e, g = h}, [i], ...j) {\n"
+        "  const {k, l: [m]} = a;\n"
+        "  for (const n of j) { n(b, c, e, g, i, k, m); }\n"
+        "  return (o) => o + p;\n"
+        "}\n"
+    )
+    assert uses(source, "javascript") == [("dflt", "plain", "", ""), ("h", "plain", "", ""),
+                                          ("p", "plain", "", "")]
+
+
+def test_javascript_this_and_new_give_types_and_html_tags_are_not_uses() -> None:
+    source = (
+        "class Store { load() { const c = new Cache(); this.x.y(); c.get(); }\n"
+        "  view() { return <div><Panel.Row /></div>; } }\n"
+    )
+    assert uses(source, "javascript") == [
+        ("Cache", "call", "", ""),
+        ("x", "attribute", "this", "Store"),
+        ("y", "attribute_call", "this.x", ""),
+        ("get", "attribute_call", "c", "Cache"),
+        ("Panel", "plain", "", ""),
+        ("Row", "call", "Panel", ""),
+    ]
+
+
+def test_typescript_annotations_fields_and_type_parameters() -> None:
+    source = (
+        "class Client<T> {\n"
+        "  private http: Http;\n"
+        "  constructor(private config: Config) {}\n"
+        "  get(path: Path): T { return this.http.get(this.config.url, path.value); }\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Http", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Path", "type", "", ""),
+        ("http", "attribute", "this", "Client"),
+        ("get", "attribute_call", "this.http", "Http"),
+        ("config", "attribute", "this", "Client"),
+        ("url", "attribute", "this.config", "Config"),
+        ("value", "attribute", "path", "Path"),
+    ]
+
+
+def test_javascript_imports_and_requires() -> None:
+    source = (
+        "import React, { useState as useS } from 'react';\n"
+        "import * as path from 'path';\n"
+        "import './side-effect';\n"
+        "const fs = require('fs');\n"
+        "const { join, resolve: res } = require('path');\n"
+    )
+    assert extract_file("t.js", source.encode()).imports == [
+        Import(name="React", source="react", imported="default", line=1),
+        Import(name="useS", source="react", imported="useState", line=1),
+        Import(name="path", source="path", line=2),
+        Import(name="", source="./side-effect", line=3),
+        Import(name="fs", source="fs", line=4),
+        Import(name="join", source="path", imported="join", line=5),
+        Import(name="res", source="path", imported="resolve", line=5),
+    ]
