@@ -68,6 +68,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
             separator="::",
             tags=("cpp", "c-typedefs", "cpp-namespace-variables", "c-variables"),
+            refs=("c", "cpp"),
         ),
         LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
         LanguageSpec(

@@ -13,7 +13,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
-  own name); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
+  own name); `@bind.type` a type's name (where the language keeps them apart,
+  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
   identifiers found through nodes whose type ends in `pattern` or `_list`, not those in
   an attribute or a subscript); a name bound outside every scope is the module's: not local. A name that is
   a definition symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
@@ -77,7 +78,9 @@ _WHITESPACE = re.compile(r"\s+")
 _IDENTIFIER = re.compile(r"[$@]{0,2}\w+")
 # A type as written, down to the name a receiver's type is looked up by: quotes,
 # pointers, references and qualifiers before it and generic arguments after it dropped.
-_TYPE_PREFIX = re.compile(r"^(?:[*&\s\"']|\[\]|'\w+\s|(?:mut|dyn|impl|const|ref|out|in)\b)+")
+_TYPE_PREFIX = re.compile(
+    r"^(?:[*&\s\"']|\[\]|'\w+\s|"
+    r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
 _GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")
@@ -99,6 +102,9 @@ class _Rules(NamedTuple):
     #: to find, and among the most frequent names. Not uses, unless the file defines or
     #: imports the name itself.
     builtins: frozenset[bytes] = frozenset()
+    #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
+    #: type's use is local only when a type of that name is (`@bind.type`).
+    type_namespace: bool = False
 
 
 def _python_ctor(callee: str) -> str:
@@ -149,6 +155,7 @@ _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
     "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
+    "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "javascript": _JS,
     "typescript": _JS,
     "tsx": _JS,
@@ -326,6 +333,11 @@ def occurrences_and_imports(
                  for node in captured.get("bind.outer", ()))
     for node in captured.get("bind.all", ()):
         _destructured(node, parsed, binds)
+    # A type's name, where types have names of their own (C's `struct mode *mode`), is
+    # kept apart from values' as `:name` (no identifier starts with a colon).
+    mark = b":" if rules.type_namespace else b""
+    binds.extend((node.start_byte, mark + parsed[node.start_byte : node.end_byte], False)
+                 for node in captured.get("bind.type", ()))
     globals_ = [(node.start_byte, parsed[node.start_byte : node.end_byte])
                 for node in captured.get("global", ())]
     scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
@@ -354,7 +366,7 @@ def occurrences_and_imports(
 class _Bindings(NamedTuple):
     module: dict[bytes, str]  # the module's names → their types ("" unknown)
     scopes: list[dict[bytes, str]]  # each scope's local names → their types
-    sites: list[int]  # where locals are bound (start bytes): not uses
+    sites: list[int]  # where names are bound (start bytes): not uses
 
 
 def _bindings(
@@ -373,6 +385,7 @@ def _bindings(
         depth = len(chain) - (2 if outer else 1)
         if depth < 0:
             _merge(module, name, hints.get(start, ""))
+            sites.append((start, name))  # a module's binding: no use either
         elif start not in definitions:
             _merge(bound[chain[depth]], name, hints.get(start, ""))
             sites.append((start, name))
@@ -421,6 +434,10 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             left = current.child_by_field_name("left")
             if left is not None:
                 stack.append(left)
+        elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
+            inner = current.child_by_field_name("declarator")
+            if inner is not None:
+                stack.append(inner)
         elif current.type.endswith(_PATTERN_ENDS):
             stack.extend(current.named_children)
 
@@ -552,6 +569,7 @@ def _occurrences(
     enclosing = _Nest([(start, end) for start, end, _ in spans])
     members = _member_types(member_hints, symbols, spans, order)
     visible = _visible(scopes, bindings.scopes)
+    separate = rules.type_namespace
     builtins = rules.builtins
     if builtins:
         builtins = builtins.difference([symbol.name.encode() for symbol in symbols],
@@ -583,8 +601,9 @@ def _occurrences(
         kind, node, may_have_receiver = use
         written = parsed[start : node.end_byte]
         receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
-        if receiver_node is None and (
-                written in builtins or (stack and written in visible[stack[-1]])):
+        if receiver_node is None and (written in builtins or (stack and (
+                b":" + written if separate and kind is UseKind.TYPE else written)
+                in visible[stack[-1]])):
             continue
         name = written.decode("utf-8", errors="replace")
         row, column = node.start_point

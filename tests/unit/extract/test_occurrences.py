@@ -331,3 +331,28 @@ def test_javascript_imports_and_requires() -> None:
         Import(name="join", source="path", imported="join", line=5),
         Import(name="res", source="path", imported="resolve", line=5),
     ]
+
+
+def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
+    source = (
+        "int lookup(struct table *table, const char *key);\n"
+        "int count(struct device *device, int n)\n"
+        "{\n"
+        "\tint i, total = 0, *p = &total;\n"
+        "\tstruct node *it = device->first;\n"
+        "\tfor (i = 0; i < n; i++)\n"
+        "\t\ttotal += lookup(device->table, names[i]) + it->size;\n"
+        "\treturn total + LIMIT;\n"
+        "}\n"
+    )
+    assert uses(source, "c") == [
+        ("table", "type", "", ""),
+        ("device", "type", "", ""),  # a type's name, though a parameter's too
+        ("node", "type", "", ""),
+        ("first", "attribute", "device", "device"),
+        ("lookup", "call", "", ""),
+        ("table", "attribute", "device", "device"),
+        ("names", "plain", "", ""),
+        ("size", "attribute", "it", "node"),
+        ("LIMIT", "plain", "", ""),
+    ]
