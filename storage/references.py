@@ -47,7 +47,6 @@ from symfind.storage.query import SearchQuery
 from symfind.storage.records import Freshness, Manifest, SearchResponse
 from symfind.storage.schema import decode_record
 from symfind.storage.uses import (
-    CARRIER_FIELD,
     USES_FIELD,
     USES_RECORD_FIELD,
     FileUses,
@@ -220,13 +219,22 @@ class ReferencesAnswer(msgspec.Struct, frozen=True, kw_only=True):
 # ---- reading the index ------------------------------------------------------------------
 
 
-class UseIndex:
-    """The lookups resolution needs, over one commit (a Tantivy searcher and its schema)."""
+#: Where a file's uses are read from: its first definition's document, or (a file that
+#: defines nothing) its manifest entry, decoded already.
+Source = tantivy.DocAddress | FileUses
 
-    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema) -> None:
+
+class UseIndex:
+    """The lookups resolution needs, over one commit: its Tantivy searcher and schema, and
+    its manifest (the files, the skipped ones, the uses of files that define nothing)."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
+                 manifest: Manifest) -> None:
         self._searcher = searcher
         self._schema = schema
+        self.manifest = manifest
         self._files: dict[str, list[Symbol]] = {}  # definitions by file, read once
+        self._loose: list[FileUses] | None = None  # uses of files that define nothing
 
     def _docs(self, query: tantivy.Query) -> list[tantivy.Document]:
         count = self._searcher.search(query, 1, count=True).count
@@ -242,45 +250,54 @@ class UseIndex:
         """Every definition whose name is exactly `name`, by path and line."""
         found = []
         for document in self._docs(self._term("name_exact", squash(name))):
-            records = document.get_all("record")
-            if records:
-                symbol = decode_record(records[0])
-                if symbol.name == name:
-                    found.append(symbol)
+            symbol = decode_record(document.get_all("record")[0])
+            if symbol.name == name:
+                found.append(symbol)
         return sorted(found, key=lambda s: (s.path, s.line))
 
     def definitions_in(self, path: str) -> list[Symbol]:
         """The definitions of one file, by line."""
         if path not in self._files:
             documents = self._docs(self._term("path", path))
-            records = (document.get_all("record") for document in documents)
-            self._files[path] = sorted((decode_record(record[0]) for record in records if record),
-                                       key=lambda s: (s.line, s.name))
+            self._files[path] = sorted(
+                (decode_record(document.get_all("record")[0]) for document in documents),
+                key=lambda s: (s.line, s.name))
         return self._files[path]
 
-    def files_using(self, names: Iterable[str]) -> list[tantivy.DocAddress]:
-        """The documents carrying the uses of files that use any of `names`."""
-        clauses = [(tantivy.Occur.Should, self._term(USES_FIELD, name)) for name in set(names)]
+    def _files_without_definitions(self) -> list[FileUses]:
+        if self._loose is None:
+            self._loose = [decode_file_uses(state.uses) for _, state
+                           in sorted(self.manifest.files.items()) if state.uses]
+        return self._loose
+
+    def files_using(self, names: Iterable[str]) -> list[Source]:
+        """Where to read the uses of the files that use any of `names`."""
+        wanted = set(names)
+        clauses = [(tantivy.Occur.Should, self._term(USES_FIELD, name)) for name in wanted]
         query = tantivy.Query.boolean_query(clauses)
         count = self._searcher.search(query, 1, count=True).count
-        if not count:
-            return []
-        return sorted((address for _, address in self._searcher.search(query, count).hits),
-                      key=lambda a: (a.segment_ord, a.doc))
+        found: list[Source] = sorted(
+            (address for _, address in self._searcher.search(query, count).hits),
+            key=lambda a: (a.segment_ord, a.doc)) if count else []
+        found += [record for record in self._files_without_definitions()
+                  if not wanted.isdisjoint(record.names)]
+        return found
 
-    def read_uses(self, address: tantivy.DocAddress) -> FileUses:
-        return decode_file_uses(self._searcher.doc(address).get_all(USES_RECORD_FIELD)[0])
+    def read_uses(self, source: Source) -> FileUses:
+        if isinstance(source, FileUses):
+            return source
+        return decode_file_uses(self._searcher.doc(source).get_all(USES_RECORD_FIELD)[0])
 
     def uses_of_file(self, path: str) -> FileUses | None:
         """A file's stored uses (None: it uses nothing, or is not indexed)."""
+        state = self.manifest.files.get(path)
+        if state is not None and state.uses:
+            return decode_file_uses(state.uses)
         for document in self._docs(self._term("path", path)):
             record = document.get_all(USES_RECORD_FIELD)
             if record:
                 return decode_file_uses(record[0])
         return None
-
-    def carriers(self) -> int:
-        return self._searcher.search(self._term(CARRIER_FIELD, "file"), 1, count=True).count
 
 
 # ---- import sources → files, per language -----------------------------------------------
@@ -733,17 +750,15 @@ def find_references(
     index: UseIndex,
     *,
     search: Callable[[SearchQuery], SearchResponse],
-    manifest: Manifest,
     freshness: Freshness,
 ) -> ReferencesAnswer:
     """Where the definition `query` names is used, in tiers (see the module docstring).
 
     Args:
         query: The definition, and how much of the answer.
-        index: The commit's lookups.
+        index: The commit's lookups, and its file table (imports are mapped to its files;
+            its skipped files are reported).
         search: The definition search (to find the target by name).
-        manifest: The commit's file table (imports are mapped to its files; its skipped
-            files are reported).
         freshness: How current the commit is (said by every answer).
 
     Raises:
@@ -753,6 +768,7 @@ def find_references(
     started = time.perf_counter()
     offset = query.check()
     deadline = started + query.budget_ms / 1000
+    manifest = index.manifest
     target, alternatives, missing = _pick_target(query, index, search)
     skipped = dict(Counter(manifest.skipped.values()))
     fresh_note = describe(freshness) if is_partial(freshness) else ""

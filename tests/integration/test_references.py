@@ -56,7 +56,7 @@ def project() -> Files:
              defn("pkg/sessions.py", "Session.get", SymbolKind.METHOD, 2, 4),
              defn("pkg/sessions.py", "Session.fetch", SymbolKind.METHOD, 5, 9)],
             [use("get", 6, UseKind.ATTRIBUTE_CALL, "self", "Session", "Session.fetch")], []),
-        "pkg/__init__.py": (  # defines nothing: its uses ride on a document of their own
+        "pkg/__init__.py": (  # defines nothing: its uses are kept in its manifest entry
             [], [use("get", 1, UseKind.IMPORT, ".api"),
                  use("Session", 2, UseKind.IMPORT, ".sessions")],
             [Import(name="get", source=".api", imported="get", line=1),
@@ -263,9 +263,12 @@ def test_uses_stay_out_of_definition_search_and_follow_their_file(
     index_dir = tmp_path / "index"
     with caplog.at_level(logging.INFO):
         searcher = build(index_dir, project())
+    # No document is added for uses (BM25's statistics stay those of the definitions): the
+    # index holds the 6 definitions, as its header counts them.
     assert searcher.num_symbols == len(searcher.all_symbols()) == 6
-    assert "the commit searched holds" not in caplog.text  # the header counts definitions
-    # `pkg/__init__.py` defines nothing: no search, filtered or not, returns its document.
+    assert "the commit searched holds" not in caplog.text
+    assert searcher.manifest.files["pkg/__init__.py"].uses  # it defines nothing
+    assert not searcher.manifest.files["app.py"].uses  # on its first definition's document
     for text in ("get", "Session", "pkg", "init"):
         found = searcher.search(SearchQuery(text=text, path="pkg/__init__.py", limit=50))
         assert found.results == []
