@@ -788,11 +788,16 @@ def find_references(
     files = frozenset(manifest.files)
     resolver = _Resolver(target, others, index, files)
     cache: dict[str, list[Use]] = {}
+    cut: list[str] = []  # class names whose uses were not all read in time
 
     def uses_of(other: str) -> list[Use]:
         if other not in cache:
-            cache[other] = [use for address in index.files_using([other])
-                            for use in uses_named(index.read_uses(address), [other])]
+            found = cache[other] = []
+            for count, source in enumerate(index.files_using([other])):
+                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+                    cut.append(other)
+                    break
+                found += uses_named(index.read_uses(source), [other])
         return cache[other]
 
     resolver.learn_hierarchy(uses_of)
@@ -824,6 +829,9 @@ def find_references(
     if out_of_time:
         partial.append(f"the time budget ({query.budget_ms} ms) ran out: {len(records):,} of "
                        f"the {len(addresses):,} files that use {name} were read")
+    if cut:
+        partial.append(f"the time budget ran out while finding the subclasses of "
+                       f"{', '.join(cut)}: uses on a subclass not found are 'possible'")
     if fresh_note:
         partial.append(fresh_note)
     unchecked = [*_ALWAYS_UNCHECKED, *(_UNCHECKED[lang] for lang in sorted(languages)
