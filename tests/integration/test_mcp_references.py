@@ -53,7 +53,8 @@ async def test_find_references_answers_counts_first_then_groups_with_handles(
     assert text.splitlines()[0] == (
         "References to Session.get (method, pkg/sessions.py:2): 2 resolved in 2 files, "
         "2 possible, 4 of other definitions named so; 4 of 4 files using the name read.")
-    assert "  conn. ×2 in 1 files — receiver's type unknown (e.g. app.py:6, app.py:7)" in text
+    assert "  conn. ×2 in 1 file — receiver's type unknown (e.g. app.py:6, app.py:7)" in text
+    assert "      L5:5 s.get() (attribute_call) — receiver is a Session" in text
     # The target's handle asks about exactly that definition again.
     again = await client.call_tool("find_references", {"handle": out["target"]["handle"]})
     pinned = assert_valid(again, await schema(client))
