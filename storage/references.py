@@ -21,8 +21,11 @@ tier:
 
 Import sources map to files per language, by table (`_MODULE_FILES`): Python dotted and
 relative modules to `.py` files and packages' `__init__.py`; Go import paths to
-directories. Other languages' imports are not followed yet: their uses are resolved only
-in their own file or for a name defined once, and are possible otherwise.
+directories; JavaScript and TypeScript relative specifiers to files; C and C++ includes
+to headers (an include brings every name of its header; a function's declaration in a
+header stands for its definition). Other languages' imports are not followed yet: their
+uses are resolved only in their own file or for a name defined once, and are possible
+otherwise.
 
 An answer says what it counted in each tier, what it could not check (dynamic dispatch,
 reflection, macros, files the index skipped) and how fresh the index is; a name used in
@@ -345,11 +348,45 @@ def _go_directories(files: frozenset[str]) -> set[str]:
     return _GO_DIRECTORIES[key]
 
 
+_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", "/index.ts",
+                    "/index.tsx", "/index.js", "/index.jsx")
+
+
+def _script_module_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The file a JavaScript or TypeScript relative specifier names (`./client` →
+    `client.ts`, `client/index.ts`...); a package's name (`axios`) names none of ours."""
+    if not source.startswith("."):
+        return set()
+    stem = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if stem.endswith(".js"):  # TypeScript's ESM spelling of its own `.ts` file
+        candidates = [stem, stem[:-3] + ".ts", stem[:-3] + ".tsx"]
+    else:
+        candidates = [stem + suffix for suffix in _SCRIPT_SUFFIXES]
+    return {candidate for candidate in candidates if candidate in files}
+
+
+def _c_header_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The header an `#include` names: beside the including file first, else any indexed
+    file whose path ends with it (`linux/list.h` → `include/linux/list.h`)."""
+    beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if beside in files:
+        return {beside}
+    return {f for f in files if f == source or f.endswith("/" + source)}
+
+
 #: Language → (import source, importing file, indexed files) → the files it names.
 _MODULE_FILES: dict[str, Callable[[str, str, frozenset[str]], set[str]]] = {
     "python": _python_module_files,
     "go": _go_package_files,
+    "javascript": _script_module_files,
+    "typescript": _script_module_files,
+    "tsx": _script_module_files,
+    "c": _c_header_files,
+    "cpp": _c_header_files,
 }
+#: Languages whose imports bind no name: an include brings every name of its header.
+_INCLUDES = frozenset({"c", "cpp"})
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
 def _same_unit(language: str, one: str, other: str) -> bool:
@@ -579,13 +616,18 @@ class _Resolver:
         if language == "go":
             return _Verdict(Tier.ELSEWHERE, "a name of another package",
                             f"package of {posixpath.dirname(record.path) or '.'}")
-        stars = [i for i in record.imports if i.name == "*"]
+        stars = [i for i in record.imports if i.name == "*" or (
+            language in _INCLUDES and not i.name)]
         if any(self._provides(record, i.source) for i in stars):
-            return _Verdict(Tier.RESOLVED, "through `import *` of its module")
+            return _Verdict(Tier.RESOLVED, "through #include of its header"
+                            if language in _INCLUDES else "through `import *` of its module")
+        if language in _INCLUDES and record.path in self.providers:
+            return _Verdict(Tier.RESOLVED, "in the header that declares it")
         if not self.others:
             return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
         if stars:
-            return _Verdict(Tier.POSSIBLE, "a `*` import may bring it")
+            return _Verdict(Tier.POSSIBLE, "an #include may bring it" if language in _INCLUDES
+                            else "a `*` import may bring it")
         if not follows:
             return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
         return _Verdict(Tier.POSSIBLE, "no import in the file says which definition")
@@ -690,6 +732,13 @@ def _distance(one: str, other: str) -> int:
     return 1 + (len(a) - shared) + (len(b) - shared)
 
 
+def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
+    """Whether `symbol` is the C or C++ target's declaration in a header (`int f(void);`
+    for `int f(void) {...}`): the same definition, not another one."""
+    return (target.language in _INCLUDES and symbol.qualname == target.qualname
+            and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
+
+
 def _module_qualified(wanted: str, qualname: str, path: str) -> bool:
     """Whether `wanted` is `qualname` with its module before it: each part before it is a
     directory or the file's stem (`requests.api.get` for `get` in `src/requests/api.py`)."""
@@ -783,10 +832,14 @@ def find_references(
             partial=fresh_note, empty_reason=reason,
             unchecked=list(_ALWAYS_UNCHECKED))
     name = target.name
-    others = [s for s in index.definitions_named(name)
-              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    named = [s for s in index.definitions_named(name)
+             if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    others = [s for s in named if not _declaration_of(s, target)]
     files = frozenset(manifest.files)
     resolver = _Resolver(target, others, index, files)
+    # A C or C++ definition's declarations in headers stand for it: including one of them
+    # brings it.
+    resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
     cache: dict[str, list[Use]] = {}
     cut: list[str] = []  # class names whose uses were not all read in time
 
@@ -838,9 +891,8 @@ def find_references(
                                        if lang in _UNCHECKED)]
     unfollowed = sorted(lang for lang in languages if lang and lang not in _MODULE_FILES)
     if unfollowed:
-        unchecked.append(f"imports are followed for Python and Go only: {', '.join(unfollowed)} "
-                         "uses outside their own file are resolved only for a name defined "
-                         "once")
+        unchecked.append(f"imports are not followed for {', '.join(unfollowed)}: its uses "
+                         "outside their own file are resolved only for a name defined once")
     if skipped:
         unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
                          + ", ".join(f"{reason} {count:,}" for reason, count

@@ -331,3 +331,52 @@ def test_a_qualified_target_must_match_its_qualified_name_or_module(tmp_path: Pa
     missing = searcher.find_references(ReferencesQuery(target="Other.get"))
     assert (missing.target, missing.resolved) == (None, 0)
     assert missing.empty_reason.startswith("no definition named 'Other.get' is indexed")
+
+
+def test_typescript_relative_imports_and_c_includes_are_followed(tmp_path: Path) -> None:
+    def script(path: str, qualname: str, kind: SymbolKind, line: int, end: int,
+               language: str) -> Symbol:
+        return msgspec.structs.replace(defn(path, qualname, kind, line, end), language=language)
+
+    files: Files = {
+        "src/client.ts": ([script("src/client.ts", "send", SymbolKind.FUNCTION, 1, 3,
+                                  "typescript")], [], []),
+        "src/other.ts": ([script("src/other.ts", "send", SymbolKind.FUNCTION, 1, 3,
+                                 "typescript")], [], []),
+        "src/app.ts": ([script("src/app.ts", "main", SymbolKind.FUNCTION, 2, 9, "typescript")],
+                       [use("send", 3, UseKind.CALL, "", "", "main"),
+                        use("send", 4, UseKind.ATTRIBUTE_CALL, "net", "", "main")],
+                       [Import(name="send", source="./client", imported="send", line=1),
+                        Import(name="net", source="./other", line=1)]),
+        "lib/list.c": ([script("lib/list.c", "list_add", SymbolKind.FUNCTION, 3, 9, "c")],
+                       [], [Import(name="", source="list.h", line=1)]),
+        "include/list.h": ([script("include/list.h", "list_add", SymbolKind.FUNCTION, 2, 2,
+                                   "c")], [], []),
+        "drivers/net.c": ([script("drivers/net.c", "probe", SymbolKind.FUNCTION, 3, 9, "c")],
+                          [use("list_add", 5, UseKind.CALL, "", "", "probe")],
+                          [Import(name="", source="list.h", line=1)]),
+        "tools/mock.c": ([script("tools/mock.c", "list_add", SymbolKind.FUNCTION, 1, 2, "c")],
+                         [], []),  # another definition: a bare name is no longer unique
+        "drivers/other.c": ([script("drivers/other.c", "init", SymbolKind.FUNCTION, 3, 9, "c")],
+                            [use("list_add", 5, UseKind.CALL, "", "", "init")],
+                            [Import(name="", source="stdio.h", line=1)]),
+    }
+    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
+        for path, (symbols, occurrences, imports) in files.items():
+            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
+                                                language=symbols[0].language),
+                                symbols, occurrences, imports)
+        writer.commit()
+    searcher = Searcher(tmp_path / "index")
+    found = searcher.find_references(ReferencesQuery(target="send", path="src/client.ts",
+                                                     line=1))
+    assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
+        ("src/app.ts", 3, "imported from ./client")]
+    assert [(g.of, g.count) for g in found.elsewhere_groups] == [
+        ("send (src/other.ts:1)", 1)]
+    found = searcher.find_references(ReferencesQuery(target="list_add", path="lib/list.c",
+                                                     line=3))
+    assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
+        ("drivers/net.c", 5, "through #include of its header")]
+    assert [(g.reason, g.count) for g in found.possible_groups] == [
+        ("an #include may bring it", 1)]
