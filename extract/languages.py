@@ -45,13 +45,15 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
             tags=("javascript", "js-objects", "js-variables"),
+            refs=("js", "javascript", "jsx"),
         ),
         LanguageSpec(
             name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"),
-            tags=("typescript", "js-objects", "js-variables"),
+            tags=("typescript", "js-objects", "js-variables"), refs=("js", "typescript"),
         ),
         LanguageSpec(
-            name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript", "js-objects", "js-variables")
+            name="tsx", grammar="tsx", extensions=(".tsx",),
+            tags=("typescript", "js-objects", "js-variables"), refs=("js", "typescript", "jsx"),
         ),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
@@ -66,6 +68,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
             separator="::",
             tags=("cpp", "c-typedefs", "cpp-namespace-variables", "c-variables"),
+            refs=("c", "cpp"),
         ),
         LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
         LanguageSpec(

@@ -13,7 +13,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
-  own name); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
+  own name); `@bind.type` a type's name (where the language keeps them apart,
+  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
   identifiers found through nodes whose type ends in `pattern` or `_list`, not those in
   an attribute or a subscript); a name bound outside every scope is the module's: not local. A name that is
   a definition symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
@@ -59,9 +60,9 @@ _PRIORITY = {
             UseKind.IMPORT,
             UseKind.DECORATOR,
             UseKind.INHERIT,
-            UseKind.TYPE,
             UseKind.ATTRIBUTE_CALL,
             UseKind.CALL,
+            UseKind.TYPE,
             UseKind.ATTRIBUTE,
             UseKind.PLAIN,
         )
@@ -77,9 +78,12 @@ _WHITESPACE = re.compile(r"\s+")
 _IDENTIFIER = re.compile(r"[$@]{0,2}\w+")
 # A type as written, down to the name a receiver's type is looked up by: quotes,
 # pointers, references and qualifiers before it and generic arguments after it dropped.
-_TYPE_PREFIX = re.compile(r"^(?:[*&\s\"']|\[\]|'\w+\s|(?:mut|dyn|impl|const|ref|out|in)\b)+")
+_TYPE_PREFIX = re.compile(
+    r"^(?:[*&\s\"']|\[\]|'\w+\s|"
+    r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
 _GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+_TYPE_NAME = re.compile(r"[\w.:\\$]+")
 _NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
 
 
@@ -88,10 +92,19 @@ class _Rules(NamedTuple):
 
     #: Receivers that are the enclosing class's instance (or the class itself).
     self_names: frozenset[str] = frozenset()
+    #: The one that names the instance, for its fields (`this.client`).
+    self_name: str = ""
     #: The type a call assigned to a name constructs, or "" (`_python_ctor`).
     ctor: Callable[[str], str] = lambda callee: ""
     #: The name a module imported without an alias is bound as.
     module_name: Callable[[str], str] = lambda source: source
+    #: Names the language itself defines (`len`, `int`): no definition in any repository
+    #: to find, and among the most frequent names. Not uses, unless the file defines or
+    #: imports the name itself.
+    builtins: frozenset[bytes] = frozenset()
+    #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
+    #: type's use is local only when a type of that name is (`@bind.type`).
+    type_namespace: bool = False
 
 
 def _python_ctor(callee: str) -> str:
@@ -114,9 +127,38 @@ def _go_package(source: str) -> str:
     return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
 
 
+_PYTHON_BUILTINS = frozenset(
+    b"abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile "
+    b"complex delattr dict dir divmod enumerate eval exec filter float format frozenset "
+    b"getattr globals hasattr hash help hex id input int isinstance issubclass iter len list "
+    b"locals map max memoryview min next object oct open ord pow print property range repr "
+    b"reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip "
+    b"__name__ __file__ __doc__ __all__ NotImplemented Ellipsis".split()
+)
+_GO_BUILTINS = frozenset(
+    b"bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune "
+    b"string uint uint8 uint16 uint32 uint64 uintptr any comparable append cap clear close "
+    b"complex copy delete imag len make max min new panic print println real recover _".split()
+)
+
+_JS_BUILTINS = frozenset(
+    b"require module exports undefined arguments globalThis window document console Object "
+    b"Array JSON Math Promise String Number Boolean Error TypeError RangeError Symbol Map Set "
+    b"WeakMap WeakSet Date RegExp parseInt parseFloat isNaN setTimeout clearTimeout "
+    b"setInterval clearInterval Record Partial Required Readonly Pick Omit Exclude Extract "
+    b"NonNullable ReturnType Parameters InstanceType Awaited".split()
+)
+_JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
+             builtins=_JS_BUILTINS)
+
 _RULES: dict[str, _Rules] = {
-    "python": _Rules(self_names=frozenset({"self", "cls"}), ctor=_python_ctor),
-    "go": _Rules(ctor=_go_ctor, module_name=_go_package),
+    "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
+                     builtins=_PYTHON_BUILTINS),
+    "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
+    "c": _Rules(module_name=lambda source: "", type_namespace=True),
+    "javascript": _JS,
+    "typescript": _JS,
+    "tsx": _JS,
 }
 
 
@@ -219,10 +261,10 @@ def type_name(text: str) -> str:
         text = optional[1].strip().strip("\"'")
     text = _NULLABLE.sub("", text)
     text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
-    return text if text and re.fullmatch(r"[\w.:\\$]+", text) else ""
+    return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
-def _merge(types: dict[str, str], name: str, type_: str) -> None:
+def _merge(types: dict[bytes, str], name: bytes, type_: str) -> None:
     """Record a binding of `name`: its type stays known while every binding agrees."""
     known = types.get(name)
     if known is None:
@@ -235,8 +277,8 @@ def _merge(types: dict[str, str], name: str, type_: str) -> None:
 # `A::b`, `a&.b`, `A\\b`), longest first.
 _SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
 _SPACE = b" \t\r\n"
-# Kinds whose name may have a receiver.
-_NO_RECEIVER = frozenset({"ref.call", "ref.plain"})
+# Kinds whose name has no receiver.
+_NO_RECEIVER = frozenset({"ref.plain"})
 
 
 def occurrences_and_imports(
@@ -277,49 +319,65 @@ def occurrences_and_imports(
     check()
     alone = queries.imports
     statements = {node.start_byte: node for node in captured.get("import", ())}
-    imports = [record for _, statement in sorted(statements.items())
-               for record in _imports(statement, alone, parsed, rules)]
+    taken = [record for _, statement in sorted(statements.items())
+             for record in _imports(statement, alone, parsed, rules)]
+    imports = [record for _, record in taken]
+    sources = {start: record.source for start, record in taken}  # an imported name's module
     hints: dict[int, str] = {}  # a bound name's start byte → its type
     member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
     _hints(captured, parsed, rules, hints, member_hints)
-    binds = [(node.start_byte, _text(node, parsed), False) for node in captured.get("bind", ())]
-    binds.extend((node.start_byte, _text(node, parsed), True)
+    # Names are bytes until they are kept: most are locals, dropped without decoding.
+    binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
+             for node in captured.get("bind", ())]
+    binds.extend((node.start_byte, parsed[node.start_byte : node.end_byte], True)
                  for node in captured.get("bind.outer", ()))
     for node in captured.get("bind.all", ()):
         _destructured(node, parsed, binds)
-    globals_ = [(node.start_byte, _text(node, parsed)) for node in captured.get("global", ())]
+    # A type's name, where types have names of their own (C's `struct mode *mode`), is
+    # kept apart from values' as `:name` (no identifier starts with a colon).
+    mark = b":" if rules.type_namespace else b""
+    binds.extend((node.start_byte, mark + parsed[node.start_byte : node.end_byte], False)
+                 for node in captured.get("bind.type", ()))
+    globals_ = [(node.start_byte, parsed[node.start_byte : node.end_byte])
+                for node in captured.get("global", ())]
     scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
                     key=lambda span: (span[0], -span[1]))
     skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
     skips.extend(defined)
-    module_types, scope_types = _bindings(scopes, binds, globals_, hints, defined)
+    bindings = _bindings(scopes, binds, globals_, hints, defined)
     check()
-    # Each name once, of the first kind in `_PRIORITY` that captured it.
-    uses: dict[int, tuple[UseKind, Node, bool]] = {}
+    # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
+    # binding is none (None).
+    uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
     for capture, kind in _BY_PRIORITY:
         nodes = captured.get(capture)
         if nodes:
-            use = (kind, None, capture not in _NO_RECEIVER)
+            use = capture not in _NO_RECEIVER
             for node in nodes:
                 start = node.start_byte
                 if start not in uses:
-                    uses[start] = (kind, node, use[2])
+                    uses[start] = (kind, node, use)
     receivers = {node.end_byte: node for node in captured.get("receiver", ())}
-    sources = {(record.line, record.imported): record.source for record in imports
-               if record.imported}
-    occurrences = _occurrences(uses, receivers, sources, scopes, scope_types, module_types,
-                               skips, symbols, member_hints, parsed, rules)
+    occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
+                               symbols, member_hints, parsed, rules)
     return occurrences, imports
 
 
+class _Bindings(NamedTuple):
+    module: dict[bytes, str]  # the module's names → their types ("" unknown)
+    scopes: list[dict[bytes, str]]  # each scope's local names → their types
+    sites: list[int]  # where names are bound (start bytes): not uses
+
+
 def _bindings(
-    scopes: list[tuple[int, int]], binds: list[tuple[int, str, bool]],
-    globals_: list[tuple[int, str]], hints: dict[int, str], defined: list[tuple[int, int]],
-) -> tuple[dict[str, str], list[dict[str, str]]]:
+    scopes: list[tuple[int, int]], binds: list[tuple[int, bytes, bool]],
+    globals_: list[tuple[int, bytes]], hints: dict[int, str], defined: list[tuple[int, int]],
+) -> _Bindings:
     """The names each scope binds, with their types where known, and the module's."""
     definitions = {start for start, _ in defined}
-    module: dict[str, str] = {}
-    bound: list[dict[str, str]] = [{} for _ in scopes]
+    module: dict[bytes, str] = {}
+    bound: list[dict[bytes, str]] = [{} for _ in scopes]
+    sites: list[tuple[int, bytes]] = []
     nest = _Nest(scopes)
     binds.sort()
     for start, name, outer in binds:
@@ -327,20 +385,25 @@ def _bindings(
         depth = len(chain) - (2 if outer else 1)
         if depth < 0:
             _merge(module, name, hints.get(start, ""))
+            sites.append((start, name))  # a module's binding: no use either
         elif start not in definitions:
             _merge(bound[chain[depth]], name, hints.get(start, ""))
+            sites.append((start, name))
     if globals_:
         nest = _Nest(scopes)
         for start, name in sorted(globals_):
             chain = nest.at(start)
             if chain:
                 bound[chain[-1]].pop(name, None)
-    return module, bound
+        undeclared = {name for _, name in globals_}  # a global's assignments are uses
+        sites = [(start, name) for start, name in sites if name not in undeclared]
+    return _Bindings(module, bound, [start for start, _ in sites])
 
 
-def _visible(scopes: list[tuple[int, int]], bound: list[dict[str, str]]) -> list[frozenset[str]]:
+def _visible(scopes: list[tuple[int, int]],
+             bound: list[dict[bytes, str]]) -> list[frozenset[bytes]]:
     """The local names seen in each scope: its own and those of the scopes around it."""
-    visible: list[frozenset[str]] = []
+    visible: list[frozenset[bytes]] = []
     stack: list[int] = []
     for index, (start, _) in enumerate(scopes):
         while stack and scopes[stack[-1]][1] <= start:
@@ -353,18 +416,28 @@ def _visible(scopes: list[tuple[int, int]], bound: list[dict[str, str]]) -> list
 
 _NAME_TYPES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
 _PATTERN_ENDS = ("pattern", "_list")
+_DEFAULTED = frozenset({"assignment_pattern", "object_assignment_pattern"})
 
 
-def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, str, bool]]) -> None:
+def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]]) -> None:
     """The names a destructuring target binds (`@bind.all`)."""
     if node.type in _NAME_TYPES:
-        binds.append((node.start_byte, _text(node, parsed), False))
+        binds.append((node.start_byte, parsed[node.start_byte : node.end_byte], False))
         return
     stack = [node]
     while stack:
         current = stack.pop()
         if current.type in _NAME_TYPES:
-            binds.append((current.start_byte, _text(current, parsed), False))
+            binds.append((current.start_byte, parsed[current.start_byte : current.end_byte],
+                           False))
+        elif current.type in _DEFAULTED:  # `b = dflt`: the default is no binding
+            left = current.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
+            inner = current.child_by_field_name("declarator")
+            if inner is not None:
+                stack.append(inner)
         elif current.type.endswith(_PATTERN_ENDS):
             stack.extend(current.named_children)
 
@@ -379,19 +452,24 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
     spans = [(start, -negated_end) for start, negated_end in containers]
     parts: list[tuple[int, str, Node]] = [
         (node.start_byte, capture, node)
-        for capture in ("hint.var", "hint.type", "hint.new", "hint.call")
+        for capture in ("hint.var", "hint.member", "hint.type", "hint.new", "hint.call")
         for node in captured.get(capture, ())
     ]
     parts.sort(key=lambda part: part[0])
     slots: list[dict[str, Node]] = [{} for _ in spans]
+    names: list[list[Node]] = [[] for _ in spans]  # `a, b T`: both are T
     nest = _Nest(spans)
     for start, capture, node in parts:
         chain = nest.at(start)
         if chain:
-            slots[chain[-1]].setdefault(capture, node)
-    for slot in slots:
-        var = slot.get("hint.var")
-        if var is None:
+            if capture == "hint.var":
+                names[chain[-1]].append(node)
+            elif capture == "hint.member":  # a class's field: `this.field`
+                slots[chain[-1]]["hint.member"] = node
+            else:
+                slots[chain[-1]].setdefault(capture, node)
+    for slot, variables in zip(slots, names):
+        if not variables and "hint.member" not in slot:
             continue
         if "hint.type" in slot:
             type_ = type_name(_text(slot["hint.type"], parsed))
@@ -401,18 +479,24 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
             type_ = rules.ctor(_WHITESPACE.sub("", _text(slot["hint.call"], parsed)))
         else:
             continue
-        text = _text(var, parsed)
-        if _IDENTIFIER.fullmatch(text):
-            hints[var.start_byte] = type_
-            continue
-        self_name, dot, member = text.partition(".")
-        if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-            member_hints.append((var.start_point.row + 1, text, type_))
+        if "hint.member" in slot:
+            field = slot["hint.member"]
+            member_hints.append((field.start_point.row + 1,
+                                 f"{rules.self_name}.{_text(field, parsed)}", type_))
+        for var in variables:
+            text = _text(var, parsed)
+            if _IDENTIFIER.fullmatch(text):
+                hints[var.start_byte] = type_
+                continue
+            self_name, dot, member = text.partition(".")
+            if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+                member_hints.append((var.start_point.row + 1, text, type_))
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
-             rules: _Rules) -> list[Import]:
-    """The names one import statement binds, in source order."""
+             rules: _Rules) -> list[tuple[int, Import]]:
+    """The names one import statement binds, in source order, each with the start byte
+    of the name it takes (the module's, when it takes none)."""
     line = statement.start_point.row + 1
     records: list[tuple[int, Import]] = []
     for _, captures in alone.matches(statement):
@@ -429,13 +513,19 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
         if "import.wildcard" in captures:
             records.append((captures["import.wildcard"][0].start_byte,
                             Import(name="*", source=source, line=line)))
-            continue
-        name_node = captures["import.name"][0]
-        imported = _text(name_node, parsed)
-        records.append((name_node.start_byte, Import(
-            name=alias or imported, source=source, imported=imported, line=line)))
+        elif "import.default" in captures:  # JavaScript's `import X from "m"`
+            name_node = captures["import.default"][0]
+            records.append((name_node.start_byte, Import(
+                name=_text(name_node, parsed), source=source, imported="default", line=line)))
+        else:
+            name_node = captures["import.name"][0]
+            imported = _text(name_node, parsed)
+            records.append((name_node.start_byte, Import(
+                name=alias or imported, source=source, imported=imported, line=line)))
+    if len(records) > 1:  # a module binding no name counts when it is the only one
+        records = [record for record in records if record[1].name]
     records.sort(key=lambda record: record[0])
-    return [record for _, record in records]
+    return records
 
 
 def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | None:
@@ -461,12 +551,14 @@ def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | N
 
 
 def _occurrences(
-    uses: dict[int, tuple[UseKind, Node, bool]], receivers: dict[int, Node],
-    sources: dict[tuple[int, str], str], scopes: list[tuple[int, int]],
-    scope_types: list[dict[str, str]], module_types: dict[str, str],
+    uses: dict[int, tuple[UseKind, Node, bool] | None], receivers: dict[int, Node],
+    imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
+    bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules,
 ) -> list[Occurrence]:
+    """The uses kept, in source order: a sweep over the uses, the skipped spans, the
+    scopes and the definitions' lines together."""
     skips.sort()
     skips.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel: the sweep needs no bound check
     spans = sorted(
@@ -476,7 +568,12 @@ def _occurrences(
     order = [i for _, _, i in spans]
     enclosing = _Nest([(start, end) for start, end, _ in spans])
     members = _member_types(member_hints, symbols, spans, order)
-    visible = _visible(scopes, scope_types)
+    visible = _visible(scopes, bindings.scopes)
+    separate = rules.type_namespace
+    builtins = rules.builtins
+    if builtins:
+        builtins = builtins.difference([symbol.name.encode() for symbol in symbols],
+                                       [record.name.encode() for record in imports])
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
     next_scope = 0
@@ -484,7 +581,9 @@ def _occurrences(
     last_line, around, enclosing_name = -1, [], ""
     occurrences: list[Occurrence] = []
     append = occurrences.append
-    for start, (kind, node, may_have_receiver) in sorted(uses.items()):
+    for start, use in sorted(uses.items()):
+        if use is None:
+            continue
         while skips[skip_index][0] <= start:
             if skips[skip_index][1] > covered:
                 covered = skips[skip_index][1]
@@ -499,11 +598,14 @@ def _occurrences(
             next_scope += 1
         while stack and scopes[stack[-1]][1] <= start:
             stack.pop()
-        end = node.end_byte
-        name = parsed[start:end].decode("utf-8", errors="replace")
+        kind, node, may_have_receiver = use
+        written = parsed[start : node.end_byte]
         receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
-        if receiver_node is None and stack and name in visible[stack[-1]]:
+        if receiver_node is None and (written in builtins or (stack and (
+                b":" + written if separate and kind is UseKind.TYPE else written)
+                in visible[stack[-1]])):
             continue
+        name = written.decode("utf-8", errors="replace")
         row, column = node.start_point
         line = row + 1
         if line != last_line:
@@ -512,11 +614,11 @@ def _occurrences(
             enclosing_name = symbols[order[around[-1]]].qualname if around else ""
         receiver = receiver_type = ""
         if kind is UseKind.IMPORT:
-            receiver = sources.get((line, name), "")
+            receiver = sources.get(start, "")
         elif receiver_node is not None:
             receiver = _receiver_text(receiver_node, parsed)
-            receiver_type = _receiver_type(receiver, stack, scope_types, module_types,
-                                           around, order, symbols, members, rules)
+            receiver_type = _receiver_type(receiver, stack, bindings, around, order, symbols,
+                                           members, rules)
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
@@ -552,20 +654,21 @@ def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol
 
 
 def _receiver_type(
-    receiver: str, chain: list[int], scope_types: list[dict[str, str]],
-    module_types: dict[str, str], around: list[int], order: list[int],
-    symbols: list[Symbol], members: dict[tuple[str, str], str], rules: _Rules,
+    receiver: str, chain: list[int], bindings: _Bindings, around: list[int],
+    order: list[int], symbols: list[Symbol], members: dict[tuple[str, str], str],
+    rules: _Rules,
 ) -> str:
     if receiver in rules.self_names:
         return _enclosing_class(around, order, symbols)
     if _IDENTIFIER.fullmatch(receiver):
+        name = receiver.encode()
         for scope in reversed(chain):
-            known = scope_types[scope].get(receiver)
+            known = bindings.scopes[scope].get(name)
             if known is not None:
                 return known
-        return module_types.get(receiver, "")
+        return bindings.module.get(name, "")
     if members:
-        head, dot, member = receiver.partition(".")
+        head, dot, _ = receiver.partition(".")
         if dot and head in rules.self_names:
             return members.get((_enclosing_class(around, order, symbols), receiver), "")
     return ""

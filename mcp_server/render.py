@@ -233,7 +233,7 @@ def references_text(out: ReferencesOutput) -> str:
         t = out.target
         lines.append(
             f"References to {t.qualname} ({t.kind}, {t.path}:{t.line}): {out.resolved} resolved "
-            f"in {out.resolved_files} files, {out.possible} possible, {out.elsewhere} of other "
+            f"in {_files(out.resolved_files)}, {out.possible} possible, {out.elsewhere} of other "
             f"definitions named so; {out.files_read} of {out.files_using} files using the name "
             "read.")
     if out.partial:
@@ -243,6 +243,7 @@ def references_text(out: ReferencesOutput) -> str:
     for alternative in out.alternatives:
         lines.append(f"  also named so: {alternative.qualname} ({alternative.kind}, "
                      f"{alternative.path}:{alternative.line}) handle={alternative.handle}")
+    name = out.target.qualname.rsplit(".", 1)[-1] if out.target else ""
     if out.groups:
         lines.append("Resolved:")
     path = None
@@ -254,15 +255,17 @@ def references_text(out: ReferencesOutput) -> str:
                  f"handle={group.enclosing.handle}" if group.enclosing else "at module level")
         lines.append(f"    {where}")
         for site in group.sites:
-            on = f"{site.receiver}." if site.receiver else ""
-            lines.append(f"      L{site.line}:{site.column} {site.kind} {on}… — {site.reason}")
+            on = f"{site.receiver}." if site.receiver and site.kind != "import" else ""
+            called = "()" if site.kind.endswith("call") else ""
+            lines.append(f"      L{site.line}:{site.column} {on}{name}{called} ({site.kind}) — "
+                         f"{site.reason}")
     if out.truncated:
         lines.append("  (cut to keep the answer short: pass next_cursor for more)")
     if out.possible_groups:
         lines.append(f"Possible ({out.possible}), by receiver:")
         for group in out.possible_groups:
             on = f"{group.receiver}." if group.receiver else "(bare name)"
-            lines.append(f"  {on} ×{group.count} in {group.files} files — {group.reason} "
+            lines.append(f"  {on} ×{group.count} in {_files(group.files)} — {group.reason} "
                          f"(e.g. {', '.join(group.samples)})")
     if out.elsewhere_groups:
         lines.append(f"Elsewhere ({out.elsewhere}), counted not listed:")
@@ -275,6 +278,10 @@ def references_text(out: ReferencesOutput) -> str:
     if out.next_cursor:
         lines.append(f"next_cursor={out.next_cursor}")
     return "\n".join(lines)
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
 
 
 def repos_references_text(out: ReposReferencesOutput) -> str:

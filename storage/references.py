@@ -21,8 +21,11 @@ tier:
 
 Import sources map to files per language, by table (`_MODULE_FILES`): Python dotted and
 relative modules to `.py` files and packages' `__init__.py`; Go import paths to
-directories. Other languages' imports are not followed yet: their uses are resolved only
-in their own file or for a name defined once, and are possible otherwise.
+directories; JavaScript and TypeScript relative specifiers to files; C and C++ includes
+to headers (an include brings every name of its header; a function's declaration in a
+header stands for its definition). Other languages' imports are not followed yet: their
+uses are resolved only in their own file or for a name defined once, and are possible
+otherwise.
 
 An answer says what it counted in each tier, what it could not check (dynamic dispatch,
 reflection, macros, files the index skipped) and how fresh the index is; a name used in
@@ -47,7 +50,6 @@ from symfind.storage.query import SearchQuery
 from symfind.storage.records import Freshness, Manifest, SearchResponse
 from symfind.storage.schema import decode_record
 from symfind.storage.uses import (
-    CARRIER_FIELD,
     USES_FIELD,
     USES_RECORD_FIELD,
     FileUses,
@@ -220,13 +222,22 @@ class ReferencesAnswer(msgspec.Struct, frozen=True, kw_only=True):
 # ---- reading the index ------------------------------------------------------------------
 
 
-class UseIndex:
-    """The lookups resolution needs, over one commit (a Tantivy searcher and its schema)."""
+#: Where a file's uses are read from: its first definition's document, or (a file that
+#: defines nothing) its manifest entry, decoded already.
+Source = tantivy.DocAddress | FileUses
 
-    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema) -> None:
+
+class UseIndex:
+    """The lookups resolution needs, over one commit: its Tantivy searcher and schema, and
+    its manifest (the files, the skipped ones, the uses of files that define nothing)."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
+                 manifest: Manifest) -> None:
         self._searcher = searcher
         self._schema = schema
+        self.manifest = manifest
         self._files: dict[str, list[Symbol]] = {}  # definitions by file, read once
+        self._loose: list[FileUses] | None = None  # uses of files that define nothing
 
     def _docs(self, query: tantivy.Query) -> list[tantivy.Document]:
         count = self._searcher.search(query, 1, count=True).count
@@ -242,45 +253,54 @@ class UseIndex:
         """Every definition whose name is exactly `name`, by path and line."""
         found = []
         for document in self._docs(self._term("name_exact", squash(name))):
-            records = document.get_all("record")
-            if records:
-                symbol = decode_record(records[0])
-                if symbol.name == name:
-                    found.append(symbol)
+            symbol = decode_record(document.get_all("record")[0])
+            if symbol.name == name:
+                found.append(symbol)
         return sorted(found, key=lambda s: (s.path, s.line))
 
     def definitions_in(self, path: str) -> list[Symbol]:
         """The definitions of one file, by line."""
         if path not in self._files:
             documents = self._docs(self._term("path", path))
-            records = (document.get_all("record") for document in documents)
-            self._files[path] = sorted((decode_record(record[0]) for record in records if record),
-                                       key=lambda s: (s.line, s.name))
+            self._files[path] = sorted(
+                (decode_record(document.get_all("record")[0]) for document in documents),
+                key=lambda s: (s.line, s.name))
         return self._files[path]
 
-    def files_using(self, names: Iterable[str]) -> list[tantivy.DocAddress]:
-        """The documents carrying the uses of files that use any of `names`."""
-        clauses = [(tantivy.Occur.Should, self._term(USES_FIELD, name)) for name in set(names)]
+    def _files_without_definitions(self) -> list[FileUses]:
+        if self._loose is None:
+            self._loose = [decode_file_uses(state.uses) for _, state
+                           in sorted(self.manifest.files.items()) if state.uses]
+        return self._loose
+
+    def files_using(self, names: Iterable[str]) -> list[Source]:
+        """Where to read the uses of the files that use any of `names`."""
+        wanted = set(names)
+        clauses = [(tantivy.Occur.Should, self._term(USES_FIELD, name)) for name in wanted]
         query = tantivy.Query.boolean_query(clauses)
         count = self._searcher.search(query, 1, count=True).count
-        if not count:
-            return []
-        return sorted((address for _, address in self._searcher.search(query, count).hits),
-                      key=lambda a: (a.segment_ord, a.doc))
+        found: list[Source] = sorted(
+            (address for _, address in self._searcher.search(query, count).hits),
+            key=lambda a: (a.segment_ord, a.doc)) if count else []
+        found += [record for record in self._files_without_definitions()
+                  if not wanted.isdisjoint(record.names)]
+        return found
 
-    def read_uses(self, address: tantivy.DocAddress) -> FileUses:
-        return decode_file_uses(self._searcher.doc(address).get_all(USES_RECORD_FIELD)[0])
+    def read_uses(self, source: Source) -> FileUses:
+        if isinstance(source, FileUses):
+            return source
+        return decode_file_uses(self._searcher.doc(source).get_all(USES_RECORD_FIELD)[0])
 
     def uses_of_file(self, path: str) -> FileUses | None:
         """A file's stored uses (None: it uses nothing, or is not indexed)."""
+        state = self.manifest.files.get(path)
+        if state is not None and state.uses:
+            return decode_file_uses(state.uses)
         for document in self._docs(self._term("path", path)):
             record = document.get_all(USES_RECORD_FIELD)
             if record:
                 return decode_file_uses(record[0])
         return None
-
-    def carriers(self) -> int:
-        return self._searcher.search(self._term(CARRIER_FIELD, "file"), 1, count=True).count
 
 
 # ---- import sources → files, per language -----------------------------------------------
@@ -328,11 +348,45 @@ def _go_directories(files: frozenset[str]) -> set[str]:
     return _GO_DIRECTORIES[key]
 
 
+_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", "/index.ts",
+                    "/index.tsx", "/index.js", "/index.jsx")
+
+
+def _script_module_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The file a JavaScript or TypeScript relative specifier names (`./client` →
+    `client.ts`, `client/index.ts`...); a package's name (`axios`) names none of ours."""
+    if not source.startswith("."):
+        return set()
+    stem = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if stem.endswith(".js"):  # TypeScript's ESM spelling of its own `.ts` file
+        candidates = [stem, stem[:-3] + ".ts", stem[:-3] + ".tsx"]
+    else:
+        candidates = [stem + suffix for suffix in _SCRIPT_SUFFIXES]
+    return {candidate for candidate in candidates if candidate in files}
+
+
+def _c_header_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The header an `#include` names: beside the including file first, else any indexed
+    file whose path ends with it (`linux/list.h` → `include/linux/list.h`)."""
+    beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if beside in files:
+        return {beside}
+    return {f for f in files if f == source or f.endswith("/" + source)}
+
+
 #: Language → (import source, importing file, indexed files) → the files it names.
 _MODULE_FILES: dict[str, Callable[[str, str, frozenset[str]], set[str]]] = {
     "python": _python_module_files,
     "go": _go_package_files,
+    "javascript": _script_module_files,
+    "typescript": _script_module_files,
+    "tsx": _script_module_files,
+    "c": _c_header_files,
+    "cpp": _c_header_files,
 }
+#: Languages whose imports bind no name: an include brings every name of its header.
+_INCLUDES = frozenset({"c", "cpp"})
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
 def _same_unit(language: str, one: str, other: str) -> bool:
@@ -405,6 +459,7 @@ class _Resolver:
         self.family: set[str] = {self.container} if self.member else set()
         self.bases: set[str] = set()
         self._declaring: dict[str, bool] = {}
+        self._types: dict[str, bool] = {}
         self.other_members: dict[str, Symbol] = {}
         self.other_top: dict[str, list[Symbol]] = defaultdict(list)
         for other in others:
@@ -439,6 +494,13 @@ class _Resolver:
                 break
         self.bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
                       if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
+
+    def _indexed_type(self, name: str) -> bool:
+        """Whether the repository defines a type of that name."""
+        if name not in self._types:
+            self._types[name] = any(s.kind in _CLASS_KINDS
+                                    for s in self.index.definitions_named(name))
+        return self._types[name]
 
     def _declares(self, owner: str) -> bool:
         """Whether `owner`, which defines a member of the name too, is a base of the
@@ -554,13 +616,18 @@ class _Resolver:
         if language == "go":
             return _Verdict(Tier.ELSEWHERE, "a name of another package",
                             f"package of {posixpath.dirname(record.path) or '.'}")
-        stars = [i for i in record.imports if i.name == "*"]
+        stars = [i for i in record.imports if i.name == "*" or (
+            language in _INCLUDES and not i.name)]
         if any(self._provides(record, i.source) for i in stars):
-            return _Verdict(Tier.RESOLVED, "through `import *` of its module")
+            return _Verdict(Tier.RESOLVED, "through #include of its header"
+                            if language in _INCLUDES else "through `import *` of its module")
+        if language in _INCLUDES and record.path in self.providers:
+            return _Verdict(Tier.RESOLVED, "in the header that declares it")
         if not self.others:
             return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
         if stars:
-            return _Verdict(Tier.POSSIBLE, "a `*` import may bring it")
+            return _Verdict(Tier.POSSIBLE, "an #include may bring it" if language in _INCLUDES
+                            else "a `*` import may bring it")
         if not follows:
             return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
         return _Verdict(Tier.POSSIBLE, "no import in the file says which definition")
@@ -600,8 +667,11 @@ class _Resolver:
             if typed in self.other_members:
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}",
                                 _where(self.other_members[typed]))
-            return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, not known to derive "
-                            f"from {owner}")
+            if self._indexed_type(typed):  # its subclasses are all known: not one of them
+                return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
+                                f"members of {typed}")
+            return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which the index does "
+                            "not define")
         if use.receiver:
             head = _head(use.receiver)
             if use.receiver == owner or _last(use.receiver) in self.family and (
@@ -662,6 +732,23 @@ def _distance(one: str, other: str) -> int:
     return 1 + (len(a) - shared) + (len(b) - shared)
 
 
+def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
+    """Whether `symbol` is the C or C++ target's declaration in a header (`int f(void);`
+    for `int f(void) {...}`): the same definition, not another one."""
+    return (target.language in _INCLUDES and symbol.qualname == target.qualname
+            and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
+
+
+def _module_qualified(wanted: str, qualname: str, path: str) -> bool:
+    """Whether `wanted` is `qualname` with its module before it: each part before it is a
+    directory or the file's stem (`requests.api.get` for `get` in `src/requests/api.py`)."""
+    parts, own = qualifier_parts(wanted), qualifier_parts(qualname)
+    if len(parts) <= len(own) or parts[-len(own):] != own:
+        return False
+    where = set(path.rsplit(".", 1)[0].split("/"))
+    return all(part in where for part in parts[:-len(own)])
+
+
 def _pick_target(
     query: ReferencesQuery, index: UseIndex,
     search: Callable[[SearchQuery], SearchResponse],
@@ -687,9 +774,13 @@ def _pick_target(
     wanted = query.target.strip()
     named = [r for r in response.results if r.name == name] or [
         r for r in response.results if r.name.lower() == name.lower()]
-    qualified = [r for r in named if r.qualname == wanted or r.qualname.endswith(
-        tuple(sep + wanted for sep in (".", "::", "#", "/", "\\")))] if wanted != name else []
-    chosen = qualified or named
+    separators = (".", "::", "#", "/", "\\")
+    # A qualified name must match: `Session.get` is not any `get`; `requests.Session.get`
+    # (a module before it) is `Session.get`, and `get` is every `get`.
+    chosen = [r for r in named if r.qualname == wanted
+              or r.qualname.endswith(tuple(sep + wanted for sep in separators))
+              or _module_qualified(wanted, r.qualname, r.path)
+              ] if wanted != name else named
     if not chosen:
         nearest = ", ".join(response.suggestions[:3] or [r.qualname for r in response.results[:3]])
         why = f"no definition named {wanted!r} is indexed"
@@ -708,17 +799,15 @@ def find_references(
     index: UseIndex,
     *,
     search: Callable[[SearchQuery], SearchResponse],
-    manifest: Manifest,
     freshness: Freshness,
 ) -> ReferencesAnswer:
     """Where the definition `query` names is used, in tiers (see the module docstring).
 
     Args:
         query: The definition, and how much of the answer.
-        index: The commit's lookups.
+        index: The commit's lookups, and its file table (imports are mapped to its files;
+            its skipped files are reported).
         search: The definition search (to find the target by name).
-        manifest: The commit's file table (imports are mapped to its files; its skipped
-            files are reported).
         freshness: How current the commit is (said by every answer).
 
     Raises:
@@ -728,6 +817,7 @@ def find_references(
     started = time.perf_counter()
     offset = query.check()
     deadline = started + query.budget_ms / 1000
+    manifest = index.manifest
     target, alternatives, missing = _pick_target(query, index, search)
     skipped = dict(Counter(manifest.skipped.values()))
     fresh_note = describe(freshness) if is_partial(freshness) else ""
@@ -741,8 +831,47 @@ def find_references(
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
             unchecked=list(_ALWAYS_UNCHECKED))
-    addresses, records, out_of_time, tiers, languages = _classify(target, index, manifest, deadline)
     name = target.name
+    named = [s for s in index.definitions_named(name)
+             if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    others = [s for s in named if not _declaration_of(s, target)]
+    files = frozenset(manifest.files)
+    resolver = _Resolver(target, others, index, files)
+    # A C or C++ definition's declarations in headers stand for it: including one of them
+    # brings it.
+    resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
+    cache: dict[str, list[Use]] = {}
+    cut: list[str] = []  # class names whose uses were not all read in time
+
+    def uses_of(other: str) -> list[Use]:
+        if other not in cache:
+            found = cache[other] = []
+            for count, source in enumerate(index.files_using([other])):
+                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+                    cut.append(other)
+                    break
+                found += uses_named(index.read_uses(source), [other])
+        return cache[other]
+
+    resolver.learn_hierarchy(uses_of)
+    addresses = index.files_using([name])
+    records: list[FileUses] = []
+    out_of_time = False
+    for count, address in enumerate(addresses):
+        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        records.append(index.read_uses(address))
+    resolver.learn_reexports(records)
+    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
+    languages: set[str] = {target.language}
+    for record in records:
+        languages.add(record.language)
+        aliases = {item.name for item in record.imports
+                   if item.imported == name and item.name not in ("", "*", name)}
+        for use in uses_named(record, [name, *sorted(aliases)]):
+            verdict = resolver.classify(record, use)
+            tiers[verdict.tier].append((record, use, verdict))
     resolved = sorted(
         tiers[Tier.RESOLVED],
         key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
@@ -753,15 +882,17 @@ def find_references(
     if out_of_time:
         partial.append(f"the time budget ({query.budget_ms} ms) ran out: {len(records):,} of "
                        f"the {len(addresses):,} files that use {name} were read")
+    if cut:
+        partial.append(f"the time budget ran out while finding the subclasses of "
+                       f"{', '.join(cut)}: uses on a subclass not found are 'possible'")
     if fresh_note:
         partial.append(fresh_note)
     unchecked = [*_ALWAYS_UNCHECKED, *(_UNCHECKED[lang] for lang in sorted(languages)
                                        if lang in _UNCHECKED)]
     unfollowed = sorted(lang for lang in languages if lang and lang not in _MODULE_FILES)
     if unfollowed:
-        unchecked.append(f"imports are followed for Python and Go only: {', '.join(unfollowed)} "
-                         "uses outside their own file are resolved only for a name defined "
-                         "once")
+        unchecked.append(f"imports are not followed for {', '.join(unfollowed)}: its uses "
+                         "outside their own file are resolved only for a name defined once")
     if skipped:
         unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
                          + ", ".join(f"{reason} {count:,}" for reason, count
@@ -786,70 +917,6 @@ def find_references(
         empty_reason="" if resolved else _empty_reason(name, counts, out_of_time, fresh_note),
     )
 
-
-def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
-        list[int], list[FileUses], bool, dict[str, list[tuple[FileUses, Use, _Verdict]]],
-        set[str]]:
-    """Every use of `target`'s name that the files read before `deadline` hold, in its tier:
-    the files that use the name, the records read, whether time ran out, the tiers, and
-    the languages of the files read."""
-    name = target.name
-    others = [s for s in index.definitions_named(name)
-              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
-    files = frozenset(manifest.files)
-    resolver = _Resolver(target, others, index, files)
-    cache: dict[str, list[Use]] = {}
-
-    def uses_of(other: str) -> list[Use]:
-        if other not in cache:
-            cache[other] = [use for address in index.files_using([other])
-                            for use in uses_named(index.read_uses(address), [other])]
-        return cache[other]
-
-    resolver.learn_hierarchy(uses_of)
-    addresses = index.files_using([name])
-    records: list[FileUses] = []
-    out_of_time = False
-    for count, address in enumerate(addresses):
-        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
-            out_of_time = True
-            break
-        records.append(index.read_uses(address))
-    resolver.learn_reexports(records)
-    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
-    languages: set[str] = {target.language}
-    for record in records:
-        languages.add(record.language)
-        aliases = {item.name for item in record.imports
-                   if item.imported == name and item.name not in ("", "*", name)}
-        for use in uses_named(record, [name, *sorted(aliases)]):
-            verdict = resolver.classify(record, use)
-            tiers[verdict.tier].append((record, use, verdict))
-    return addresses, records, out_of_time, tiers, languages
-
-
-def classified_uses(
-    query: ReferencesQuery,
-    index: UseIndex,
-    *,
-    search: Callable[[SearchQuery], SearchResponse],
-    manifest: Manifest,
-) -> dict[str, list[tuple[str, int, int]]]:
-    """Every use of the definition `query` names, by tier, as (path, line, column): the
-    whole classification `find_references` pages and groups (for measuring it; no time
-    budget but `query.budget_ms`).
-
-    Raises:
-        QueryError: As `find_references`.
-    """
-    query.check()
-    target, _, missing = _pick_target(query, index, search)
-    if target is None:
-        raise QueryError(missing)
-    deadline = time.perf_counter() + query.budget_ms / 1000
-    tiers = _classify(target, index, manifest, deadline)[3]
-    return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
-            for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

@@ -17,7 +17,6 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 | uses           | raw             | names the file uses (on one document of the file)  | references |
 | uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
-| carrier        | raw             | `file` on the document of a file that defines nothing | —      |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -33,9 +32,8 @@ change bumps it, and an index of another version is rebuilt, never misread):
 5. `text` also holds the English words run together in a qualified name's words
    (`getbaseline` → `get baseline`, `words.compound_parts`), so a question's words find
    C and Lua names that join them without a case change or `_`.
-6. References: `uses`, `uses_record` and `carrier` hold each file's uses of names and its
-   imports, on its first definition's document or a document of its own
-   (`storage/uses.py`).
+6. References: `uses` and `uses_record` hold each file's uses of names and its imports,
+   on its first definition's document (`storage/uses.py`).
 """
 
 from __future__ import annotations
@@ -49,7 +47,7 @@ import msgspec
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.uses import CARRIER_FIELD, USES_FIELD, USES_RECORD_FIELD
+from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD
 from symfind.storage.words import (
     qualifier_parts,
     split_text,
@@ -125,7 +123,6 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
     builder.add_text_field(USES_FIELD, tokenizer_name="raw", index_option="basic")
     builder.add_bytes_field(USES_RECORD_FIELD, stored=True)
-    builder.add_text_field(CARRIER_FIELD, tokenizer_name="raw", index_option="basic")
     return builder.build()
 
 

@@ -62,7 +62,6 @@ from symfind.storage.references import (
 )
 from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
-from symfind.storage.uses import CARRIER_FIELD, CARRIER_VALUE
 from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
@@ -183,7 +182,7 @@ class Searcher:
             SchemaMismatch, IndexDamaged: As `refresh`.
         """
         deadline = time.monotonic() + HEADER_FOLLOW_S
-        while (self._definition_docs() != self.header.symbol_count
+        while (self._searcher.num_docs != self.header.symbol_count
                and time.monotonic() < deadline):
             stamp = _stamp(manifest_path(self.index_dir))
             header = read_header(self.index_dir)
@@ -194,16 +193,10 @@ class Searcher:
                 continue
             self._manifest_stamp = stamp
             self._load_commit(rebuilt=False)
-        if self._definition_docs() != self.header.symbol_count:
+        if self._searcher.num_docs != self.header.symbol_count:
             logger.info("%s: the header of generation %d counts %d symbols, the commit "
                         "searched holds %d", self.index_dir, self.header.generation,
-                        self.header.symbol_count, self._definition_docs())
-
-    def _definition_docs(self) -> int:
-        """Documents of definitions: all of them but those carrying only the uses of a
-        file that defines nothing (`storage/uses.py`)."""
-        carriers = tantivy.Query.term_query(self._schema, CARRIER_FIELD, CARRIER_VALUE)
-        return self._searcher.num_docs - self._searcher.search(carriers, 1, count=True).count
+                        self.header.symbol_count, self._searcher.num_docs)
 
     def _check_log(self) -> None:
         """Check the file log against the header's checksum, as Tantivy's files are.
@@ -235,7 +228,7 @@ class Searcher:
 
     @property
     def num_symbols(self) -> int:
-        return self._definition_docs()
+        return self._searcher.num_docs
 
     def freshness(self, daemon: DaemonStatus | None = None) -> Freshness:
         """How current the commit searched is, given the live daemon's status (None: no
@@ -297,9 +290,9 @@ class Searcher:
             IndexDamaged: The file table is damaged; reindex.
         """
         return find_references(
-            query, UseIndex(self._searcher, self._schema),
+            query, UseIndex(self._searcher, self._schema, self.manifest),
             search=lambda search: self.search(search, daemon=daemon),
-            manifest=self.manifest, freshness=self.freshness(daemon),
+            freshness=self.freshness(daemon),
         )
 
     def reference_sites(self, query: ReferencesQuery) -> dict[str, list[tuple[str, int, int]]]:
@@ -318,9 +311,7 @@ class Searcher:
         if count == 0:
             return []
         hits = self._searcher.search(tantivy.Query.all_query(), count, count=False).hits
-        records = (self._searcher.doc(address).get_all("record") for _, address in hits)
-        # A file's carrier of uses has no record (storage/uses.py).
-        symbols = [decode_record(record[0]) for record in records if record]
+        symbols = [decode_record(self._searcher.doc(address)["record"][0]) for _, address in hits]
         return sorted(symbols, key=lambda s: (s.path, s.line, s.name, s.kind))
 
     def _filters(self, query: SearchQuery) -> list[tantivy.Query]:

@@ -3,12 +3,12 @@
 Imports: msgspec, `extract.records`.
 
 A file's occurrences and imports ride in the same Tantivy commit as its definitions, on
-one document of the file: its first definition's document, or, for a file that defines
-nothing (a script, a re-exporting `__init__.py`), a document of its own that no definition
-channel can match (it has none of their fields). Riding on a definition's document adds no
-document, so the BM25 statistics of the definition fields (document count, average
-length) move only by the files that define nothing. The `path` term deletes it with the
-definitions, so a file's uses are never out of step with its definitions, and nothing
+its first definition's document: no document is added, so the BM25 statistics of the
+definition fields (document count, average lengths) do not move, and the `path` term
+deletes the uses with the definitions, so they are never out of step. A file that defines
+nothing (a script, a re-exporting `__init__.py`, a TypeScript barrel) has no document:
+its record is kept in its `FileState.uses` instead, which the manifest's log writes in
+the same commit (a document of its own would count in every BM25 statistic). Nothing
 spanning files is stored: an edit to one file never touches another's records.
 
 Two fields (`storage/schema.py`):
@@ -33,9 +33,6 @@ from symfind.extract.records import Import, Occurrence, UseKind
 #: Field names (`storage/schema.py` adds them to the schema).
 USES_FIELD = "uses"
 USES_RECORD_FIELD = "uses_record"
-#: Set on the document of a file that defines nothing: what tells it from definitions.
-CARRIER_FIELD = "carrier"
-CARRIER_VALUE = "file"
 
 #: A use as stored: (line, column, kind, receiver, receiver_type, enclosing), the last
 #: three as indexes into `FileUses.strings` (0 is "").

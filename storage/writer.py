@@ -47,13 +47,7 @@ from symfind.storage.manifest import (
 )
 from symfind.storage.records import FileState
 from symfind.storage.schema import SCHEMA_VERSION, to_document
-from symfind.storage.uses import (
-    CARRIER_FIELD,
-    CARRIER_VALUE,
-    USES_FIELD,
-    USES_RECORD_FIELD,
-    encode_uses,
-)
+from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD, encode_uses
 
 logger = logging.getLogger(__name__)
 
@@ -271,7 +265,7 @@ class IndexWriter:
         language: str = "",
     ) -> None:
         """Stage: drop every document of `path`, then add `symbols`, the first of them
-        carrying the file's `occurrences` and `imports` (a document of its own when the
+        carrying the file's `occurrences` and `imports` (its `FileState.uses` when the
         file defines nothing: `storage/uses.py`); `language`: the file's, when it
         defines nothing (else its symbols say it).
 
@@ -289,14 +283,10 @@ class IndexWriter:
                     _add_uses(document, *uses)
                 self._writer.add_document(document)
                 count += 1
-            if uses is not None and count == 0:
-                document = tantivy.Document()
-                document.add_text("path", path)
-                document.add_text(CARRIER_FIELD, CARRIER_VALUE)
-                _add_uses(document, *uses)
-                self._writer.add_document(document)
         self._forget(path)
-        self._files[path] = msgspec.structs.replace(state, symbols=count)
+        # A file that defines nothing: its uses go in its file state, logged in this commit.
+        kept = uses[0] if uses is not None and count == 0 else b""
+        self._files[path] = msgspec.structs.replace(state, symbols=count, uses=kept)
         self._symbols += count
         self._stage(path)
 

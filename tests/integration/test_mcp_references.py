@@ -53,7 +53,8 @@ async def test_find_references_answers_counts_first_then_groups_with_handles(
     assert text.splitlines()[0] == (
         "References to Session.get (method, pkg/sessions.py:2): 2 resolved in 2 files, "
         "2 possible, 4 of other definitions named so; 4 of 4 files using the name read.")
-    assert "  conn. ×2 in 1 files — receiver's type unknown (e.g. app.py:6, app.py:7)" in text
+    assert "  conn. ×2 in 1 file — receiver's type unknown (e.g. app.py:6, app.py:7)" in text
+    assert "      L5:5 s.get() (attribute_call) — receiver is a Session" in text
     # The target's handle asks about exactly that definition again.
     again = await client.call_tool("find_references", {"handle": out["target"]["handle"]})
     pinned = assert_valid(again, await schema(client))
@@ -89,3 +90,31 @@ async def test_find_references_failures_are_tool_errors_that_say_what_to_do(
         await schema(client))
     assert (unknown["target"], unknown["resolved"], unknown["groups"]) == (None, 0, [])
     assert unknown["empty_reason"].startswith("no definition named 'nothing_named_so' is indexed")
+
+
+async def test_on_several_repositories_each_one_that_defines_the_name_answers(
+    tmp_path: Path,
+) -> None:
+    from symfind.mcp_server.server import build_roots_server
+    from symfind.storage import index_dir_for
+
+    roots = {}
+    for label, files in (("one", project()), ("two", {"pkg/api.py": project()["pkg/api.py"]})):
+        root = (tmp_path / label)
+        root.mkdir()
+        roots[label] = root.resolve()
+        build(index_dir_for(roots[label]), files)
+    async with Client(build_roots_server(list(roots.values()), auto_index=False)) as client:
+        out = assert_valid(await client.call_tool("find_references", {"target": "Session.get"}),
+                           await schema(client))
+        assert [(a["repo"], a["target"]["qualname"], a["resolved"]) for a in out["repos"]] == [
+            ("one", "Session.get", 2)]
+        both = assert_valid(await client.call_tool("find_references", {"target": "get"}),
+                            await schema(client))
+        assert [(a["repo"], a["target"]["path"]) for a in both["repos"]] == [
+            ("one", "pkg/api.py"), ("two", "pkg/api.py")]
+        handle = both["repos"][1]["target"]["handle"]
+        pinned = assert_valid(await client.call_tool("find_references", {"handle": handle}),
+                              await schema(client))
+        assert [(a["repo"], a["resolved"], a["files_using"]) for a in pinned["repos"]] == [
+            ("two", 0, 0)]

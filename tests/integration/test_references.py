@@ -56,7 +56,7 @@ def project() -> Files:
              defn("pkg/sessions.py", "Session.get", SymbolKind.METHOD, 2, 4),
              defn("pkg/sessions.py", "Session.fetch", SymbolKind.METHOD, 5, 9)],
             [use("get", 6, UseKind.ATTRIBUTE_CALL, "self", "Session", "Session.fetch")], []),
-        "pkg/__init__.py": (  # defines nothing: its uses ride on a document of their own
+        "pkg/__init__.py": (  # defines nothing: its uses are kept in its manifest entry
             [], [use("get", 1, UseKind.IMPORT, ".api"),
                  use("Session", 2, UseKind.IMPORT, ".sessions")],
             [Import(name="get", source=".api", imported="get", line=1),
@@ -263,9 +263,12 @@ def test_uses_stay_out_of_definition_search_and_follow_their_file(
     index_dir = tmp_path / "index"
     with caplog.at_level(logging.INFO):
         searcher = build(index_dir, project())
+    # No document is added for uses (BM25's statistics stay those of the definitions): the
+    # index holds the 6 definitions, as its header counts them.
     assert searcher.num_symbols == len(searcher.all_symbols()) == 6
-    assert "the commit searched holds" not in caplog.text  # the header counts definitions
-    # `pkg/__init__.py` defines nothing: no search, filtered or not, returns its document.
+    assert "the commit searched holds" not in caplog.text
+    assert searcher.manifest.files["pkg/__init__.py"].uses  # it defines nothing
+    assert not searcher.manifest.files["app.py"].uses  # on its first definition's document
     for text in ("get", "Session", "pkg", "init"):
         found = searcher.search(SearchQuery(text=text, path="pkg/__init__.py", limit=50))
         assert found.results == []
@@ -298,11 +301,13 @@ def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_pos
             [Import(name="Base", source="base", imported="Base", line=1)]),
         "mine.py": (
             [defn("mine.py", "MySession", SymbolKind.CLASS, 2, 3),
+             defn("mine.py", "Plain", SymbolKind.CLASS, 4, 4),
              defn("mine.py", "run", SymbolKind.FUNCTION, 5, 9)],
             [use("Session", 2, UseKind.INHERIT, "", "", "MySession"),
              use("get", 6, UseKind.ATTRIBUTE_CALL, "mine", "MySession", "run"),
              use("get", 7, UseKind.ATTRIBUTE_CALL, "anyone", "Base", "run"),
-             use("get", 8, UseKind.ATTRIBUTE_CALL, "other", "Other", "run")],
+             use("get", 8, UseKind.ATTRIBUTE_CALL, "other", "Other", "run"),
+             use("get", 9, UseKind.ATTRIBUTE_CALL, "plain", "Plain", "run")],
             [Import(name="Session", source="sessions", imported="Session", line=1)]),
     }
     found = build(tmp_path / "index", files).find_references(
@@ -311,4 +316,67 @@ def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_pos
         (6, "receiver is a MySession")]
     assert [(g.receiver, g.reason, g.count) for g in found.possible_groups] == [
         ("anyone", "receiver typed Base, which declares get: may dispatch here", 1),
-        ("other", "receiver typed Other, not known to derive from Session", 1)]
+        ("other", "receiver typed Other, which the index does not define", 1)]
+    assert [(g.of, g.reason, g.count) for g in found.elsewhere_groups] == [
+        ("members of Plain", "receiver is a Plain, not a Session", 1)]
+
+
+def test_a_qualified_target_must_match_its_qualified_name_or_module(tmp_path: Path) -> None:
+    searcher = build(tmp_path / "index", project())
+    found = searcher.find_references(ReferencesQuery(target="pkg.api.get"))
+    assert found.target is not None and (found.target.qualname, found.target.path) == (
+        "get", "pkg/api.py")
+    found = searcher.find_references(ReferencesQuery(target="pkg.Session.get"))
+    assert found.target is not None and found.target.path == "pkg/sessions.py"
+    missing = searcher.find_references(ReferencesQuery(target="Other.get"))
+    assert (missing.target, missing.resolved) == (None, 0)
+    assert missing.empty_reason.startswith("no definition named 'Other.get' is indexed")
+
+
+def test_typescript_relative_imports_and_c_includes_are_followed(tmp_path: Path) -> None:
+    def script(path: str, qualname: str, kind: SymbolKind, line: int, end: int,
+               language: str) -> Symbol:
+        return msgspec.structs.replace(defn(path, qualname, kind, line, end), language=language)
+
+    files: Files = {
+        "src/client.ts": ([script("src/client.ts", "send", SymbolKind.FUNCTION, 1, 3,
+                                  "typescript")], [], []),
+        "src/other.ts": ([script("src/other.ts", "send", SymbolKind.FUNCTION, 1, 3,
+                                 "typescript")], [], []),
+        "src/app.ts": ([script("src/app.ts", "main", SymbolKind.FUNCTION, 2, 9, "typescript")],
+                       [use("send", 3, UseKind.CALL, "", "", "main"),
+                        use("send", 4, UseKind.ATTRIBUTE_CALL, "net", "", "main")],
+                       [Import(name="send", source="./client", imported="send", line=1),
+                        Import(name="net", source="./other", line=1)]),
+        "lib/list.c": ([script("lib/list.c", "list_add", SymbolKind.FUNCTION, 3, 9, "c")],
+                       [], [Import(name="", source="list.h", line=1)]),
+        "include/list.h": ([script("include/list.h", "list_add", SymbolKind.FUNCTION, 2, 2,
+                                   "c")], [], []),
+        "drivers/net.c": ([script("drivers/net.c", "probe", SymbolKind.FUNCTION, 3, 9, "c")],
+                          [use("list_add", 5, UseKind.CALL, "", "", "probe")],
+                          [Import(name="", source="list.h", line=1)]),
+        "tools/mock.c": ([script("tools/mock.c", "list_add", SymbolKind.FUNCTION, 1, 2, "c")],
+                         [], []),  # another definition: a bare name is no longer unique
+        "drivers/other.c": ([script("drivers/other.c", "init", SymbolKind.FUNCTION, 3, 9, "c")],
+                            [use("list_add", 5, UseKind.CALL, "", "", "init")],
+                            [Import(name="", source="stdio.h", line=1)]),
+    }
+    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
+        for path, (symbols, occurrences, imports) in files.items():
+            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
+                                                language=symbols[0].language),
+                                symbols, occurrences, imports)
+        writer.commit()
+    searcher = Searcher(tmp_path / "index")
+    found = searcher.find_references(ReferencesQuery(target="send", path="src/client.ts",
+                                                     line=1))
+    assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
+        ("src/app.ts", 3, "imported from ./client")]
+    assert [(g.of, g.count) for g in found.elsewhere_groups] == [
+        ("send (src/other.ts:1)", 1)]
+    found = searcher.find_references(ReferencesQuery(target="list_add", path="lib/list.c",
+                                                     line=3))
+    assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
+        ("drivers/net.c", 5, "through #include of its header")]
+    assert [(g.reason, g.count) for g in found.possible_groups] == [
+        ("an #include may bring it", 1)]

@@ -94,6 +94,13 @@ def test_editing_a_caller_changes_the_answer(tmp_path: Path) -> None:
         wait_for(repo, "wave", [("app.py", 1, "imported from lib"),
                                 ("app.py", 5, "imported from lib")])
         assert uses(repo, "greet") == [IMPORTED]
+        # A script that defines nothing: its uses are kept with its file state.
+        (repo / "run.py").write_text("from lib import greet\n\ngreet('you')\n",
+                                     encoding="utf-8")
+        wait_for(repo, "greet", [IMPORTED, ("run.py", 1, "imported from lib"),
+                                 ("run.py", 3, "imported from lib")])
+        (repo / "run.py").write_text("from lib import wave\n\nwave('you')\n", encoding="utf-8")
+        wait_for(repo, "greet", [IMPORTED])
 
 
 def test_a_daemon_killed_right_after_an_edit_loses_no_use(tmp_path: Path) -> None:

@@ -69,12 +69,8 @@ def test_python_locals_parameters_and_loop_variables_are_not_uses() -> None:
         "        raise e\n"
         "    return (y := squares) and y and fh and outer\n"
     )
-    assert uses(source) == [
-        ("int", "type", "", ""),
-        ("len", "call", "", ""),
-        ("len", "call", "", ""),
+    assert uses(source) == [  # int, len and open are builtins
         ("pairs", "plain", "", ""),
-        ("open", "call", "", ""),
         ("Error", "plain", "", ""),
         ("outer", "plain", "", ""),
     ]
@@ -93,6 +89,16 @@ def test_python_closures_see_the_enclosing_function_locals() -> None:
 def test_python_a_global_declaration_makes_assignments_uses() -> None:
     source = "count = 0\n\ndef bump():\n    global count\n    count += 1\n"
     assert uses(source) == [("count", "plain", "", "")]
+
+
+def test_python_builtins_are_not_uses_unless_the_file_binds_them() -> None:
+    assert uses("x = len(a) + str(b)\n") == [("a", "plain", "", ""), ("b", "plain", "", "")]
+    assert uses("from .compat import str\nx = len(a) + str(b)\n") == [
+        ("str", "import", ".compat", ""),
+        ("a", "plain", "", ""),
+        ("str", "call", "", ""),
+        ("b", "plain", "", ""),
+    ]
 
 
 def test_python_keyword_argument_names_are_not_uses() -> None:
@@ -124,7 +130,6 @@ def test_python_self_and_cls_have_their_class_type() -> None:
     assert uses(source) == [
         ("adapter", "attribute", "self", "Outer.Client"),
         ("send", "attribute_call", "self.adapter", ""),
-        ("classmethod", "decorator", "", ""),
         ("default", "attribute_call", "cls", "Outer.Client"),
     ]
 
@@ -191,4 +196,163 @@ def test_occurrences_carry_lines_columns_in_characters_and_the_enclosing_definit
         Occurrence(name="ñ", line=3, column=25, kind="plain", enclosing="A.m"),
         Occurrence(name="f", line=3, column=27, kind="attribute_call", receiver="ñ",
                    enclosing="A.m"),
+    ]
+
+
+def test_go_locals_parameters_and_struct_keys_are_not_uses() -> None:
+    source = (
+        "package p\n"
+        "func f(a int, rest ...string) (n int) {\n"
+        "\tx := T{Name: a, Size: size}\n"
+        "\tvar y, z = 1, 2\n"
+        "\tfor i, v := range rest { n += i + len(v) + y + z }\n"
+        "\tg := func(k string) bool { return k == x.Name }\n"
+        "\tswitch t := x.(type) { case U: return t.n }\n"
+        "\treturn g(global)\n"
+        "}\n"
+    )
+    assert uses(source, "go") == [
+        ("T", "call", "", ""),
+        ("size", "plain", "", ""),
+        ("Name", "attribute", "x", "T"),
+        ("U", "type", "", ""),
+        ("n", "attribute", "t", ""),
+        ("global", "plain", "", ""),
+    ]
+
+
+def test_go_receivers_and_declared_names_have_their_type() -> None:
+    source = (
+        "package p\n"
+        "import h \"net/http\"\n"
+        "func (s *Server[T]) Serve(r *h.Request) {\n"
+        "\tvar b bytes.Buffer\n"
+        "\tc := &Config{}\n"
+        "\td := NewClient()\n"
+        "\te := pool.NewConn(1)\n"
+        "\tf := new(Thing)\n"
+        "\tg := build()\n"
+        "\ts.x(); r.y(); b.z(); c.w(); d.v(); e.u(); f.t(); g.s()\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("NewConn", "attribute_call", "pool", ""),
+        ("x", "attribute_call", "s", "Server"),
+        ("y", "attribute_call", "r", "h.Request"),
+        ("z", "attribute_call", "b", "bytes.Buffer"),
+        ("w", "attribute_call", "c", "Config"),
+        ("v", "attribute_call", "d", "Client"),
+        ("u", "attribute_call", "e", "pool.Conn"),
+        ("t", "attribute_call", "f", "Thing"),
+        ("s", "attribute_call", "g", ""),
+    ]
+
+
+def test_go_imports_bind_the_package_name_or_the_alias() -> None:
+    source = (
+        "package p\n"
+        "import (\n"
+        "\t\"net/http\"\n"
+        "\tyaml \"gopkg.in/yaml.v3\"\n"
+        "\t\"gopkg.in/ini.v1\"\n"
+        "\t. \"strings\"\n"
+        "\t_ \"embed\"\n"
+        ")\n"
+    )
+    assert extract_file("p.go", source.encode()).imports == [
+        Import(name="http", source="net/http", line=3),
+        Import(name="yaml", source="gopkg.in/yaml.v3", line=4),
+        Import(name="ini", source="gopkg.in/ini.v1", line=5),
+        Import(name="*", source="strings", line=6),
+    ]
+
+
+def test_javascript_parameters_destructuring_and_defaults() -> None:
+    source = (
+        "function f(a, b = dflt, {c, d: e, g = h}, [i], ...j) {\n"
+        "  const {k, l: [m]} = a;\n"
+        "  for (const n of j) { n(b, c, e, g, i, k, m); }\n"
+        "  return (o) => o + p;\n"
+        "}\n"
+    )
+    assert uses(source, "javascript") == [("dflt", "plain", "", ""), ("h", "plain", "", ""),
+                                          ("p", "plain", "", "")]
+
+
+def test_javascript_this_and_new_give_types_and_html_tags_are_not_uses() -> None:
+    source = (
+        "class Store { load() { const c = new Cache(); this.x.y(); c.get(); }\n"
+        "  view() { return <div><Panel.Row /></div>; } }\n"
+    )
+    assert uses(source, "javascript") == [
+        ("Cache", "call", "", ""),
+        ("x", "attribute", "this", "Store"),
+        ("y", "attribute_call", "this.x", ""),
+        ("get", "attribute_call", "c", "Cache"),
+        ("Panel", "plain", "", ""),
+        ("Row", "call", "Panel", ""),
+    ]
+
+
+def test_typescript_annotations_fields_and_type_parameters() -> None:
+    source = (
+        "class Client<T> {\n"
+        "  private http: Http;\n"
+        "  constructor(private config: Config) {}\n"
+        "  get(path: Path): T { return this.http.get(this.config.url, path.value); }\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Http", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Path", "type", "", ""),
+        ("http", "attribute", "this", "Client"),
+        ("get", "attribute_call", "this.http", "Http"),
+        ("config", "attribute", "this", "Client"),
+        ("url", "attribute", "this.config", "Config"),
+        ("value", "attribute", "path", "Path"),
+    ]
+
+
+def test_javascript_imports_and_requires() -> None:
+    source = (
+        "import React, { useState as useS } from 'react';\n"
+        "import * as path from 'path';\n"
+        "import './side-effect';\n"
+        "const fs = require('fs');\n"
+        "const { join, resolve: res } = require('path');\n"
+    )
+    assert extract_file("t.js", source.encode()).imports == [
+        Import(name="React", source="react", imported="default", line=1),
+        Import(name="useS", source="react", imported="useState", line=1),
+        Import(name="path", source="path", line=2),
+        Import(name="", source="./side-effect", line=3),
+        Import(name="fs", source="fs", line=4),
+        Import(name="join", source="path", imported="join", line=5),
+        Import(name="res", source="path", imported="resolve", line=5),
+    ]
+
+
+def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
+    source = (
+        "int lookup(struct table *table, const char *key);\n"
+        "int count(struct device *device, int n)\n"
+        "{\n"
+        "\tint i, total = 0, *p = &total;\n"
+        "\tstruct node *it = device->first;\n"
+        "\tfor (i = 0; i < n; i++)\n"
+        "\t\ttotal += lookup(device->table, names[i]) + it->size;\n"
+        "\treturn total + LIMIT;\n"
+        "}\n"
+    )
+    assert uses(source, "c") == [
+        ("table", "type", "", ""),
+        ("device", "type", "", ""),  # a type's name, though a parameter's too
+        ("node", "type", "", ""),
+        ("first", "attribute", "device", "device"),
+        ("lookup", "call", "", ""),
+        ("table", "attribute", "device", "device"),
+        ("names", "plain", "", ""),
+        ("size", "attribute", "it", "node"),
+        ("LIMIT", "plain", "", ""),
     ]
