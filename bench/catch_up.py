@@ -12,8 +12,8 @@ first on even runs, so that a drift in the machine's load falls on both):
   with the daemon tree's peak RSS. Memory is sampled as for the index, every
   `bench.kernel.POLL_S` seconds whatever `--poll-s` says: reading /proc/PID/smaps_rollup
   walks the process's page tables, and every 10 ms it made the kernel's catch-up 15 %
-  slower (bench/RESULTS.md, session 20); status requests every 10 ms cost nothing
-  measurable.
+  slower (bench/history/speed.md, "Speed to the limit, session 20"); status requests every
+  10 ms cost nothing measurable.
 
 The corpus is read in place and never modified. Prints Markdown: each run, the medians,
 and the median of the per-run ratios (catch-up / index).

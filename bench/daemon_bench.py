@@ -292,7 +292,7 @@ def one_run(args: argparse.Namespace, run_no: int) -> dict:
         log = work / "daemon.log"
         with open(log, "wb") as stderr:
             daemon = subprocess.Popen(
-                [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run", str(repo)],
+                [sys.executable, "-P", "-m", "symfind.cli", "-v", "daemon", "run", str(repo)],
                 stdout=subprocess.DEVNULL, stderr=stderr, env=env,
             )
         try:

@@ -51,10 +51,10 @@ def measure(python: str, corpus: Path, work: Path, rng: random.Random) -> dict[s
     repo = repo.resolve()
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(work / "indexes")}
     os.environ["SYMFIND_INDEX_DIR"] = env["SYMFIND_INDEX_DIR"]
-    subprocess.run([python, "-P", "-m", "symfind.daemon", "index", str(repo)], env=env,
+    subprocess.run([python, "-P", "-m", "symfind.cli", "index", str(repo)], env=env,
                    check=True, stdout=subprocess.DEVNULL)
     index_dir = index_dir_for(repo)
-    daemon = subprocess.Popen([python, "-P", "-m", "symfind.daemon", "daemon", "run", str(repo)],
+    daemon = subprocess.Popen([python, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait(index_dir, idle)

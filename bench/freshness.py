@@ -57,7 +57,7 @@ class Repository:
         """`symfind index` into a scratch index base, timed, then dropped."""
         scratch = {**self.env, "SYMFIND_INDEX_DIR": str(self.index_base) + "-scratch"}
         started = time.monotonic()
-        subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "index", "--force",
+        subprocess.run([sys.executable, "-P", "-m", "symfind.cli", "index", "--force",
                         str(self.repo)],
                        env=scratch, check=True, stdout=subprocess.DEVNULL)
         self.figures["index_s"] = round(time.monotonic() - started, 2)
@@ -70,7 +70,7 @@ class Repository:
         started = time.monotonic()
         with open(log, "wb") as stderr:
             self.daemon = subprocess.Popen(
-                [sys.executable, "-P", "-m", "symfind.daemon", "-v", "daemon", "run",
+                [sys.executable, "-P", "-m", "symfind.cli", "-v", "daemon", "run",
                  "--force", str(self.repo)], stdout=subprocess.DEVNULL, stderr=stderr, env=self.env)
         wait(self.index_dir, idle)
         self.figures["catch_up_s"] = round(time.monotonic() - started, 2)

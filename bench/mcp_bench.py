@@ -3,10 +3,10 @@ the SDK's own floor measured in the same run.
 
 Usage: python -m bench.mcp_bench REPO [--queries 200] [--runs 3]
 
-Indexes REPO first (`python -m symfind.daemon index`), then, in each run, starts two stdio
+Indexes REPO first (`python -m symfind.cli index`), then, in each run, starts two stdio
 servers under the SDK's stdio client in this one process:
 
-- `symfind`: `python -m symfind.mcp_server --repo REPO --no-index` (what `symfind mcp` runs);
+- `symfind`: `python -m symfind.cli mcp --repo REPO --no-index` (`symfind mcp`);
 - `floor`: `python -m bench.mcp_bench --serve-floor ANSWERS`, an `MCPServer` of the same
   SDK with two tools: `noop` returns a constant string, and `canned_search` returns, for
   the same arguments, the very answer symfind gave (text and structured content, declared
@@ -105,7 +105,7 @@ async def timed(call: Callable[[], Awaitable[CallToolResult]]) -> tuple[float, C
 
 async def measure(repo: Path, queries: list[str], scratch: Path) -> Run:
     async with AsyncExitStack() as stack:
-        symfind = await connect(stack, ["-P", "-m", "symfind.mcp_server", "--repo", str(repo), "--no-index"])
+        symfind = await connect(stack, ["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo), "--no-index"])
         answers: dict[str, Answer] = {}
         for query in queries:  # records the canned answers, and warms up
             result = await symfind.call_tool("codebase_search", arguments(query))
@@ -167,7 +167,7 @@ def main() -> None:
     if args.repo is None:
         parser.error("REPO is required")
     repo = args.repo.resolve()
-    subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo)], check=True,
+    subprocess.run([sys.executable, "-P", "-m", "symfind.cli", "index", str(repo)], check=True,
                    capture_output=True)
     queries = pick_queries(repo, args.queries)
     runs: list[Run] = []

@@ -57,7 +57,7 @@ def index_once(root: Path, python_path: str) -> tuple[float, int]:
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp, "PYTHONPATH": python_path}
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "symfind.daemon", "index", str(root)], env=env,
+        subprocess.run([sys.executable, "-m", "symfind.cli", "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - started
         size = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())
@@ -80,7 +80,7 @@ def reference_latency(root: Path, names: list[str], repeats: int) -> dict[str, d
 
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp}
-        subprocess.run([sys.executable, "-m", "symfind.daemon", "index", str(root)], env=env,
+        subprocess.run([sys.executable, "-m", "symfind.cli", "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.environ["SYMFIND_INDEX_DIR"] = tmp
         searcher = Searcher(index_dir_for(root.resolve()))

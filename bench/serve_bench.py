@@ -121,7 +121,7 @@ class Phase:
 
 
 def symfind(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args], env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args], env=env,
                           capture_output=True, text=True, check=True)
 
 
@@ -296,7 +296,7 @@ async def http_phase(copy: Path, token: str, queries: list[str], env: dict[str, 
     log = scratch / "serve.log"
     with open(log, "wb") as sink:
         server = subprocess.Popen(
-            [sys.executable, "-P", "-m", "symfind.daemon", "serve", "--repo", str(copy),
+            [sys.executable, "-P", "-m", "symfind.cli", "serve", "--repo", str(copy),
              "--port", "0"], env=env, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -324,7 +324,7 @@ async def http_phase(copy: Path, token: str, queries: list[str], env: dict[str, 
 async def stdio_phase(copy: Path, queries: list[str], env: dict[str, str],
                       args: argparse.Namespace) -> Phase:
     phase = Phase("stdio")
-    command = [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(copy)]
+    command = [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(copy)]
     async with await anyio.open_process(command, env=env, stderr=subprocess.DEVNULL) as process:
         session = StdioSession(process)
         async with anyio.create_task_group() as group:
@@ -368,7 +368,7 @@ def main() -> None:
             if args.only in (None, "stdio"):
                 phases.append(anyio.run(stdio_phase, copy, queries, env, args))
         finally:
-            subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", "daemon", "stop",
+            subprocess.run([sys.executable, "-P", "-m", "symfind.cli", "daemon", "stop",
                             str(copy)], env=env, capture_output=True, check=False)
     load = os.getloadavg()
     summaries = [p.summary() for p in phases]

@@ -1,6 +1,6 @@
 """What an MCP host pays for symfind's tools/list, next to a reference server's.
 
-`python -m bench.tools_list [--reference CMD ...]` starts `python -m symfind.mcp_server
+`python -m bench.tools_list [--reference CMD ...]` starts `python -m symfind.cli mcp
 --no-index` on stdio (on this checkout), and each reference server command given, asks
 each for tools/list with the SDK's client and prints, per server: the bytes of tools/list
 (compact JSON, as on the wire), the bytes hosts put in the model's context (each tool's
@@ -51,7 +51,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as repo:
         Path(repo, ".git").mkdir()  # a repository (with no index: --no-index starts nothing)
-        servers = {"symfind": [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", repo,
+        servers = {"symfind": [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", repo,
                                "--no-index"]}
         servers.update({ref: shlex.split(ref) for ref in args.reference})
         results = {name: anyio.run(measure, command) for name, command in servers.items()}

@@ -1,6 +1,6 @@
-"""daemon: repository walking, incremental indexing and the `symfind` CLI.
+"""daemon: repository walking, incremental indexing, the index's only writer and its socket.
 
-Imports: `extract` and `storage`. Nothing imports `daemon`.
+Imports: `extract` and `storage`. Only the command line (`cli`) imports `daemon`.
 """
 
 from importlib import import_module

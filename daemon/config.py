@@ -56,7 +56,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 1
     watch: WatchMode = WatchMode.AUTO
     #: A daemon started for MCP servers exits once none has used it for this many
-    #: seconds (`storage.leases`); None: it stays until stopped (started by hand).
+    #: seconds (`storage.contract.leases`); None: it stays until stopped (started by hand).
     lease_s: float | None = None
 
 

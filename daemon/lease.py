@@ -1,6 +1,6 @@
 """How long a daemon started for MCP servers stays: until none has used it for its lease.
 
-Imports: `storage.leases`. A daemon started by hand has no lease and waits to be stopped.
+Imports: `storage.contract.leases`. A daemon started by hand has no lease and waits to be stopped.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from symfind.storage.leases import live_clients
+from symfind.storage.contract.leases import live_clients
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Start, find and stop a repository's daemon as a detached background process.
 
-`start` spawns `python -m symfind.daemon daemon run REPO` (`storage.spawn_daemon`: its own
+`start` spawns `python -m symfind.cli daemon run REPO` (`storage.spawn_daemon`: its own
 session, output to `<index dir>/daemon.log`), then waits until it answers.
 
 A daemon is found by its socket, and by the user's registry (`registry.py`) when the
@@ -37,7 +37,7 @@ from symfind.daemon.errors import DaemonError, DaemonNotAnswering, UnsafeSocketD
 from symfind.daemon.protocol import ProtocolError, StatusReply, StatusRequest, StopRequest
 from symfind.daemon.registry import DaemonEntry, find_daemon
 from symfind.storage import STATUS_NAME, DaemonState, DaemonStatus, spawn_daemon
-from symfind.storage.leases import is_running
+from symfind.storage.contract.leases import is_running
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 
 from symfind.daemon.client import private_dir, runtime_base
-from symfind.storage.leases import is_running, process_started_at
+from symfind.storage.contract.leases import is_running, process_started_at
 
 RUNTIME_VARIABLE = "SYMFIND_RUNTIME_DIR"
 

@@ -173,7 +173,7 @@ class Daemon:
         self.keeper.open()
         self._index_identity = _identity(index_dir)
         (index_dir / PID_NAME).write_text(f"{os.getpid()}\n", encoding="utf-8")
-        # What `ps` and `top` show: not `python3 -P -m symfind.daemon …`.
+        # What `ps` and `top` show: not `python3 -P -m symfind.cli …`.
         setproctitle.setproctitle(f"symfind daemon {self.config.repo}")
         self._install_signal_handlers()
         try:

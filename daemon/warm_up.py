@@ -5,7 +5,8 @@ split with.
 
 Each is paid once per process and otherwise lands on whoever comes first: opening the
 kernel's index took 0.45 s; compiling C++'s tag query 0.7 s, TypeScript's 0.1 s; the
-word list 0.2 s (bench/RESULTS.md, "A daemon's first search and first save"). The model for questions in words is not loaded
+word list 0.2 s (bench/history/daemon-and-freshness.md, "A daemon's first search and first
+save"). The model for questions in words is not loaded
 here: it holds ~130 MB, which a daemon never asked a question should not carry.
 
 Imports: `storage` and `extract` modules.

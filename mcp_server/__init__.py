@@ -1,7 +1,7 @@
 """mcp_server: symfind's MCP tools over one repository's index, or several searched together.
 
-Imports: `storage` only of ours; mcp (and pydantic) are confined here. Run it with
-`python -m symfind.mcp_server --repo PATH [--repo PATH ...]` (what `symfind mcp` execs).
+Imports: `storage` only of ours; mcp (and pydantic) are confined here. `symfind mcp` and
+`symfind serve` run it in their own process, through `mcp_server.entry`.
 """
 
 from importlib import import_module
@@ -12,8 +12,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    # Loaded when first asked for: `python -m symfind.mcp_server` imports this package
-    # first, and its __main__ must be the one to load mcp (to catch a Ctrl-C meanwhile).
+    # Loaded when first asked for: `symfind mcp` imports this package
+    # first, and its entry point must be the one to load mcp (to catch a Ctrl-C meanwhile).
     if name in ("build_roots_server", "build_server"):
         return getattr(import_module("symfind.mcp_server.server"), name)
     raise AttributeError(f"module 'symfind.mcp_server' has no attribute {name!r}")

@@ -1,18 +1,29 @@
 """Who may use a server reached over HTTP: its tokens, the repositories each may see, and
 clients that keep failing.
 
-Imports: anyio, mcp, starlette, `storage`, `mcp_server` modules.
+Imports: anyio, mcp, pydantic_core, starlette, `storage`, `mcp_server` modules.
 
 - `StoreVerifier` is the SDK's `TokenVerifier` over the token file (`mcp_server.tokens`):
   the SDK's bearer middleware asks it for every request, and answers 401 with
   `WWW-Authenticate: Bearer error="invalid_token"` when it finds no live token. It re-reads
   the file whenever the file changed, so a revoked token fails from the next request on,
-  in an open session too. It keeps last uses in memory and writes them at most once a
-  minute. What it hands on carries the token's digest, never the token.
+  in an open session too. What it hands on carries the token's digest, never the token.
+- `TokenFileGate` runs before the bearer middleware: while the token file cannot be used
+  (damaged, or made unsafe, after the server started) every request but /healthz gets
+  503 `temporarily_unavailable`, and the log says why in one line. No token is trusted
+  meanwhile, not even the last good copy: the change may have been a revocation, edited
+  by hand and left half-done. 503, not 401: the client's token is not at fault, and
+  `FailureThrottle` must not count it; the server answers again once the file is fixed.
+- `RecordUse` runs after it: a token's last use is noted when the server answers its
+  request with success (status below 400; a 403 for a repository the token may not see is
+  no use), kept in memory and written at most once a minute (`StoreVerifier.flush_uses`).
 - `ScopeGuard` runs after it: a token limited to repositories none of which this server
   serves gets 403 `insufficient_scope` on every request; on a server with several
   repositories, a `read_symbol` whose handle names a repository the token may not see gets
-  403 with a JSON-RPC error (SDK clients show its message). `visible_roots` tells the tools
+  403 with a JSON-RPC error (SDK clients show its message). It reads the body with the
+  SDK's own JSON parser (`pydantic_core.from_json`, depth-limited), so that it sees what
+  the SDK would; a body it cannot parse (a nesting too deep among others) gets the SDK's
+  400 parse error at once, never passed on unchecked. `visible_roots` tells the tools
   which repositories a request may see: searches, statuses and help show only those.
 - `FailureThrottle` runs before everything: a client address whose requests failed
   authentication MAX_FAILURES times within FAILURE_WINDOW_S gets 429 with `Retry-After`
@@ -37,7 +48,8 @@ import anyio.to_thread
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import RequestBodyLimitMiddleware
-from mcp.types import INVALID_PARAMS
+from mcp.types import INVALID_PARAMS, PARSE_ERROR
+from pydantic_core import from_json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from symfind.mcp_server import handles
@@ -77,6 +89,12 @@ class StoreVerifier:
         self._uses: dict[str, float] = {}
         self._flushed_at = time.monotonic()
 
+    def refusal(self) -> str:
+        """Why the token file cannot be used now ("" when it can), read again if it
+        changed."""
+        self.tokens()
+        return self._refusal
+
     def tokens(self) -> tuple[Token, ...]:
         """The tokens of the file as it is now (re-read only when it changed). A file
         that cannot be used holds no token: every request is refused, and the server's
@@ -100,15 +118,15 @@ class StoreVerifier:
         now = time.time()
         if found is None or found.expired(now):
             return None
-        await self._note_use(found, now)
         return AccessToken(
             token=found.sha256, client_id=found.name, scopes=[SCOPE],
             expires_at=math.floor(found.expires_at) if found.expires_at else None,
             claims={"repos": list(found.repos)},
         )
 
-    async def _note_use(self, token: Token, now: float) -> None:
-        self._uses[token.sha256] = now
+    async def note_use(self, sha256: str, now: float) -> None:
+        """Note a successful use of the token whose digest is `sha256` (`RecordUse`)."""
+        self._uses[sha256] = now
         if time.monotonic() - self._flushed_at >= USE_FLUSH_S:
             await self.flush_uses()
 
@@ -158,6 +176,57 @@ def _insufficient_scope(description: str) -> dict[str, str]:
     return {"www-authenticate": f'Bearer error="insufficient_scope", error_description="{quoted}"'}
 
 
+class TokenFileGate:
+    """503 for every request but /healthz while the token file cannot be used (see the
+    module docstring).
+
+    Args:
+        app: The application behind it (the SDK's bearer middleware first).
+        verifier: The server's token verifier, which says whether the file can be used.
+    """
+
+    def __init__(self, app: ASGIApp, *, verifier: StoreVerifier) -> None:
+        self.app = app
+        self.verifier = verifier
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in OPEN_PATHS or not self.verifier.refusal():
+            await self.app(scope, receive, send)
+            return
+        await _refusal(503, headers={}, body={
+            "error": "temporarily_unavailable",
+            "error_description": "this server cannot check tokens now: its token file cannot "
+                                 "be used (the server's log says why); retry once its operator "
+                                 "has fixed it",
+        })(scope, receive, send)
+
+
+class RecordUse:
+    """Note a token's use when its request is answered with success (status below 400).
+
+    Args:
+        app: What runs after the SDK's authentication (`ScopeGuard` first).
+        verifier: Keeps the last uses and writes them.
+    """
+
+    def __init__(self, app: ASGIApp, *, verifier: StoreVerifier) -> None:
+        self.app = app
+        self.verifier = verifier
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = scope.get("user")
+        if scope["type"] != "http" or not isinstance(user, AuthenticatedUser):
+            await self.app(scope, receive, send)
+            return
+
+        async def watch(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] < 400:
+                await self.verifier.note_use(user.access_token.token, time.time())
+            await send(message)
+
+        await self.app(scope, receive, watch)
+
+
 class ScopeGuard:
     """Refuse (403) what a request's token may not see.
 
@@ -199,7 +268,15 @@ class ScopeGuard:
             # The SDK's limit hands the body over as one message (partial if the client left).
             first = await receive()
             whole = first["type"] == "http.request" and not first.get("more_body", False)
-            refused = self._foreign_handle(first.get("body", b""), labels) if whole else None
+            try:
+                refused = self._foreign_handle(first.get("body", b""), labels) if whole else None
+            except ValueError as exc:
+                # The SDK's own words for a body its parser refuses (see the docstring).
+                await _refusal(400, headers={}, body={
+                    "jsonrpc": "2.0", "id": None,
+                    "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc}"},
+                })(scope, receive, send)
+                return
             if refused is None:
                 await self.app(scope, _replay(first, receive), send)
                 return
@@ -218,12 +295,12 @@ class ScopeGuard:
 
     def _foreign_handle(self, body: bytes, labels: Collection[str]) -> tuple[Any, str] | None:
         """(request id, repository label) of the first read of a handle naming a repository
-        outside `labels`; None when there is none (what does not parse is the SDK's to
-        refuse)."""
-        try:
-            parsed = json.loads(body)
-        except ValueError:
-            return None
+        outside `labels`; None when there is none.
+
+        Raises:
+            ValueError: The body is not JSON the SDK would parse (too deep, among others).
+        """
+        parsed = from_json(body)
         for message in parsed if isinstance(parsed, list) else [parsed]:
             if not isinstance(message, dict) or message.get("method") != "tools/call":
                 continue

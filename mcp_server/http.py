@@ -14,8 +14,13 @@ What guards it, from the outside in:
   (`--tls-cert`/`--tls-key`: the user's certificate) or an explicit `--insecure-http`;
 - a deadline on each request (`--request-timeout`, 30 s): a client that has not sent its
   whole request by then gets 408 and its connection closed (a slow client holds nothing
-  for long); `--max-connections` caps open connections (503 past it);
+  for long); `--max-connections` caps open connections (503 past it), and one client
+  address may hold half of them at most (`DeadlineProtocol`: past its share a new
+  connection gets 503 and is closed at once), so that idle connections opened from one
+  address never lock the other clients out;
 - `access.FailureThrottle`: 429 for an address that keeps presenting bad tokens;
+- `access.TokenFileGate`: 503 while the token file, damaged or made unsafe since the
+  server started, cannot be used (the server does not start with one it cannot use);
 - the SDK's transport security: the Host header must name this server (421 otherwise)
   and a browser's Origin must be one of its own (403 otherwise), against DNS rebinding;
   POST bodies must be JSON, of at most MAX_BODY_BYTES (413 past it);
@@ -32,15 +37,17 @@ the signal asks: 130 and 143 as shells report them.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import ipaddress
+import logging
 import secrets
 import socket
 import ssl
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+
 import h11
 import uvicorn
 from mcp.server.auth.settings import AuthSettings
@@ -51,71 +58,27 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from symfind.mcp_server.access import SCOPE, FailureThrottle, ScopeGuard, StoreVerifier
+from symfind.mcp_server.access import (
+    SCOPE,
+    FailureThrottle,
+    RecordUse,
+    ScopeGuard,
+    StoreVerifier,
+    TokenFileGate,
+)
 from symfind.mcp_server.launch import Refused, new_server, served_roots
+from symfind.mcp_server.options import DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_S, ServeOptions
 from symfind.mcp_server.server import Guard
 from symfind.mcp_server.tokens import TokenError, TokenStore
 from symfind.storage import escape_line, repo_labels
 
+logger = logging.getLogger(__name__)
+
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 6
-DEFAULT_PORT = 8765
 MCP_PATH = "/mcp"
 #: An MCP request is a few KiB; the SDK's own default is 4 MiB.
 MAX_BODY_BYTES = 1 << 20
-DEFAULT_REQUEST_TIMEOUT_S = 30.0
-DEFAULT_MAX_CONNECTIONS = 512
 LOOPBACK_NAMES = ("localhost",)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="symfind serve",
-        description="Serve symfind's MCP tools over HTTP (Streamable HTTP at /mcp) to the "
-        "holders of personal access tokens (`symfind token create`).",
-    )
-    parser.add_argument("--repo", action="append", metavar="PATH",
-                        help="repository root (default: .); repeat to serve several")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--tls-cert", type=Path, metavar="FILE", help="TLS certificate (PEM)")
-    parser.add_argument("--tls-key", type=Path, metavar="FILE", help="its private key (PEM)")
-    parser.add_argument(
-        "--insecure-http", action="store_true",
-        help="listen on an address other machines reach without TLS (only behind a proxy "
-        "that terminates TLS on this machine)")
-    parser.add_argument(
-        "--allow-host", action="append", default=[], metavar="NAME",
-        help="another name clients use for this server in the Host header (repeatable; "
-        "the bind address and this machine's names are allowed already)")
-    parser.add_argument(
-        "--request-timeout", type=_seconds, default=DEFAULT_REQUEST_TIMEOUT_S, metavar="SECONDS",
-        help=f"a client must send its whole request within this (default "
-        f"{DEFAULT_REQUEST_TIMEOUT_S:.0f})")
-    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS,
-                        metavar="N", help=f"open connections at most (default "
-                        f"{DEFAULT_MAX_CONNECTIONS})")
-    parser.add_argument("--tool-prefix", metavar="PREFIX",
-                        help="put PREFIX before every tool name, as `symfind mcp` does")
-    parser.add_argument("--no-index", action="store_true",
-                        help="do not start daemons (nor build missing indexes)")
-    parser.add_argument("--force", action="store_true",
-                        help="serve a repository even if it is /, the home directory or a huge "
-                        "tree with no .git")
-    parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="more logs (-v: one line per request; -vv: debug)")
-    return parser
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
-    return value
 
 
 def is_loopback(host: str) -> bool:
@@ -128,7 +91,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(args: argparse.Namespace) -> None:
+def check_bind(args: ServeOptions) -> None:
     """Refuse a bind other machines reach without TLS, and half a TLS set-up.
 
     Raises:
@@ -150,7 +113,7 @@ def check_bind(args: argparse.Namespace) -> None:
             "when a proxy on this machine terminates TLS")
 
 
-def _host_names(args: argparse.Namespace) -> list[str]:
+def _host_names(args: ServeOptions) -> list[str]:
     """Names a client may put in the Host header."""
     names = ["127.0.0.1", "localhost", "[::1]"]
     if not is_loopback(args.host):
@@ -161,7 +124,7 @@ def _host_names(args: argparse.Namespace) -> list[str]:
                               for n in names if n))
 
 
-def transport_security(args: argparse.Namespace) -> TransportSecuritySettings:
+def transport_security(args: ServeOptions) -> TransportSecuritySettings:
     """The SDK's Host/Origin checks (DNS rebinding), on whatever the bind address."""
     names = _host_names(args)
     return TransportSecuritySettings(
@@ -175,14 +138,49 @@ def transport_security(args: argparse.Namespace) -> TransportSecuritySettings:
 class DeadlineProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, with a deadline for each request to arrive whole
     (uvicorn has none: a client that sends a few bytes now and then keeps its
-    connection, and its slot, for ever). Past it: 408, and the connection closes."""
+    connection, and its slot, for ever; past it: 408, and the connection closes), and a
+    share of the server's connections for each client address (uvicorn counts them all
+    together: one address opening `--max-connections` idle ones got every other client
+    503 until the deadline closed them; past its share, a connection gets 503 and is
+    closed at once, and the others keep theirs). Behind a proxy on this machine every
+    client has the proxy's address: give it a `--max-connections` of twice what the
+    proxy opens.
+
+    Each server gets a subclass of its own (`deadline_protocol`), with its settings and
+    its count of connections by address."""
 
     request_timeout_s = DEFAULT_REQUEST_TIMEOUT_S
+    #: Connections one client address may hold at once.
+    address_share = DEFAULT_MAX_CONNECTIONS // 2
+    #: Open connections by client address (the server's connections share it).
+    by_address: Counter[str] = Counter()
+    #: Addresses refused for holding their share, until one of theirs closes (logged once).
+    crowded: set[str] = set()
     _deadline: asyncio.TimerHandle | None = None
+    _counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        address = self.client[0] if self.client else ""
+        if self.by_address[address] >= self.address_share:
+            self._refuse_crowd(address)
+            return
+        self.by_address[address] += 1
+        self._counted = address
         self._arm()
+
+    def _refuse_crowd(self, address: str) -> None:
+        if address not in self.crowded:
+            self.crowded.add(address)
+            logger.warning("%s holds %d connections, its share of --max-connections: more "
+                           "are refused until it closes some", address or "a client",
+                           self.address_share)
+        body = (f"too many connections from this address: at most {self.address_share} at "
+                "once; close some and retry\n").encode("ascii")
+        self.transport.write(
+            b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -196,6 +194,13 @@ class DeadlineProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._counted is not None:
+            address, self._counted = self._counted, None
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+            if self.by_address[address] < self.address_share:
+                self.crowded.discard(address)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -223,8 +228,13 @@ class DeadlineProtocol(H11Protocol):
         self.transport.close()
 
 
-def deadline_protocol(seconds: float) -> type[H11Protocol]:
-    return type("DeadlineProtocol", (DeadlineProtocol,), {"request_timeout_s": seconds})
+def deadline_protocol(seconds: float, max_connections: int) -> type[H11Protocol]:
+    """The protocol of one server: requests due within `seconds`, and half of
+    `max_connections` for one address."""
+    share = max(1, max_connections // 2)
+    return type("DeadlineProtocol", (DeadlineProtocol,), {
+        "request_timeout_s": seconds, "address_share": share, "by_address": Counter(),
+        "crowded": set()})
 
 
 async def healthz(_request: Request) -> Response:
@@ -287,7 +297,7 @@ def url_of(host: str, port: int, tls: bool) -> str:
     return f"{'https' if tls else 'http'}://{shown}:{port}{MCP_PATH}"
 
 
-def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVerifier,
+def build_app(args: ServeOptions, roots: Sequence[Path], verifier: StoreVerifier,
               base_url: str) -> ASGIApp:
     """The whole application: the MCP endpoint and /healthz, behind every guard above."""
     prefix = args.tool_prefix or ""
@@ -310,14 +320,15 @@ def build_app(args: argparse.Namespace, roots: Sequence[Path], verifier: StoreVe
     )
     labels = [""] if len(roots) == 1 else repo_labels(roots)
     # After the SDK's authentication middleware (it runs the middleware in list order).
+    app.user_middleware.append(Middleware(RecordUse, verifier=verifier))
     app.user_middleware.append(Middleware(
         ScopeGuard, served={str(root): label for root, label in zip(roots, labels, strict=True)},
         read_tool=prefix + "read_symbol", max_body_bytes=MAX_BODY_BYTES,
     ))
-    return FailureThrottle(app)
+    return FailureThrottle(TokenFileGate(app, verifier=verifier))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: ServeOptions) -> int:
     """Serve until Ctrl-C (or SIGTERM)."""
     try:
         check_bind(args)
@@ -344,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
     line = (f"symfind: serving {escape_line(', '.join(map(str, roots)))} at {url} "
             "(Ctrl-C stops)")
     config = uvicorn.Config(
-        Announce(app, line, verifier.flush_uses), http=deadline_protocol(args.request_timeout),
+        Announce(app, line, verifier.flush_uses),
+        http=deadline_protocol(args.request_timeout, args.max_connections),
         lifespan="on", log_config=None, access_log=args.verbose >= 1,
         proxy_headers=False, server_header=False, limit_concurrency=args.max_connections,
         ssl_certfile=args.tls_cert, ssl_keyfile=args.tls_key,

@@ -12,7 +12,7 @@ from typing import Any
 
 from symfind.mcp_server.server import Guard, build_roots_server, build_server
 from symfind.storage import NotARepository, check_root, escape_line, find_root
-from symfind.storage.leases import lease_from_env
+from symfind.storage.contract.leases import lease_from_env
 
 
 class Refused(Exception):

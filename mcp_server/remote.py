@@ -1,7 +1,7 @@
 """`symfind mcp --remote URL`: a stdio MCP server that forwards every call to the server
 `symfind serve` runs at URL.
 
-Imports: anyio, httpx2, mcp, `storage`.
+Imports: anyio, httpx2, mcp, `storage`, `mcp_server.stdio`.
 
 For hosts that start their MCP servers as processes and speak only stdio. The token comes
 from `$SYMFIND_TOKEN` (not the command line, which `ps` shows to every user). At start it
@@ -12,6 +12,15 @@ instructions — forwarding each call as is and returning the answer as is. A ca
 remote refuses later (the token revoked or expired meanwhile) answers a JSON-RPC error
 whose message says why.
 
+A server that stops answering — killed, its machine gone, a network cut — fails the calls
+sent to it at once, each with a JSON-RPC error "symfind serve at URL is not answering:
+…" (`Answering`, the HTTP transport under the SDK's client: a connection refused, reset or
+timed out becomes that error, where the SDK would leave the call without an answer, and
+print tracebacks at the end). It connects within CONNECT_TIMEOUT_S and waits CALL_TIMEOUT_S
+at most for an answer; the bridge keeps serving, so calls work again once the server is
+back. Every call read before the host closes stdin is answered (`mcp_server.stdio`); then
+it ends the session (a server gone has no session to end) and exits 0.
+
 Exit codes: 0 when the host closes stdin, 2 no token or a bad URL, 3 the server refused the
 token, 6 the server cannot be reached (or its TLS certificate is not trusted), 130 Ctrl-C.
 """
@@ -19,6 +28,7 @@ token, 6 the server cannot be reached (or its TLS certificate is not trusted), 1
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import sys
 from typing import Any
@@ -30,7 +40,6 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INTERNAL_ERROR,
@@ -41,14 +50,19 @@ from mcp.types import (
     Tool,
 )
 
+from symfind.mcp_server.stdio import serve_stdio
 from symfind.storage import escape_line
+
+logger = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_USAGE, EXIT_REFUSED, EXIT_UNREACHABLE = 0, 2, 3, 6
 TOKEN_VARIABLE = "SYMFIND_TOKEN"
-CONNECT_TIMEOUT_S = 30.0
+CONNECT_TIMEOUT_S = 10.0
 #: A search or a read answers in well under a second; a server that has not answered a
 #: call in this long is not going to.
-CALL_TIMEOUT_S = 300.0
+CALL_TIMEOUT_S = 60.0
+#: Ending the session at exit is a courtesy to the server: not worth waiting for long.
+END_TIMEOUT_S = 5.0
 DESCRIPTION_CHARS = 300
 
 
@@ -94,7 +108,7 @@ class LastRefusal:
         self.description = ""
 
     async def __call__(self, response: httpx2.Response) -> None:
-        if response.status_code < 400:
+        if response.status_code < 400 or response.extensions.get(NOT_ANSWERING):
             return
         await response.aread()
         self.status, self.description = response.status_code, _description(response)
@@ -114,6 +128,73 @@ class LastRefusal:
         if self.status == 429:
             return (f"the server at {url} refuses this address for now{said}", EXIT_REFUSED)
         return f"the server at {url} answered an error{said}", EXIT_REFUSED
+
+
+#: The extension that marks the answer `Answering` makes up for a server that gave none.
+NOT_ANSWERING = "symfind_not_answering"
+
+
+class Answering(httpx2.AsyncBaseTransport):
+    """The forwarder's HTTP transport: `inner`'s, except that a server that cannot be
+    reached or stops answering gives an answer all the same, a 503 carrying a JSON-RPC
+    error that says so, which the SDK hands to the pending call (see the module docstring).
+
+    Args:
+        url: The server's URL, for the error's message.
+        inner: The transport that speaks to it.
+    """
+
+    def __init__(self, url: str, inner: httpx2.AsyncBaseTransport) -> None:
+        self.url = url
+        self.inner = inner
+        #: The last failure to reach the server, or None.
+        self.failure: httpx2.TransportError | None = None
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        timeout = dict(request.extensions.get("timeout") or {})
+        if request.method == "GET":
+            # The stream of the server's own messages: quiet for as long as there are none.
+            request.extensions["timeout"] = {**timeout, "read": None}
+        elif request.method == "DELETE":
+            request.extensions["timeout"] = {key: END_TIMEOUT_S for key in timeout}
+        try:
+            response = await self.inner.handle_async_request(request)
+            if request.method == "GET" or response.headers.get("content-type", "").startswith(
+                    "text/event-stream"):
+                return response
+            # A JSON answer, read whole here: a server that dies while sending it fails
+            # here too, not in the SDK's hands.
+            try:
+                body = b"".join([chunk async for chunk in response.stream])
+            finally:
+                await response.aclose()
+        except httpx2.TransportError as exc:
+            self.failure = exc
+            return self._not_answering(request, exc)
+        self.failure = None
+        return httpx2.Response(response.status_code, headers=response.headers, content=body,
+                               extensions=response.extensions)
+
+    def _not_answering(self, request: httpx2.Request, exc: httpx2.TransportError
+                       ) -> httpx2.Response:
+        if request.method == "DELETE":  # the session ended with the server
+            return httpx2.Response(204, extensions={NOT_ANSWERING: True})
+        message = f"symfind serve at {self.url} is not answering: {not_answering(exc)}"
+        logger.info("%s", message)
+        return httpx2.Response(503, json={"jsonrpc": "2.0", "id": None, "error": {
+            "code": INTERNAL_ERROR, "message": message}}, extensions={NOT_ANSWERING: True})
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def not_answering(exc: httpx2.TransportError) -> str:
+    """Why a server gave no answer, in a few words."""
+    if isinstance(exc, httpx2.ConnectTimeout):
+        return f"no connection within {CONNECT_TIMEOUT_S:g} s"
+    if isinstance(exc, httpx2.ReadTimeout):
+        return f"no answer within {CALL_TIMEOUT_S:g} s"
+    return escape_line(str(exc) or type(exc).__name__)
 
 
 def _description(response: httpx2.Response) -> str:
@@ -149,15 +230,16 @@ def forward(url: str, *, insecure_http: bool) -> int:
 
 async def _forward(url: str, token: str) -> None:
     refusal = LastRefusal()
+    transport = Answering(url, httpx2.AsyncHTTPTransport())
     http = httpx2.AsyncClient(
         headers={"Authorization": f"Bearer {token}"}, event_hooks={"response": [refusal]},
-        timeout=httpx2.Timeout(CONNECT_TIMEOUT_S, read=CALL_TIMEOUT_S),
+        timeout=httpx2.Timeout(CALL_TIMEOUT_S, connect=CONNECT_TIMEOUT_S), transport=transport,
     )
     async with http:
         try:
             remote = await Client(streamable_http_client(url, http_client=http)).__aenter__()
         except Exception as exc:  # noqa: BLE001  # any failure to connect: one line, why
-            raise _start_failure(url, refusal, exc) from None
+            raise _start_failure(url, refusal, transport.failure or exc) from None
         try:
             tools = (await remote.list_tools()).tools
             await _serve(remote, tools, url, refusal)
@@ -205,5 +287,4 @@ async def _serve(remote: Client, tools: list[Tool], url: str, refusal: LastRefus
         title=info.title if info else None, instructions=remote.instructions,
         on_list_tools=list_tools, on_call_tool=call_tool,
     )
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    await serve_stdio(server)

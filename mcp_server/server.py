@@ -36,8 +36,9 @@ from pydantic import ValidationError
 
 from symfind.mcp_server import arguments, tools
 from symfind.mcp_server.state import Repository, Roots
+from symfind.mcp_server.stdio import serve_stdio
 from symfind.storage import VERSION, index_dir_for
-from symfind.storage.leases import DEFAULT_LEASE_S
+from symfind.storage.contract.leases import DEFAULT_LEASE_S
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ logger = logging.getLogger(__name__)
 #: calls than a few (the same calls per second in-process with 4 and 40); but every thread
 #: that allocates keeps glibc malloc caches of its own and scatters the heap: with 40 busy
 #: ones under 50 clients the server's memory kept creeping up (0.4 MB a minute for 10 and
-#: 25 minutes) though nothing leaked, with 8 it is flat (bench/RESULTS.md, "The MCP
+#: 25 minutes) though nothing leaked, with 8 it is flat (bench/history/memory.md, "The MCP
 #: server's memory over time"). A few spare threads stay for calls that wait a moment for
 #: the daemon's commit (`Repository.settled_daemon`), and for the stdio transport, which
 #: reads stdin on one of them.
@@ -168,7 +169,11 @@ def _lifespan(
 
 class SymfindServer(MCPServer[Any]):
     """The SDK's server, telling arguments that fail a tool's schema in our words
-    (`mcp_server.arguments`) instead of pydantic's text."""
+    (`mcp_server.arguments`) instead of pydantic's text, and answering on stdio every
+    request read before stdin ends (`mcp_server.stdio`)."""
+
+    async def run_stdio_async(self) -> None:
+        await serve_stdio(self._lowlevel_server)
 
     async def call_tool(
         self, name: str, arguments_: dict[str, Any], context: Context[Any, Any] | None = None

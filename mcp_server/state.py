@@ -45,7 +45,7 @@ from symfind.storage import (
     settling,
     spawn_daemon,
 )
-from symfind.storage.leases import DEFAULT_LEASE_S, register_client
+from symfind.storage.contract.leases import DEFAULT_LEASE_S, register_client
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Activity:
 @dataclass
 class DaemonLaunch:
     """The `symfind daemon start` process this server ran to build the index (it exits
-    once the daemon it detaches answers, or fails)."""
+    once the daemon it detaches answers, or fails; a thread of its own waits for it)."""
 
     process: subprocess.Popen[bytes]
     started_at: float
@@ -181,6 +181,10 @@ class Repository:
                 "--force", "--lease", repr(self.daemon_lease_s)])
             logger.info("indexing %s in the background (pid %d): %s", self.root, process.pid,
                         reason)
+            # Reaped as soon as it exits: a server whose tools never ask about it (`running`
+            # polls it) kept it a zombie for as long as it ran.
+            threading.Thread(target=process.wait, name=f"symfind-reap-{process.pid}",
+                             daemon=True).start()
             self.launch = DaemonLaunch(process=process, started_at=time.monotonic(),
                                        log_path=log_path)
             return self.launch

@@ -15,6 +15,11 @@ is its directory when it belongs to another user or others may write to it. It i
 replaced atomically (a temporary file, fsync, rename) under an exclusive lock on
 `tokens.lock` beside it: a crash while writing leaves the previous file whole, and two
 writers at once (`token create` while the server records a use) lose nothing.
+
+A damaged file — JSON that does not decode, a record missing a field, a digest that is not
+64 hex digits, a name `create` would refuse — is refused whole, by every command and by the
+server, with one line naming the file and the line of the damage: a file edited by hand
+and left half-done may be the revocation of a token, so nothing of it is trusted.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import errno
 import fcntl
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
@@ -43,6 +49,11 @@ LOCK_FILE = "tokens.lock"
 CONFIG_VARIABLE = "SYMFIND_CONFIG_DIR"
 #: A name is also the client's name in the server's logs: letters, digits and `._@-`.
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+#: What a stored digest is: hex SHA-256, as `create` writes it.
+DIGEST_PATTERN = re.compile(r"[0-9a-f]{64}")
+_FIELD_RULES = {"name": "one `symfind token create` accepts",
+                "sha256": "a SHA-256 digest (64 hex digits)"}
+_BLANK = re.compile(r"[ \t\n\r]*")
 #: Far more than MAX_TOKENS records take; a bigger file is not ours.
 MAX_FILE_BYTES = 1 << 20
 _RANDOM_BYTES = 32
@@ -120,6 +131,42 @@ def match(tokens: Sequence[Token], presented: str) -> Token | None:
     return found
 
 
+def _offset(data: bytes, path: Sequence[str | int]) -> int | None:
+    """Where in the JSON `data` the value at `path` (keys and list indexes) starts; None
+    when `data` does not lead there."""
+    text = data.decode("utf-8", "replace")
+    decoder = json.JSONDecoder()
+
+    def past(at: int, mark: str) -> int:
+        at = _BLANK.match(text, at).end()  # type: ignore[union-attr]  # it matches everywhere
+        if not text.startswith(mark, at):
+            raise ValueError(f"no {mark!r} at {at}")
+        return _BLANK.match(text, at + 1).end()  # type: ignore[union-attr]
+
+    at = _BLANK.match(text).end()  # type: ignore[union-attr]
+    try:
+        for step in path:
+            if isinstance(step, int):
+                at = past(at, "[")
+                for _ in range(step):
+                    at = past(decoder.raw_decode(text, at)[1], ",")
+                continue
+            at = past(at, "{")
+            while True:
+                key, at = decoder.raw_decode(text, at)
+                at = past(at, ":")
+                if key == step:
+                    break
+                at = past(decoder.raw_decode(text, at)[1], ",")
+    except (ValueError, RecursionError):
+        return None
+    return len(text[:at].encode("utf-8", "replace"))
+
+
+def _line_of(data: bytes, offset: int | None) -> int | None:
+    return data.count(b"\n", 0, offset) + 1 if offset is not None else None
+
+
 class TokenStore:
     """The token file in `directory` (`config_dir()` by default).
 
@@ -144,12 +191,30 @@ class TokenStore:
         if data is None:
             return ()
         try:
-            return _DECODER.decode(data).tokens
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise TokenFileError(
-                f"the token file {self._shown()} is damaged ({exc}); fix it, or remove it and "
-                "create the tokens again"
-            ) from None
+            tokens = _DECODER.decode(data).tokens
+        except msgspec.ValidationError as exc:
+            # "... - at `$.tokens[1].created_at`": the path of what is wrong.
+            path = [int(index) if index else key for key, index in
+                    re.findall(r"\.(\w+)|\[(\d+)\]", str(exc).rpartition(" - at ")[2])]
+            raise self._damaged(str(exc), _line_of(data, _offset(data, path))) from None
+        except msgspec.DecodeError as exc:
+            found = re.search(r"\(byte (\d+)\)$", str(exc))
+            raise self._damaged(str(exc), _line_of(data, int(found.group(1)) if found else None)
+                                ) from None
+        for number, token in enumerate(tokens):
+            for field, wrong in (("name", not NAME_PATTERN.fullmatch(token.name)),
+                                 ("sha256", not DIGEST_PATTERN.fullmatch(token.sha256))):
+                if wrong:
+                    line = _line_of(data, _offset(data, ["tokens", number, field]))
+                    raise self._damaged(f"token {escape_line(token.name)[:64]!r}: its {field} "
+                                        f"is not {_FIELD_RULES[field]}", line)
+        return tokens
+
+    def _damaged(self, why: str, line: int | None) -> TokenFileError:
+        where = f"line {line}: " if line is not None else ""
+        return TokenFileError(
+            f"the token file {self._shown()} is damaged ({where}{escape_line(why)}); fix it, or "
+            "remove it and create the tokens again")
 
     def file_key(self) -> tuple[int, ...] | None:
         """What changes whenever the file is replaced (None: there is no file), so that a

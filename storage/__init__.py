@@ -1,12 +1,12 @@
 """storage: the versioned Tantivy index of symbols and the search over it, and the
-contract between a repository's daemon and the index's readers (`daemon_contract`).
+contract between a repository's daemon and the index's readers (`storage.contract`).
 
 tantivy is confined to this package (tests/unit/test_layering.py checks the imports).
 """
 
 from symfind.extract.records import Language, SymbolHead, SymbolKind
 from symfind.storage.escaping import EscapingFormatter, escape, escape_counted, escape_line
-from symfind.storage.daemon_contract import (
+from symfind.storage.contract.daemons import (
     BUSY_STATES,
     FRESH_WAIT_S,
     STATUS_NAME,
@@ -58,7 +58,7 @@ from symfind.storage.records import (
     Why,
     file_digest,
 )
-from symfind.storage.roots import DEFAULT_MAX_FILES, VCS_MARKERS, check_root, find_root
+from symfind.storage.contract.roots import DEFAULT_MAX_FILES, VCS_MARKERS, check_root, find_root
 from symfind.storage.references import (
     ElsewhereGroup,
     PossibleGroup,

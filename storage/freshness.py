@@ -2,7 +2,7 @@
 said in one line: what every answer carries (`Freshness`), so that an answer given while
 the index is being built, is behind or fails to be updated says so, with the numbers.
 
-Imports: `storage.records`, `storage.manifest`, `storage.daemon_contract`.
+Imports: `storage.records`, `storage.manifest`, `storage.contract.daemons`.
 
 The daemon counts what is known to be waiting (`DaemonStatus.pending`: the batch or
 catch-up under way and the changes its watcher holds) and what fails (`failing`); without
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from symfind.storage.daemon_contract import BUSY_STATES, DaemonState, DaemonStatus
+from symfind.storage.contract.daemons import BUSY_STATES, DaemonState, DaemonStatus
 from symfind.storage.manifest import UNCOUNTED, ManifestHeader
 from symfind.storage.records import Freshness, FreshnessState
 

@@ -37,7 +37,8 @@ _TEST_PATH = re.compile(
 #: score over its channel's best) before the fusion by ranks, full text taking this share
 #: of the blend and vector the rest. Measured on the question benchmark against fusing the
 #: two by ranks: docs blanked NDCG@10 .512 → .524, hand-written R@5 .581 → .594, docs in
-#: R@1 .889 → .917; shares of .5–.6 all gain on the three (bench/RESULTS.md, "hybrid").
+#: R@1 .889 → .917; shares of .5–.6 all gain on the three (bench/history/questions.md,
+#: "third pass: a hybrid blend").
 HYBRID_TEXT_SHARE = 0.55
 #: The key of the blend among the fused rankings, and in `why.channels`.
 HYBRID = "hybrid"

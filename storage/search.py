@@ -15,7 +15,7 @@ import tantivy
 
 from symfind.extract.records import Symbol, head_fields
 from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
-from symfind.storage.daemon_contract import DaemonStatus
+from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, ModelUnavailable
 from symfind.storage.freshness import assess, describe, is_partial
 from symfind.storage.fusion import Fused, blend, contribution, fuse
@@ -75,8 +75,8 @@ RECHECK_FILES_S = 1.0
 #: A long-lived searcher opens Tantivy's index anew after this many reloads: each reload
 #: (`Index.reload` and a new `searcher()`) leaves 1–2 KB inside Tantivy's `Index` that
 #: only dropping it frees: 1.8 MB over 1,100 commits in-process, 0.3 MB with a fresh index
-#: every 200 reloads (bench/RESULTS.md, "The server's memory under edits"). Files already
-#: checked are not read again.
+#: every 200 reloads (bench/history/memory.md, "The server's memory under edits"). Files
+#: already checked are not read again.
 RELOADS_PER_OPEN = 200
 #: A writer commits Tantivy's index and then renames the manifest header over the old one:
 #: a reader that opens the index between the two would search the new commit under the

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from symfind.storage.daemon_contract import DaemonStatus
+from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, StorageError
 from symfind.storage.heap import release_free_memory
 from symfind.storage.query import SearchQuery
@@ -32,8 +32,8 @@ logger = logging.getLogger(__name__)
 #: How often, at most, a source that loaded new commits gives freed memory back. Each
 #: commit replaces segment readers, and glibc keeps what the old ones freed: an MCP server
 #: searched by 50 clients while a file changed every second kept steps of ~2 MB of freed
-#: memory without this (bench/RESULTS.md, "The server's memory under edits"). A trim walks
-#: the heap (0.4–2.4 ms for 100 MB here), so once a minute costs nothing.
+#: memory without this (bench/history/memory.md, "The server's memory under edits"). A trim
+#: walks the heap (0.4–2.4 ms for 100 MB here), so once a minute costs nothing.
 RELEASE_EVERY_S = 60.0
 
 

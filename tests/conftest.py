@@ -55,7 +55,7 @@ def _private_daemon_registry(tmp_path_factory: pytest.TempPathFactory) -> Iterat
     their server (`SYMFIND_DAEMON_LEASE`); any still running when the session ends is
     stopped (SIGTERM, as `daemon stop` does)."""
     from symfind.daemon.registry import RUNTIME_VARIABLE, running_daemons
-    from symfind.storage.leases import LEASE_VARIABLE
+    from symfind.storage.contract.leases import LEASE_VARIABLE
 
     values = {RUNTIME_VARIABLE: str(tmp_path_factory.mktemp("runtime")),
               LEASE_VARIABLE: TEST_DAEMON_LEASE_S}

@@ -1,6 +1,6 @@
 """Shared set-up of the MCP server tests: fixture repositories indexed by the real indexer.
 
-Indexes are built by running `python -m symfind.daemon index` (the process the server itself
+Indexes are built by running `python -m symfind.cli index` (the process the server itself
 starts), with SYMFIND_INDEX_DIR pointing at a temp dir.
 """
 
@@ -55,17 +55,17 @@ def kept_private() -> dict[str, str]:
     user's `daemon list` and leave soon: what a server started with an environment of
     its own (an MCP client's minimal one) must be given too."""
     from symfind.daemon.registry import RUNTIME_VARIABLE
-    from symfind.storage.leases import LEASE_VARIABLE
+    from symfind.storage.contract.leases import LEASE_VARIABLE
 
     return {name: os.environ[name] for name in (RUNTIME_VARIABLE, LEASE_VARIABLE)}
 
 
 def run_symfind(command: str, repo: Path, base: Path) -> None:
-    """Run `python -m symfind.daemon COMMAND REPO` (`index`, `reindex`, `daemon stop`) with the
+    """Run `python -m symfind.cli COMMAND REPO` (`index`, `reindex`, `daemon stop`) with the
     index base `base`."""
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"}
     done = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *command.split(), str(repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", *command.split(), str(repo)],
         env=env, capture_output=True, text=True, timeout=INDEX_TIMEOUT_S, check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -55,14 +55,14 @@ class Served:
 
 def run_token(env: Mapping[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", "token", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", "token", *args],
         env={**os.environ, **env}, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
         check=False, cwd="/",
     )
 
 
 def serve_command(*args: str) -> list[str]:
-    return [sys.executable, "-P", "-m", "symfind.daemon", "serve", "--port", "0", *args]
+    return [sys.executable, "-P", "-m", "symfind.cli", "serve", "--port", "0", *args]
 
 
 @contextmanager

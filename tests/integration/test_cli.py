@@ -22,9 +22,9 @@ RESULT_KEYS = ["name", "qualname", "kind", "language", "path", "line", "end_line
 
 def symfind(*args: str, source: Path = ROOT, env: dict[str, str] | None = None,
             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m symfind.daemon ARGS` with the packages of `source` first on sys.path."""
+    """Run `python -m symfind.cli ARGS` with the packages of `source` first on sys.path."""
     return subprocess.run(
-        [sys.executable, "-m", "symfind.daemon", *args],
+        [sys.executable, "-m", "symfind.cli", *args],
         capture_output=True, text=True, check=False, cwd=cwd or source,
         env={**os.environ, "PYTHONPATH": str(source), **(env or {})},
     )
@@ -121,7 +121,7 @@ def test_absurd_limits_are_usage_errors(repo: Path, index_env: dict[str, str], l
          "'stop', 'status', 'run', 'list') — see `symfind daemon --help`"),
         (["index", "--workers", "many"],
          "argument --workers: not an integer: 'many' — see `symfind index --help`"),
-        (["status", "--bogus"], "unrecognized arguments: --bogus — see `symfind --help`"),
+        (["status", "--bogus"], "unrecognized arguments: --bogus — see `symfind status --help`"),
     ],
 )
 def test_a_usage_error_is_one_line(args: list[str], line: str, tmp_path: Path) -> None:
@@ -176,7 +176,7 @@ def test_schema_mismatch_is_reported_then_fixed_by_reindex(tmp_path: Path, repo:
     assert symfind("index", str(repo), env=env).returncode == 0
     # A copy of symfind whose schema version is one higher, as after an upgrade.
     newer = tmp_path / "newer"
-    for package in ("extract", "storage", "daemon", "mcp_server"):
+    for package in ("extract", "storage", "daemon", "mcp_server", "cli"):
         shutil.copytree(ROOT / package, newer / "symfind" / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     # A regular package on PYTHONPATH wins over the editable install's namespace.

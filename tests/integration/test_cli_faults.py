@@ -34,7 +34,7 @@ def symfind(*args: str, base: Path, as_nobody: bool = False,
             timeout_s: float = TIMEOUT_S) -> subprocess.CompletedProcess[str]:
     prefix = AS_NOBODY if as_nobody else []
     return subprocess.run(
-        [*prefix, sys.executable, "-P", "-m", "symfind.daemon", *args],
+        [*prefix, sys.executable, "-P", "-m", "symfind.cli", *args],
         capture_output=True, text=True, check=False, timeout=timeout_s, cwd="/",
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"},
     )
@@ -58,7 +58,7 @@ def nobody_can_run_symfind() -> str:
     if os.geteuid() != 0 or SETPRIV is None:
         return "needs root and setpriv to run symfind as another user"
     probe = subprocess.run(
-        [*AS_NOBODY, sys.executable, "-P", "-c", "import symfind.daemon.cli"],
+        [*AS_NOBODY, sys.executable, "-P", "-c", "import symfind.cli.program"],
         capture_output=True, text=True, check=False, cwd="/", timeout=TIMEOUT_S,
     )
     if probe.returncode != 0:
@@ -176,7 +176,7 @@ def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
     base = tmp_path / "indexes"
     index_dir = index_dir_for_base(base, repo)
     process = subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo), "--workers", workers],
+        [sys.executable, "-P", "-m", "symfind.cli", "index", str(repo), "--workers", workers],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base)}, preexec_fn=as_from_a_terminal,
     )

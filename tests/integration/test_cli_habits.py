@@ -190,7 +190,7 @@ def _wait(predicate: object, what: str) -> None:
 def test_ctrl_c_exits_130_without_a_traceback(git_repo: Path, env: dict[str, str]) -> None:
     # `--queries-from /dev/stdin` on a pipe nobody writes: the search waits in read().
     with subprocess.Popen(
-        [sys.executable, "-m", "symfind.daemon", "search", "--queries-from", "/dev/stdin",
+        [sys.executable, "-m", "symfind.cli", "search", "--queries-from", "/dev/stdin",
          "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env}, cwd=ROOT,
@@ -209,7 +209,7 @@ def test_ctrl_c_stops_the_mcp_server_without_a_traceback(
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}}
     with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", str(git_repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(git_repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **env},
     ) as process:
@@ -220,33 +220,6 @@ def test_ctrl_c_stops_the_mcp_server_without_a_traceback(
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=DEADLINE_S)
     assert (process.returncode, err) == (130, "symfind: interrupted\n")
-
-
-def _execed_the_server(pid: int) -> bool:
-    try:
-        return b"symfind.mcp_server" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
-def test_ctrl_c_while_symfind_mcp_starts_its_server_says_interrupted(
-    git_repo: Path, env: dict[str, str]
-) -> None:
-    # The moment `symfind mcp` has exec'd the server's interpreter, before the server's
-    # code runs: Python's own start-up would die of it (a traceback, `Fatal Python error`).
-    with subprocess.Popen(
-        [sys.executable, "-m", "symfind.daemon", "mcp", "--repo", str(git_repo)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, **env}, preexec_fn=as_from_a_terminal,
-    ) as process:
-        deadline = time.monotonic() + DEADLINE_S
-        while not _execed_the_server(process.pid):
-            assert time.monotonic() < deadline, "symfind mcp never started its server"
-            time.sleep(0.001)  # another process: nothing to wait on but its /proc entry
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=DEADLINE_S)
-    assert (process.returncode, out, err) == (130, "", "symfind: interrupted\n")
 
 
 # ---- trees that are not repositories ------------------------------------------------------
@@ -318,14 +291,3 @@ def test_a_small_tree_or_a_marked_one_is_accepted(tmp_path: Path) -> None:
     for tree, files in ((small, 5), (marked, 6)):
         result = symfind("index", str(tree), "--json", env=env)
         assert (result.returncode, json.loads(result.stdout)["files"]) == (0, files), result.stderr
-
-
-def test_the_mcp_server_refuses_the_filesystem_root(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", "/"],
-        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
-        env={**os.environ, "SYMFIND_INDEX_DIR": str(tmp_path)},
-    )
-    assert (result.returncode, result.stdout, result.stderr) == (
-        2, "", ROOT_REFUSED,
-    )

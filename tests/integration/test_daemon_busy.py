@@ -172,7 +172,7 @@ def test_a_suspended_daemon_is_reported_as_not_answering_never_absent(
     found = symfind("search", "AsyncClinet", repo, "--limit", "1", env=env)
     assert found.returncode == 0, found.stderr
     assert found.stdout.split()[:3] == ["1", "class", "AsyncClient"]
-    assert found.stderr == (f"WARNING symfind.daemon.commands.search: {why}; searched the index "
+    assert found.stderr == (f"WARNING symfind.cli.commands.search: {why}; searched the index "
                             "on disk instead (its last commit)\n")
 
     listed = json.loads(symfind("daemon", "list", "--json", env=env).stdout)["daemons"]
@@ -198,7 +198,7 @@ def test_the_daemon_raises_its_open_files_limit(tmp_path: Path) -> None:
     if hard != resource.RLIM_INFINITY and hard <= 256:
         pytest.skip(f"the hard limit ({hard}) leaves nothing to raise")
     started = subprocess.run(
-        [sys.executable, "-m", "symfind.daemon", "daemon", "start", str(repo), "--json"],
+        [sys.executable, "-m", "symfind.cli", "daemon", "start", str(repo), "--json"],
         capture_output=True, text=True, env=env, timeout=DEADLINE_S, check=False,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
     )
@@ -243,7 +243,7 @@ def test_a_full_backlog_is_waited_on_until_the_daemon_takes_the_request(
             "stops it\n")), short.stderr
 
         waiting = subprocess.Popen(
-            [sys.executable, "-m", "symfind.daemon", "-vv", "daemon", "status", repo],
+            [sys.executable, "-m", "symfind.cli", "-vv", "daemon", "status", repo],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, **daemon.env, "SYMFIND_DAEMON_TIMEOUT": str(DEADLINE_S)},
         )
@@ -276,7 +276,7 @@ async def test_a_hundred_parallel_mcp_tool_calls_are_all_answered(tmp_path: Path
     indexed = symfind("index", str(repo), env=env)
     assert indexed.returncode == 0, indexed.stderr
     params = StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={**os.environ, **env}, cwd=str(repo),
     )
     arguments = {"query": QUERY.text, "limit": QUERY.limit}

@@ -34,7 +34,7 @@ ROUNDS = 20
 def start_daemon(repo: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with open(log, "ab") as stderr:  # the daemon's own log, shown when a round fails
         return subprocess.Popen(
-            [sys.executable, "-m", "symfind.daemon", "-v", "daemon", "run", str(repo)],
+            [sys.executable, "-m", "symfind.cli", "-v", "daemon", "run", str(repo)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
             start_new_session=True,  # its own process group: we can see its workers die too
         )
@@ -214,7 +214,7 @@ def test_symfind_index_stops_with_a_clear_error_when_a_worker_dies_and_a_rerun_f
     repo = copy_corpus(tmp_path / "corpus")  # 124 files: a task of 16 files for each worker
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
     monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
-    command = [sys.executable, "-m", "symfind.daemon", "index", str(repo)]
+    command = [sys.executable, "-m", "symfind.cli", "index", str(repo)]
     index = subprocess.Popen(
         [*command, "--workers", "8"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, text=True, start_new_session=True,

@@ -186,7 +186,7 @@ def test_the_daemon_of_a_deleted_repository_is_found_and_stopped_from_inside_it(
         f"running, pid {pid}, error, "), by_path
 
     make_git_repo(repo)  # a shell inside it: cd there, then the repository is deleted
-    command = [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "stop"]
+    command = [sys.executable, "-P", "-m", "symfind.cli", "daemon", "stop"]
     stopped = subprocess.run(
         ["sh", "-c", 'cd "$1/httpkit" && rm -rf "$1" && shift && exec "$@"', "sh", str(repo),
          *command],
@@ -206,7 +206,7 @@ class LoggingToAPipe:
     def __init__(self, repo: Path, env: dict[str, str]) -> None:
         self.read_end, self.write_end = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "symfind.daemon", "-v", "daemon", "run", str(repo)],
+            [sys.executable, "-m", "symfind.cli", "-v", "daemon", "run", str(repo)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.write_end,
             env=env,
         )
@@ -293,7 +293,7 @@ def test_daemon_start_waits_for_a_daemon_that_is_stopping(tmp_path: Path) -> Non
             "reached: it is stopping (its socket closed, its last commit under way) — "
             f"`symfind daemon stop {repo}` stops it\n"))
         starting = subprocess.Popen(
-            [sys.executable, "-m", "symfind.daemon", "-v", "daemon", "start", str(repo)],
+            [sys.executable, "-m", "symfind.cli", "-v", "daemon", "start", str(repo)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         assert starting.stderr is not None

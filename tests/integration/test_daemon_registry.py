@@ -115,7 +115,7 @@ async def test_the_daemon_an_mcp_session_started_exits_after_its_lease(
     repo = make_git_repo(tmp_path / "repo")
     env = {**runtime, "SYMFIND_INDEX_DIR": str(tmp_path / "indexes"), "SYMFIND_DAEMON_LEASE": "1"}
     params = StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={**os.environ, **env}, cwd=str(repo),
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -133,7 +133,7 @@ async def test_the_daemon_an_mcp_session_started_exits_after_its_lease(
         # The server holds the lease while the session lasts.
         clients = Path(daemon["index_dir"]) / "clients"
         assert [int(p.name) for p in clients.iterdir()] == [
-            child.pid for child in psutil.Process().children() if "symfind.mcp_server" in
+            child.pid for child in psutil.Process().children() if "symfind.cli mcp" in
             " ".join(child.cmdline())
         ]
         assert psutil.pid_exists(daemon["pid"])

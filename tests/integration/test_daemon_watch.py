@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from symfind.daemon.cli import main as cli_main
+from symfind.cli.program import main as cli_main
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.watcher import unwatched_directories
 from symfind.storage import index_dir_for

@@ -82,7 +82,7 @@ def daemon_process(repo: Path, env: dict[str, str], log: Path) -> Iterator[subpr
     """`symfind daemon run REPO` in a process of its own; stopped (SIGTERM) on the way out."""
     with open(log, "ab") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "symfind.daemon", "-v", "daemon", "run", str(repo)],
+            [sys.executable, "-m", "symfind.cli", "-v", "daemon", "run", str(repo)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
         )
     try:
@@ -198,7 +198,7 @@ def indexes_on(disk: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 def symfind(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "symfind.daemon", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "symfind.cli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False, timeout=DEADLINE_S)
 
 
@@ -302,7 +302,7 @@ def test_symfind_index_on_a_full_disk_says_so_in_one_line_and_a_rerun_finishes(
 
 def stdio_server(repo: Path, *flags: str) -> StdioServerParameters:
     return StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo), *flags],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo), *flags],
         env={"SYMFIND_INDEX_DIR": os.environ["SYMFIND_INDEX_DIR"], **kept_private()},
         cwd=str(repo),
     )
@@ -449,7 +449,7 @@ def test_a_search_while_symfind_index_runs_says_the_index_is_incomplete(
     repo = many_modules(tmp_path / "repo", CHECKOUT_FILES)
     index_dir = index_dir_for(repo)
     answers = []
-    with subprocess.Popen([sys.executable, "-m", "symfind.daemon", "index", str(repo)],
+    with subprocess.Popen([sys.executable, "-m", "symfind.cli", "index", str(repo)],
                           cwd=ROOT, env={**env, "SYMFIND_WORKERS": "1"},
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as run:
         deadline = time.monotonic() + DEADLINE_S

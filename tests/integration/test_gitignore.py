@@ -149,7 +149,7 @@ SOURCES = ["a.py", "b.py", "z.py", "y.py", "keep/c.py", "keep/z.py", "[z]/d.py"]
 
 
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, check=False, cwd=ROOT)
 
 
@@ -238,7 +238,7 @@ def test_a_one_megabyte_ignore_file_of_paths(tmp_path: Path) -> None:
 def test_the_daemon_reads_new_ignore_lines_as_git_does_and_keeps_indexing(tmp_path: Path) -> None:
     repo = code_repo(tmp_path / "repo", b"")
     process = subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run", str(repo)], cwd=ROOT,
+        [sys.executable, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)], cwd=ROOT,
         stderr=subprocess.PIPE,
     )
     index_dir = load_config(repo).index_dir

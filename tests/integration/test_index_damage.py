@@ -31,7 +31,7 @@ QUERY = "AsyncClient"
 
 def symfind(*args: str, base: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", *args],
         capture_output=True, text=True, check=False, timeout=TIMEOUT_S,
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"},
     )
@@ -236,7 +236,7 @@ def test_a_daemon_reports_damage_as_an_error_and_rebuilds(
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"}
     with open(tmp_path / "daemon.log", "wb") as log:
         daemon = subprocess.Popen(
-            [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run", str(repo)],
+            [sys.executable, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)],
             env=env, stderr=log, start_new_session=True,
         )
     try:

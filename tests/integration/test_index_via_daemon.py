@@ -38,7 +38,7 @@ def wait_until_idle(repo: Path, timeout_s: float = 120.0) -> None:
 
 
 def symfind(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, check=False,
                           env={**os.environ, **env}, timeout=300)
 

@@ -29,7 +29,7 @@ STAMP = "2020-02-02 02:02:02.123456789"
 
 
 def symfind(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, check=False, cwd=ROOT,
                           env={**os.environ, **(env or {})})
 
@@ -147,7 +147,7 @@ def test_a_file_whose_ctime_alone_moved_is_read_again_not_re_extracted(tmp_path:
 
 def start_daemon(repo: Path, watch: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run", str(repo)], cwd=ROOT,
+        [sys.executable, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)], cwd=ROOT,
         stderr=subprocess.DEVNULL, env={**os.environ, "SYMFIND_WATCH": watch},
     )
 

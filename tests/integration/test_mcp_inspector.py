@@ -33,7 +33,7 @@ def server_command(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     index_repo(repo, base)
     private = [part for name, value in kept_private().items() for part in ("-e", f"{name}={value}")]
     return ["-e", f"SYMFIND_INDEX_DIR={base}", *private, sys.executable, "-P", "-m",
-            "symfind.mcp_server", "--repo", str(repo)]
+            "symfind.cli", "mcp", "--repo", str(repo)]
 
 
 def run(

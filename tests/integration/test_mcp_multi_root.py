@@ -67,11 +67,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Path], P
 
 
 def server_params(roots: dict[str, Path], indexes: Path, *command: str) -> StdioServerParameters:
-    """`python -m symfind.mcp_server --repo …` (or `command`, such as `daemon mcp`) over stdio."""
+    """`symfind mcp --no-index --repo …` (or `command`) over stdio."""
     flags = [part for root in roots.values() for part in ("--repo", str(root))]
     return StdioServerParameters(
         command=sys.executable,
-        args=["-P", "-m", *(command or ("symfind.mcp_server", "--no-index")), *flags],
+        args=["-P", "-m", *(command or ("symfind.cli", "mcp", "--no-index")), *flags],
         env={"SYMFIND_INDEX_DIR": str(indexes), **kept_private()},
         cwd=str(indexes),
     )
@@ -200,7 +200,7 @@ async def test_symfind_mcp_passes_every_repo_to_the_server(
 ) -> None:
     roots, indexes = served
     two = {name: roots[name] for name in ("frontend", "billing")}
-    async with Client(server_params(two, indexes, "symfind.daemon", "mcp")) as client:
+    async with Client(server_params(two, indexes, "symfind.cli", "mcp")) as client:
         out = (await client.call_tool("codebase_search", {"query": "RetryPolicy", "limit": 2}))
     assert rows(out.structured_content or {}) == [
         ("frontend", "RetryPolicy", "src/http.ts", 3),

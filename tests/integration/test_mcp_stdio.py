@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -35,7 +36,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def server_params(repo: Path, base: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={"SYMFIND_INDEX_DIR": str(base), **kept_private()},
         cwd=str(repo),
     )
@@ -70,11 +71,11 @@ async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
 
 @contextmanager
 def raw_server(repo: Path, base: Path) -> Iterator[subprocess.Popen[str]]:
-    """`symfind mcp` (python -m symfind.daemon mcp, which execs the server), spoken to
+    """`symfind mcp` (python -m symfind.cli mcp, serving in that process), spoken to
     line by line on its pipes, in an environment as small as a host's; killed if the
     test fails before it exits."""
     with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "mcp", "--repo", str(repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
         text=True,
@@ -94,7 +95,7 @@ def rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
 
 
 def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Path]) -> None:
-    """Through `symfind mcp` (python -m symfind.daemon mcp), which execs the server."""
+    """Through `symfind mcp` (python -m symfind.cli mcp)."""
     repo, base = indexed
     replies = []
     with raw_server(repo, base) as process:
@@ -132,13 +133,52 @@ def test_stdout_carries_only_json_rpc_and_eof_exits_zero(indexed: tuple[Path, Pa
     assert "Traceback" not in stderr
 
 
+def _same_but_times(reply: dict[str, Any]) -> str:
+    text = json.dumps(reply, sort_keys=True)
+    return re.sub(r'"took_ms": [\d.]+|; [\d.]+ ms', "…", text)
+
+
+def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, Path]) -> None:
+    """`printf '<initialize>\\n<initialized>\\n<tools/call>\\n' | symfind mcp`, as a pipe
+    or a one-shot host does it: stdin ends right after the calls, and each is answered
+    before the server exits 0 — the same answers as when stdin stays open."""
+    repo, base = indexed
+    requests = [
+        rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                              "clientInfo": {"name": "raw", "version": "0"}}),
+        rpc(None, "notifications/initialized", {}),
+        rpc(2, "tools/call", {"name": "codebase_search", "arguments": {"query": "HtppClient"}}),
+        rpc(3, "tools/call", {"name": "index_status", "arguments": {}}),
+    ]
+    interactive = []
+    with raw_server(repo, base) as process:
+        assert process.stdin and process.stdout
+        for line in requests:
+            process.stdin.write(line)
+            process.stdin.flush()
+            if '"id"' in line:
+                interactive.append(json.loads(process.stdout.readline()))
+        process.stdin.close()
+        assert process.wait(timeout=TIMEOUT_S) == 0
+    piped = subprocess.run(
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
+        input="".join(requests), capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+        env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()})
+    assert (piped.returncode, "Traceback" in piped.stderr) == (0, False), piped.stderr
+    replies = sorted((json.loads(line) for line in piped.stdout.splitlines()),
+                     key=lambda reply: reply["id"])
+    assert [reply["id"] for reply in replies] == [1, 2, 3]
+    assert replies[1]["result"]["structuredContent"]["results"][0]["qualname"] == "HttpClient"
+    assert [_same_but_times(r) for r in replies] == [_same_but_times(r) for r in interactive]
+
+
 def test_bad_repository_exits_2(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.mcp_server", "--repo", str(tmp_path / "missing")],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(tmp_path / "missing")],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
     )
-    assert (done.returncode, done.stdout) == (2, "")
-    assert "is not a directory" in done.stderr
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"symfind: repository '{tmp_path / 'missing'}' does not exist\n")
 
 
 

@@ -31,7 +31,7 @@ NAMES = ["codebase_search", "help", "read_symbol", "find_references", "index_sta
 #: 12,800 until find_references (8.3 KB, 6.3 KB of it its outputSchema, which hosts do not put
 #: in the model's context).
 MAX_TOOLS_LIST_BYTES = 21_500
-MCP = [sys.executable, "-m", "symfind.daemon", "mcp", "--repo"]
+MCP = [sys.executable, "-m", "symfind.cli", "mcp", "--repo"]
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from symfind.daemon.cli import main
-from symfind.daemon.commands.search import federated_repos
+from symfind.cli.program import main
+from symfind.cli.commands.search import federated_repos
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import (

@@ -70,7 +70,7 @@ def make_repo(root: Path) -> Path:
 
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", *args],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
 
@@ -150,7 +150,7 @@ def test_files_indexed_with_parse_errors_are_counted_and_listed(tmp_path: Path) 
 @pytest.fixture
 def daemon(repo: Path) -> Iterator[tuple[Path, subprocess.Popen[bytes]]]:
     process = subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run", str(repo)], cwd=ROOT,
+        [sys.executable, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)], cwd=ROOT,
         stderr=subprocess.DEVNULL,
     )
     try:

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from symfind.daemon.config import load_config
-from symfind.daemon.render import format_response
+from symfind.cli.render import format_response
 from symfind.storage import DaemonStatus, QueryError, Searcher, SearchQuery, SearchResponse
 from tests.integration.test_cli import FIXTURE_REPO, RESULT_KEYS, symfind
 from tests.integration.test_daemon import Running

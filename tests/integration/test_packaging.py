@@ -28,7 +28,7 @@ UV = shutil.which("uv", path=_VENV_BIN) or shutil.which("uv")
 UVX = shutil.which("uvx", path=_VENV_BIN) or shutil.which("uvx")
 PIPX = shutil.which("pipx", path=_VENV_BIN) or shutil.which("pipx")
 #: The folders and files a build needs (the rest of the checkout is tests, bench, docs).
-SOURCE = ("extract", "storage", "daemon", "mcp_server", "pyproject.toml", "README.md",
+SOURCE = ("extract", "storage", "daemon", "mcp_server", "cli", "pyproject.toml", "README.md",
           "schema_version.txt")
 SEARCH = ("search", "AsyncClinet", "--limit", "3")
 
@@ -76,7 +76,7 @@ def test_the_wheel_installs_one_top_level_package(wheel: Path) -> None:
     assert top == {"symfind"}
     packages = sorted({"/".join(name.split("/")[:2]) for name in names
                        if name.endswith("/__init__.py")})
-    assert packages == ["symfind/daemon", "symfind/extract", "symfind/mcp_server",
+    assert packages == ["symfind/cli", "symfind/daemon", "symfind/extract", "symfind/mcp_server",
                         "symfind/storage"]
     assert "symfind/storage/schema_version.txt" in names
     assert "symfind/storage/neighbours.npz" in names

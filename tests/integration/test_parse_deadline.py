@@ -26,7 +26,7 @@ BIG_BYTES = 200 * 1024 * 1024
 
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", *args],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
 
@@ -128,7 +128,7 @@ def test_deeply_nested_javascript_is_indexed_or_passed_over_within_the_deadline(
             expected[path] = defined
     # Without a bound this ran for hours; with it, each file costs the deadline at most.
     result = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", "index", str(repo), "--json",
+        [sys.executable, "-P", "-m", "symfind.cli", "index", str(repo), "--json",
          "--workers", "1"],
         capture_output=True, text=True, check=False, cwd=ROOT, timeout=600,
     )

@@ -96,7 +96,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
 def run(args: list[str], env: dict[str, str], prefix: tuple[str, ...] = ()) -> str:
     import os
 
-    done = subprocess.run([*prefix, sys.executable, "-P", "-m", "symfind.daemon", *args],
+    done = subprocess.run([*prefix, sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, **env})
     assert done.returncode == 0, done.stderr

@@ -51,7 +51,7 @@ def repo(tmp_path: Path) -> Path:
 
 def symfind(*args: str, base: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args], capture_output=True, text=True,
+        [sys.executable, "-P", "-m", "symfind.cli", *args], capture_output=True, text=True,
         check=False, timeout=TIMEOUT_S,
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"},
     )
@@ -98,7 +98,7 @@ def test_the_mcp_server_searches_a_read_only_index(mounts: tuple[Path, Path], re
     writable, read_only = mounts
     assert symfind("index", str(repo), base=writable).returncode == 0
     server = StdioServerParameters(
-        command=sys.executable, args=["-P", "-m", "symfind.mcp_server", "--repo", str(repo)],
+        command=sys.executable, args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
         env={"SYMFIND_INDEX_DIR": str(read_only), **kept_private()}, cwd=str(repo),
     )
 

@@ -79,7 +79,7 @@ def two(setup: dict[str, Any]) -> Iterator[Served]:
 def stdio_params(setup: dict[str, Any], *names: str) -> StdioServerParameters:
     repos = [part for name in names for part in ("--repo", str(setup["roots"][name]))]
     return StdioServerParameters(command=sys.executable,
-                                 args=["-P", "-m", "symfind.mcp_server", *repos, "--no-index"],
+                                 args=["-P", "-m", "symfind.cli", "mcp", *repos, "--no-index"],
                                  env={**os.environ, **setup["env"]})
 
 
@@ -174,6 +174,23 @@ async def test_a_token_for_some_repositories_sees_only_those(setup: dict[str, An
     assert raw.headers["www-authenticate"].startswith('Bearer error="insufficient_scope"')
 
 
+def test_a_body_nested_too_deep_is_a_parse_error_whatever_the_tokens_scope(
+    setup: dict[str, Any], two: Served
+) -> None:
+    """200 KB of `[[[…` or `{"a":{"a":…`, far under the body limit: the same 400 JSON-RPC
+    parse error for a token that sees one repository of two (its handles are looked for
+    in the body) as for one that sees both, and no traceback in the server's log."""
+    scoped = two.new_token("deep-billing", "--repo", str(setup["roots"]["billing"]))
+    everything = two.new_token("deep-everything")
+    for body, column in ((b"[" * 200_000, 202), (b'{"a":' * 40_000, 1006)):
+        for token in (scoped, everything):
+            refused = post(two, body, headers=bearer(token))
+            assert (refused.status_code, refused.json()) == (400, {
+                "jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": (
+                    f"Parse error: recursion limit exceeded at line 1 column {column}")}})
+    assert "Traceback" not in two.stderr()
+
+
 async def test_a_token_for_another_repository_is_refused_403(setup: dict[str, Any], one: Served) -> None:
     elsewhere = one.new_token("billing-only", "--repo", str(setup["roots"]["billing"]))
     line = "token 'billing-only' is for none of the repositories this server serves"
@@ -210,7 +227,7 @@ def test_the_inspector_over_http_gets_the_stdio_answers(
     token = one.new_token("inspector")
     http = ["--transport", "http", one.url, "--header", f"Authorization: Bearer {token}"]
     stdio = ["-e", f"SYMFIND_INDEX_DIR={setup['env']['SYMFIND_INDEX_DIR']}", sys.executable,
-             "-P", "-m", "symfind.mcp_server", "--repo", str(setup["roots"]["proj"]), "--no-index"]
+             "-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["roots"]["proj"]), "--no-index"]
 
     def both(*method: str) -> tuple[Any, Any]:
         return (inspector_run(inspector, tmp_path, http, list(method)),
@@ -236,13 +253,32 @@ def test_the_inspector_over_http_gets_the_stdio_answers(
     assert over_http == over_stdio
 
 
+def _process_state(pid: int) -> str | None:
+    """The state letter of process `pid` (Z: a zombie, waiting to be reaped), or None
+    when there is none."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return stat.rpartition(")")[2].split()[0]
+
+
 async def test_each_served_repository_gets_a_daemon_that_keeps_it_fresh(
     setup: dict[str, Any], tmp_path: Path
 ) -> None:
+    """… and the `symfind daemon start` the server ran for it is reaped once it exits,
+    though no call asks about it (it was a zombie for as long as the server ran)."""
     repo = make_repo(tmp_path / "live")
     index_repo(repo, Path(setup["env"]["SYMFIND_INDEX_DIR"]))
     try:
-        with serving("--repo", str(repo), env=setup["env"], log=tmp_path / "live.log") as served:
+        with serving("--repo", str(repo), "-v", env=setup["env"],
+                     log=tmp_path / "live.log") as served:
+            started = re.search(r"indexing .* in the background \(pid (\d+)\)", served.stderr())
+            assert started, served.stderr()
+            deadline = time.monotonic() + WATCH_TIMEOUT_S
+            while (state := _process_state(int(started.group(1)))) is not None:
+                assert time.monotonic() < deadline, f"daemon start not reaped (state {state})"
+                await anyio.sleep(0.05)
             token = served.new_token("live")
             async with http_client(served, token) as client:
                 deadline = time.monotonic() + WATCH_TIMEOUT_S
@@ -266,16 +302,21 @@ async def test_each_served_repository_gets_a_daemon_that_keeps_it_fresh(
 
 
 async def test_a_tokens_last_use_is_recorded(setup: dict[str, Any], tmp_path: Path) -> None:
-    """Written at most once a minute while serving, and when the server stops (Ctrl-C)."""
+    """Written at most once a minute while serving, and when the server stops (Ctrl-C);
+    only a use the server answered with success counts."""
     env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
     before = time.time()
     with serving("--repo", str(setup["roots"]["proj"]), "--no-index", env=env,
                  log=tmp_path / "uses.log") as served:
         used = served.new_token("used")
         served.new_token("unused")
+        refused = served.new_token("refused", "--repo", str(setup["roots"]["billing"]))
         async with http_client(served, used) as client:
             assert not (await client.call_tool("index_status", {})).is_error
+        # Refused (403: not one of its repositories): no use.
+        assert post(served, "{}", headers=bearer(refused)).status_code == 403
     assert served.process.returncode == 130  # Ctrl-C: stopped gracefully, then 128 + SIGINT
     listed = {t["name"]: t for t in json.loads(served.token("list", "--json").stdout)}
     assert listed["unused"]["last_used_at"] is None
+    assert listed["refused"]["last_used_at"] is None
     assert before <= listed["used"]["last_used_at"] <= time.time()

@@ -139,7 +139,7 @@ async def test_forged_and_foreign_handles_read_nothing(
     token = new_token(served, tokens_given, "forger")
     stdio = StdioServerParameters(
         command=sys.executable, env={**os.environ, **setup["env"]},
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(setup["repo"]), "--no-index"])
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["repo"]), "--no-index"])
     async with Client(stdio) as local:
         found = await local.call_tool("codebase_search", {"query": "AsyncClient", "limit": 1})
         stdio_handle = found.structured_content["results"][0]["handle"]
@@ -270,6 +270,37 @@ async def test_a_client_that_never_finishes_its_request_gets_408_and_others_are_
         assert slow_head.recv(1) == b"" and slow_body.recv(1) == b""  # closed
 
 
+async def test_idle_connections_from_one_address_never_lock_another_out(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    """Twice --max-connections idle connections from 127.0.0.2 (no token, not a byte
+    sent): past its share (half) each gets 503 at once and is closed, those within it
+    stay open, and a client at 127.0.0.1 searches meanwhile."""
+    cap = 16
+    env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
+    with serving("--repo", str(setup["repo"]), "--no-index", "--max-connections", str(cap),
+                 "--request-timeout", "600", env=env, log=tmp_path / "crowd.log") as running:
+        token = running.new_token("crowded")
+        flood = [_connect(running, "127.0.0.2") for _ in range(2 * cap)]
+        try:
+            line = (f"too many connections from this address: at most {cap // 2} at once; "
+                    "close some and retry\n")
+            assert [_response(sock) for sock in flood[cap // 2:]] == [(503, line)] * (
+                2 * cap - cap // 2)
+            async with http_client(running, token) as client:
+                found = await client.call_tool("codebase_search", {"query": "AsyncClient",
+                                                                   "limit": 1})
+                assert found.structured_content["results"][0]["qualname"] == "AsyncClient"
+            assert select.select(flood[:cap // 2], [], [], 0)[0] == []  # still open, idle
+        finally:
+            for sock in flood:
+                sock.close()
+        warned = [line for line in running.stderr().splitlines() if "share" in line]
+        assert warned == [f"WARNING symfind.mcp_server.http: 127.0.0.2 holds {cap // 2} "
+                          "connections, its share of --max-connections: more are refused "
+                          "until it closes some"]
+
+
 def test_a_bad_host_is_421_and_a_bad_origin_403(served: Served, tokens_given: list[str]) -> None:
     token = new_token(served, tokens_given, "rebinding")
     host = post(served, INITIALIZE, headers={**bearer(token), "Host": "evil.example"})
@@ -357,9 +388,32 @@ def test_an_unsafe_token_file_stops_the_server_from_starting(
               "it with the file itself")
 
 
-def test_a_token_file_made_unsafe_while_serving_refuses_every_token(
+def test_a_damaged_token_file_stops_the_server_from_starting(
     setup: dict[str, Any], tmp_path: Path
 ) -> None:
+    config = tmp_path / "config"
+    TokenStore(config).create("someone", expires_at=None, now=0.0)
+    path = config / "tokens.json"
+    record = json.loads(path.read_bytes())["tokens"][0]
+    path.write_text(path.read_text(encoding="utf-8").replace(record["sha256"], "not hex"),
+                    encoding="utf-8")
+    _one_line(_start(setup, env={"SYMFIND_CONFIG_DIR": str(config)}), 6,
+              rf"the token file {re.escape(str(path))} is damaged \(line 6: token 'someone': its "
+              r"sha256 is not a SHA-256 digest \(64 hex digits\)\); fix it, or remove it and "
+              "create the tokens again")
+
+
+UNAVAILABLE = {"error": "temporarily_unavailable", "error_description": (
+    "this server cannot check tokens now: its token file cannot be used (the server's log "
+    "says why); retry once its operator has fixed it")}
+
+
+def test_a_token_file_made_unsafe_or_damaged_while_serving_refuses_every_token_503(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    """No token is trusted while the file cannot be used (503: the tokens are not at
+    fault, and it counts as no failed authentication); one log line says why, no
+    traceback; once the file is fixed, its tokens work again."""
     env = {**setup["env"], "SYMFIND_CONFIG_DIR": str(tmp_path / "config")}
     with serving("--repo", str(setup["repo"]), "--no-index", env=env,
                  log=tmp_path / "unsafe.log") as running:
@@ -367,15 +421,32 @@ def test_a_token_file_made_unsafe_while_serving_refuses_every_token(
         assert post(running, INITIALIZE, headers=bearer(token)).status_code == 200
         path = tmp_path / "config" / "tokens.json"
         path.chmod(0o604)
-        refused = post(running, INITIALIZE, headers=bearer(token))
-        assert (refused.status_code, refused.json()) == (401, UNAUTHORIZED)
+        for _ in range(12):  # more than the failures that get an address throttled
+            refused = post(running, INITIALIZE, headers=bearer(token))
+            assert (refused.status_code, refused.json()) == (503, UNAVAILABLE)
         path.chmod(0o600)
         assert post(running, INITIALIZE, headers=bearer(token)).status_code == 200
-        lines = [line for line in running.stderr().splitlines() if "refusing every token" in line]
+        good = path.read_text(encoding="utf-8")
+        record = json.loads(good)["tokens"][0]
+        path.write_text(good.replace(record["sha256"], record["sha256"][:-1] + "g"),
+                        encoding="utf-8")
+        for headers in (bearer(token), {}):
+            refused = post(running, INITIALIZE, headers=headers)
+            assert (refused.status_code, refused.json()) == (503, UNAVAILABLE)
+        healthy = httpx2.get(running.base + "/healthz", timeout=30.0)
+        assert (healthy.status_code, healthy.json()) == (200, {"status": "ok"})
+        path.write_text(good, encoding="utf-8")
+        assert post(running, INITIALIZE, headers=bearer(token)).status_code == 200
+        log = running.stderr()
+        lines = [line for line in log.splitlines() if "refusing every token" in line]
         assert lines == [(
             f"ERROR symfind.mcp_server.access: refusing every token: refusing the token file "
             f"{path}: other users may read or write it (mode 0604); run `chmod 600 {path}`, and "
-            "revoke its tokens if someone else may have read them")]
+            "revoke its tokens if someone else may have read them"), (
+            f"ERROR symfind.mcp_server.access: refusing every token: the token file {path} is "
+            "damaged (line 6: token 'soon-unsafe': its sha256 is not a SHA-256 digest (64 hex "
+            "digits)); fix it, or remove it and create the tokens again")]
+        assert "Traceback" not in log
 
 
 def test_a_bind_other_machines_reach_needs_tls(setup: dict[str, Any], tmp_path: Path) -> None:

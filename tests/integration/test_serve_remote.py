@@ -5,12 +5,15 @@ ends it at start with one line and exit 3, before the host sends anything."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,7 +53,7 @@ def forwarder(url: str, token: str | None, *options: str) -> StdioServerParamete
     if token is not None:
         env["SYMFIND_TOKEN"] = token
     return StdioServerParameters(command=sys.executable,
-                                 args=["-P", "-m", "symfind.daemon", "mcp", "--remote", url,
+                                 args=["-P", "-m", "symfind.cli", "mcp", "--remote", url,
                                        *options], env=env)
 
 
@@ -79,7 +82,7 @@ async def test_the_forwarder_answers_as_a_local_stdio_server(
     token = served.new_token(f"forward-{mode}")
     local = StdioServerParameters(
         command=sys.executable, env={**os.environ, **setup["env"]},
-        args=["-P", "-m", "symfind.mcp_server", "--repo", str(setup["repo"]), "--no-index"])
+        args=["-P", "-m", "symfind.cli", "mcp", "--repo", str(setup["repo"]), "--no-index"])
     async with Client(local, mode=mode) as client:
         expected = await answers(client, "AsyncClinet")
         expected_info = (client.server_info, client.instructions)
@@ -139,3 +142,58 @@ async def test_a_token_revoked_while_forwarding_fails_the_next_call_saying_why(
         "required): it is wrong, expired or revoked — ask for a new one (`symfind token "
         "create` on the server)")
 
+
+
+def _rpc(message_id: int | None, method: str, params: dict[str, Any]) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+    if message_id is not None:
+        message["id"] = message_id
+    return json.dumps(message) + "\n"
+
+
+def test_a_server_that_dies_fails_the_next_calls_at_once_and_stdin_closed_exits_0(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    """The server killed mid-session: the next call gets a JSON-RPC error at once (within
+    the test's deadline: it used to wait minutes), so does one sent just before the host
+    closes stdin, and the bridge then exits 0 without a word on stderr."""
+    with serving("--repo", str(setup["repo"]), "--no-index", env=setup["env"],
+                 log=tmp_path / "dying.log") as dying:
+        token = dying.new_token("dies")
+        params = forwarder(dying.url, token)
+        with subprocess.Popen([params.command, *params.args], env=params.env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as bridge:
+            assert bridge.stdin and bridge.stdout and bridge.stderr
+            try:
+                bridge.stdin.write(_rpc(1, "initialize", {
+                    "protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"}}))
+                bridge.stdin.write(_rpc(None, "notifications/initialized", {}))
+                bridge.stdin.write(_rpc(2, "tools/call", {"name": "index_status", "arguments": {}}))
+                bridge.stdin.flush()
+                answered = [json.loads(bridge.stdout.readline()) for _ in range(2)]
+                assert [reply["id"] for reply in answered] == [1, 2]
+                assert "result" in answered[1], answered[1]
+                dying.process.kill()
+                dying.process.wait()
+                bridge.stdin.write(_rpc(3, "tools/call", {"name": "index_status", "arguments": {}}))
+                bridge.stdin.flush()
+                replies: list[str] = []
+                reader = threading.Thread(target=lambda: replies.append(bridge.stdout.readline()))
+                reader.start()
+                reader.join(COMMAND_TIMEOUT_S)
+                assert replies, "the call got no answer"
+                # The last call, then stdin closed at once.
+                out, err = bridge.communicate(
+                    _rpc(4, "tools/call", {"name": "help", "arguments": {}}),
+                    timeout=COMMAND_TIMEOUT_S)
+            finally:
+                if bridge.poll() is None:
+                    bridge.kill()
+    not_answering = {"code": -32603, "message": (
+        f"symfind serve at {dying.url} is not answering: All connection attempts failed")}
+    assert [json.loads(line) for line in [*replies, *out.splitlines()]] == [
+        {"jsonrpc": "2.0", "id": 3, "error": not_answering},
+        {"jsonrpc": "2.0", "id": 4, "error": not_answering}]
+    assert (bridge.returncode, err) == (0, "")

@@ -34,7 +34,7 @@ def symfind(*args: str, tmpdir: Path, index_base: Path) -> subprocess.CompletedP
     env = {k: v for k, v in os.environ.items()
            if k not in ("XDG_RUNTIME_DIR", "SYMFIND_RUNTIME_DIR")}
     env.update(TMPDIR=str(tmpdir), SYMFIND_INDEX_DIR=str(index_base))
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, check=False, env=env, timeout=120)
 
 

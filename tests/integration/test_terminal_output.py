@@ -29,7 +29,7 @@ HOSTILE = {
 
 
 def symfind(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-P", "-m", "symfind.daemon", *args],
+    return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
                           capture_output=True, text=True, check=False,
                           env={**os.environ, **env}, timeout=300)
 

@@ -35,7 +35,7 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def symfind(*args: str) -> subprocess.CompletedProcess[str]:
     """`symfind token …` through the CLI entry point (which execs the MCP server's)."""
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", "token", *args],
+        [sys.executable, "-P", "-m", "symfind.cli", "token", *args],
         capture_output=True, text=True, timeout=TIMEOUT_S, check=False, cwd="/",
     )
 
@@ -181,6 +181,26 @@ def test_a_damaged_token_file_is_refused_not_overwritten(config: Path) -> None:
     assert path.read_bytes() == damaged
 
 
+def test_a_token_with_a_damaged_digest_is_refused_naming_its_line(config: Path) -> None:
+    """One digest that is not hex (an edit by hand): every command refuses the whole file
+    in one line naming the file, the line and the token, as the server does, and writes
+    nothing."""
+    create("alice")
+    create("bob")
+    path = config / "tokens.json"
+    records = json.loads(path.read_bytes())["tokens"]
+    path.write_text(path.read_text(encoding="utf-8").replace(records[1]["sha256"], "z" * 64),
+                    encoding="utf-8")
+    damaged = path.read_bytes()
+    line = damaged.split(b"\n").index(b'      "sha256": "' + b"z" * 64 + b'",') + 1
+    refusal = (rf"the token file {re.escape(str(path))} is damaged \(line {line}: token 'bob': "
+               r"its sha256 is not a SHA-256 digest \(64 hex digits\)\); fix it, or remove it "
+               "and create the tokens again")
+    for command in (["list"], ["list", "--json"], ["create", "carol"], ["revoke", "alice"]):
+        one_line(symfind(*command), EXIT_FILE, refusal)
+    assert path.read_bytes() == damaged
+
+
 def test_a_full_disk_while_creating_loses_no_token(full_disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = full_disk / "symfind"
     monkeypatch.setenv("SYMFIND_CONFIG_DIR", str(config))
@@ -202,7 +222,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
     landed = set()  # killed after its file was in place: its token stays, never shown
     for i in range(24):
         process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create", f"t{i}"],
+            [sys.executable, "-P", "-m", "symfind.cli", "token", "create", f"t{i}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
         )
         try:
@@ -221,7 +241,7 @@ def test_killing_create_at_any_moment_keeps_the_file_whole(config: Path) -> None
 
 def test_concurrent_creates_all_land(config: Path) -> None:
     processes = [
-        subprocess.Popen([sys.executable, "-P", "-m", "symfind.mcp_server", "token", "create",
+        subprocess.Popen([sys.executable, "-P", "-m", "symfind.cli", "token", "create",
                           f"c{i}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
         for i in range(8)
     ]

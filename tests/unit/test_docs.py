@@ -26,7 +26,7 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("extract", "storage", "daemon", "mcp_server")
+OURS = ("extract", "storage", "daemon", "mcp_server", "cli")
 MAPS = ("ARCHITECTURE.md", "CONTRIBUTING.md")
 CONFTESTS = ("tests.conftest", "tests.integration.conftest")
 
@@ -45,7 +45,7 @@ def backticked(text: str) -> list[str]:
 
 @cache
 def our_modules() -> dict[str, ModuleType]:
-    """Every module of ours, imported, by its dotted name in the repository (`daemon.cli`),
+    """Every module of ours, imported, by its dotted name in the repository (`cli.program`),
     and the tests' conftest modules (their fixtures)."""
     modules = {}
     for package in OURS:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = {"extract", "storage", "daemon", "mcp_server"}
+OURS = {"extract", "storage", "daemon", "mcp_server", "cli"}
 
 #: package → (our packages it may import, our modules it may import, third parties it owns)
 ALLOWED = {
@@ -27,6 +27,7 @@ ALLOWED = {
     "storage": (set(), {"extract.records"}),
     "daemon": ({"extract", "storage"}, set()),
     "mcp_server": ({"storage"}, set()),
+    "cli": ({"daemon", "mcp_server", "storage", "extract"}, set()),
 }
 #: third-party packages a module docstring's `Imports:` sentence names
 THIRD_PARTIES = {"anyio", "h11", "httpx2", "mcp", "msgspec", "platformdirs", "pydantic",
@@ -122,7 +123,7 @@ def test_imports_sentences_name_what_modules_import(package: str) -> None:
 
 
 def module_name(path: Path) -> str:
-    """`daemon/cli.py` → `daemon.cli`; a package's `__init__.py` → the package."""
+    """`cli/program.py` → `cli.program`; a package's `__init__.py` → the package."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -156,7 +157,8 @@ def test_the_import_graph_between_packages_is_the_layers() -> None:
              for module, targets in import_graph().items() for target in targets}
     between = {(source, target) for source, target in edges if source != target}
     assert between == {("storage", "extract"), ("daemon", "extract"), ("daemon", "storage"),
-                       ("mcp_server", "storage")}
+                       ("mcp_server", "storage"), ("cli", "extract"), ("cli", "daemon"), ("cli", "mcp_server"),
+                       ("cli", "storage")}
 
 
 def main(argv: list[str]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from symfind.mcp_server.token_cli import duration
+from symfind.cli.commands.token import duration
 from symfind.mcp_server.tokens import Token, TokenStore, digest, match, new_token
 
 

@@ -1,14 +1,18 @@
-"""What several commands' arguments share: the options (`-v`, `--force`), the numbers
-they take, and the repository a PATH names.
+"""What several commands' arguments share: the options, each declared once (`-v`,
+`--force`, and `mcp`'s and `serve`'s `--repo`, `--no-index` and `--tool-prefix`), the
+values they take (checked here, so that a bad one is a usage error: one line, exit 2), and
+the repository a PATH names.
 
-Imports: `storage`, `daemon` modules.
+Imports: `storage`, `daemon` modules, `mcp_server.options`.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 
 from symfind.daemon.config import Config, load_config, require_readable
+from symfind.mcp_server.options import MAX_PORT
 from symfind.storage import IndexMissing, NotARepository, check_root
 
 
@@ -23,6 +27,27 @@ def positive_int(text: str, most: int | None = None) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def port(text: str) -> int:
+    """A TCP port to listen on: 0 (the system picks a free one) to MAX_PORT."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(
+            f"must be between 0 (any free port) and {MAX_PORT}, got {value}")
+    return value
+
+
+def tool_prefix(text: str) -> str:
+    """What goes before every tool name. Tool names are 1-128 of [A-Za-z0-9_-.] (MCP);
+    hosts join server and tool names with `__` or `_`, so keep to what every host accepts."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,31}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a letter then up to 31 letters, digits, _ or -; got {text!r}")
+    return text
 
 
 def seconds(text: str) -> float:
@@ -46,8 +71,27 @@ def add_verbose(parser: argparse.ArgumentParser) -> None:
 def add_force(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--force", action="store_true",
-        help="index it even if it is /, the home directory, or a huge tree with no .git",
+        help="take the repository even if it is /, the home directory, or a huge tree with "
+        "no .git",
     )
+
+
+def add_served_repos(parser: argparse.ArgumentParser) -> None:
+    """`mcp` and `serve`: what they serve, and how."""
+    parser.add_argument(
+        "--repo", action="append", default=[], metavar="PATH",
+        help="repository root (default: .); repeat to serve several, searched together",
+    )
+    parser.add_argument(
+        "--no-index", action="store_true",
+        help="start no daemon: search each index as it is, and build none that is missing",
+    )
+    parser.add_argument(
+        "--tool-prefix", metavar="PREFIX", type=tool_prefix,
+        help="put PREFIX before every tool name (sf_ → sf_codebase_search), for hosts whose "
+        "own tools have the same names",
+    )
+    add_force(parser)
 
 
 def verbosity(args: argparse.Namespace) -> int:

@@ -3,7 +3,7 @@
 `daemon/` writes the status file and answers status requests with `DaemonStatus`;
 `mcp_server/` (which may import only `storage`) reads that file to learn whether a live
 daemon keeps the index fresh, and starts one when none runs. Both start a daemon the same
-way, by process (`python -P -m symfind.daemon ...`), never by import: `spawn_daemon`.
+way, by process (`python -P -m symfind.cli ...`), never by import: `spawn_daemon`.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def spawn_daemon(action: str, repo: Path, log_path: Path, *, verbose: bool = Fal
     import subprocess  # noqa: PLC0415  # here: a cold `symfind search` never spawns
 
     # -P: a directory named like our packages in the cwd must not shadow them.
-    command = [sys.executable, "-P", "-m", "symfind.daemon", *(["-v"] if verbose else []),
+    command = [sys.executable, "-P", "-m", "symfind.cli", *(["-v"] if verbose else []),
                "daemon", action, *options, str(repo)]
     with open(log_path, "ab") as log:
         return subprocess.Popen(

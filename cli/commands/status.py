@@ -13,8 +13,8 @@ from typing import Any, TextIO
 
 import msgspec
 
-from symfind.daemon.commands.arguments import add_verbose, named_index_missing
-from symfind.daemon.commands.output import EXIT_OK, json_answer
+from symfind.cli.commands.arguments import add_verbose, named_index_missing
+from symfind.cli.commands.output import EXIT_OK, json_answer
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering
 from symfind.storage import FileState, IndexMissing, Manifest, Searcher, escape_line

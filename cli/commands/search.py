@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from symfind.daemon.client import request
-from symfind.daemon.commands.arguments import add_verbose, named_index_missing, positive_int
-from symfind.daemon.commands.output import (
+from symfind.cli.commands.arguments import add_verbose, named_index_missing, positive_int
+from symfind.cli.commands.output import (
     EXIT_INDEX,
     EXIT_OK,
     JSON,
@@ -26,7 +27,7 @@ from symfind.daemon.commands.output import (
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering, RepositoryError
 from symfind.daemon.protocol import ErrorReply, ProtocolError, SearchReply, SearchRequest
-from symfind.daemon.render import format_federated, format_response
+from symfind.cli.render import format_federated, format_response
 from symfind.extract import LANGUAGES, SymbolKind, head_fields
 from symfind.storage import (
     MAX_LIMIT,
@@ -88,7 +89,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     search.add_argument("--path", help="only paths matching this glob (src/**/*.py, tests/)")
     search.add_argument("--json", action="store_true", help="JSON output")
     search.add_argument(
-        "--queries-from", type=Path, metavar="FILE", help="one query per line; JSON lines out"
+        "--queries-from", type=Path, metavar="FILE",
+        help="one query per line (-: standard input); JSON lines out"
     )
     add_verbose(search)
 
@@ -187,32 +189,38 @@ class FreshnessNotes:
 
 
 def _query_lines(path: Path) -> list[str]:
-    """The lines of a `--queries-from` file, stripped — blank ones too: one answer per
-    line. Lines end at `\\n` only (a `\\r` before it is dropped).
+    """The lines of a `--queries-from` file (`-`: standard input), stripped — blank ones
+    too: one answer per line. Lines end at `\\n` only (a `\\r` before it is dropped).
 
     Raises:
         QueryError: The file cannot be read, has a line over MAX_QUERY_LINE_BYTES or is
             over MAX_QUERIES_BYTES.
     """
-    lines: list[str] = []
-    total = 0
     try:
+        if str(path) == "-":
+            return _read_query_lines(sys.stdin.buffer, "standard input")
         with open(path, "rb") as source:
-            while line := source.readline(MAX_QUERY_LINE_BYTES + 1):
-                total += len(line)
-                if len(line) > MAX_QUERY_LINE_BYTES:
-                    raise QueryError(
-                        f"line {len(lines) + 1} of {path} is over {MAX_QUERY_LINE_BYTES:,} "
-                        "bytes: --queries-from takes one query per line"
-                    )
-                if total > MAX_QUERIES_BYTES:
-                    raise QueryError(
-                        f"{path} is over {MAX_QUERIES_BYTES // 2**20} MiB; "
-                        "--queries-from reads at most that much (split the file)"
-                    )
-                lines.append(line.decode("utf-8", errors="replace").strip())
+            return _read_query_lines(source, str(path))
     except OSError as exc:
         raise QueryError(f"cannot read {path}: {exc.strerror}") from exc
+
+
+def _read_query_lines(source: BinaryIO, name: str) -> list[str]:
+    lines: list[str] = []
+    total = 0
+    while line := source.readline(MAX_QUERY_LINE_BYTES + 1):
+        total += len(line)
+        if len(line) > MAX_QUERY_LINE_BYTES:
+            raise QueryError(
+                f"line {len(lines) + 1} of {name} is over {MAX_QUERY_LINE_BYTES:,} "
+                "bytes: --queries-from takes one query per line"
+            )
+        if total > MAX_QUERIES_BYTES:
+            raise QueryError(
+                f"{name} is over {MAX_QUERIES_BYTES // 2**20} MiB; "
+                "--queries-from reads at most that much (split the file)"
+            )
+        lines.append(line.decode("utf-8", errors="replace").strip())
     return lines
 
 

@@ -11,12 +11,12 @@ import logging
 from typing import Any, TextIO
 
 from symfind.daemon.client import index_via_daemon
-from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_index, positive_int
-from symfind.daemon.commands.output import EXIT_OK, json_answer
+from symfind.cli.commands.arguments import add_force, add_verbose, config_to_index, positive_int
+from symfind.cli.commands.output import EXIT_OK, json_answer
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonError, DaemonRunning
 from symfind.daemon.protocol import IndexReport, IndexRequest, ProtocolError
-from symfind.daemon.render import ProgressBar
+from symfind.cli.render import ProgressBar
 from symfind.storage import escape_line
 
 logger = logging.getLogger(__name__)

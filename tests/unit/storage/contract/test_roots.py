@@ -1,4 +1,4 @@
-"""Which directory is the repository, and which trees are refused (`storage.roots`)."""
+"""Which directory is the repository, and which trees are refused (`storage.contract.roots`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from symfind.storage import NotARepository, check_root, find_root
-from symfind.storage.leases import lease_from_env
-from symfind.storage.roots import max_files_allowed
+from symfind.storage.contract.leases import lease_from_env
+from symfind.storage.contract.roots import max_files_allowed
 
 
 def test_the_nearest_marked_directory_upwards_is_the_root(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""Entry point of `symfind` and `python -m symfind.daemon`: logging set-up, then the CLI.
+"""Entry point of `symfind` and `python -m symfind.cli`: logging set-up, then the CLI.
 
-Imports: the standard library, then (inside `main`) `daemon.cli` and `storage` (the log formatter).
+Imports: the standard library, then (inside `main`) `cli.program` and `storage` (the log formatter).
 
 Ctrl-C ends any command with exit code 130 and no traceback (an index left as of its
 last commit); output the terminal's encoding cannot show is written as `\\uXXXX`
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors=ESCAPE_ERRORS)
     try:
         # Imported here: a Ctrl-C while the CLI's dependencies load is caught too.
-        from symfind.daemon.cli import parse_args, run, verbosity
+        from symfind.cli.program import parse_args, run, verbosity
         from symfind.storage import EscapingFormatter
 
         args = parse_args(argv)

@@ -1,6 +1,6 @@
 """The `symfind` command line: index, reindex, search, status, daemon, mcp, serve, token.
 
-Each command is a module of `daemon/commands/` (its parser and how it runs); this one
+Each command is a module of `cli/commands/` (its parser and how it runs); this one
 assembles their parsers, runs the command asked for, and turns its errors into one line
 on stderr and an exit code.
 
@@ -21,9 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn, TextIO
 
-from symfind.daemon.commands import daemon, index, mcp, search, status
-from symfind.daemon.commands.arguments import add_verbose, verbosity
-from symfind.daemon.commands.output import (
+from symfind.cli.commands import daemon, index, mcp, search, serve, status, token
+from symfind.cli.commands.arguments import add_verbose, verbosity
+from symfind.cli.commands.output import (
     EXIT_INDEX,
     EXIT_INTERRUPTED,
     EXIT_IO,
@@ -42,7 +42,7 @@ __all__ = ["build_parser", "main", "parse_args", "run", "verbosity"]
 #: How each command runs: (parsed arguments, stdout) → exit code.
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "index": index.run, "reindex": index.run, "search": search.run, "status": status.run,
-    "daemon": daemon.run, "mcp": mcp.run, "serve": mcp.run, "token": mcp.run,
+    "daemon": daemon.run, "mcp": mcp.run, "serve": serve.run, "token": token.run,
 }
 
 
@@ -66,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_parser(commands)
     status.add_parser(commands)
     daemon.add_parser(commands)
-    mcp.add_parsers(commands)
+    mcp.add_parser(commands)
+    serve.add_parser(commands)
+    token.add_parser(commands)
     return parser
 
 
@@ -76,9 +78,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     `daemon start --json src/`)."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if args.command in mcp.PASSED_THROUGH:
-        args.passthrough = extra
-        return args
     stray = [arg for arg in extra if not arg.startswith("-")]
     if args.command == "search":
         args.paths += stray
@@ -87,8 +86,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.path = stray[0]
         extra.remove(stray[0])
     if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+def _command_parser(parser: argparse.ArgumentParser,
+                    args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command `args` ran, whose `--help` a usage error points to."""
+    for dest in ("command", "action"):
+        commands = [action for action in parser._actions  # noqa: SLF001  # argparse has no API
+                    if isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
+        if not commands or getattr(args, dest, None) is None:
+            break
+        parser = commands[0].choices[getattr(args, dest)]
+    return parser
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 import msgspec
 
 from symfind.daemon.client import request
-from symfind.daemon.commands.arguments import add_force, add_verbose, config_to_index, seconds
-from symfind.daemon.commands.output import (
+from symfind.cli.commands.arguments import add_force, add_verbose, config_to_index, seconds
+from symfind.cli.commands.output import (
     EXIT_NOT_ANSWERING,
     EXIT_NOT_RUNNING,
     EXIT_OK,
     json_answer,
 )
-from symfind.daemon.commands.status import NOT_ANSWERING, daemon_line
+from symfind.cli.commands.status import NOT_ANSWERING, daemon_line
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering, RepositoryError
 from symfind.daemon.protocol import ProtocolError, StatusReply, StatusRequest
