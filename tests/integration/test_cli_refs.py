@@ -89,7 +89,7 @@ def test_refs_of_a_method_through_self_and_a_typed_local(shop) -> None:
     assert (answer["resolved"], answer["possible"], answer["elsewhere"]) == (1, 0, 0)
 
 
-def test_refs_answers_the_same_through_a_daemon(shop) -> None:
+def test_refs_with_a_daemon_running_answers_the_same_and_says_it_is_current(shop) -> None:
     repo, env = shop
     direct = json.loads(symfind("refs", "Cart", str(repo), "--json", env=env).stdout)
     assert symfind("daemon", "start", str(repo), env=env).returncode == 0
@@ -101,7 +101,7 @@ def test_refs_answers_the_same_through_a_daemon(shop) -> None:
     for answer in (direct, via):
         answer.pop("took_ms")
         states.append(answer.pop("freshness")["state"])
-    # Read directly no daemon keeps the index fresh; the daemon answers from its own.
+    # Without a daemon nothing keeps the index fresh; with one, the answer says it is current.
     assert states == ["unwatched", "current"]
     assert via == direct
 
