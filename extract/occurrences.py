@@ -37,6 +37,7 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable
@@ -68,8 +69,12 @@ _PRIORITY = {
         )
     )
 }
-_BY_PRIORITY = sorted(((f"ref.{kind.value}", kind) for kind in UseKind),
-                      key=lambda item: _PRIORITY[item[1]])
+# (capture, kind, whether a receiver is looked for): attributes have one; another kind
+# only when its pattern says so (`@ref.call.member`: `new a.B()`, `pkg.T{}`).
+_BY_PRIORITY = sorted(
+    [(f"ref.{kind.value}", kind, kind in (UseKind.ATTRIBUTE, UseKind.ATTRIBUTE_CALL))
+     for kind in UseKind] + [(f"ref.{kind.value}.member", kind, True) for kind in UseKind],
+    key=lambda item: (_PRIORITY[item[1]], not item[0].endswith(".member")))
 _CLASS_KINDS = frozenset(
     {SymbolKind.CLASS, SymbolKind.STRUCT, SymbolKind.INTERFACE, SymbolKind.TRAIT,
      SymbolKind.ENUM}
@@ -168,6 +173,7 @@ class _Queries(NamedTuple):
 
     every: QueryCursor  # the whole file: run once over the tree, for its captures
     imports: QueryCursor  # its import patterns alone, on each import statement
+    hints: QueryCursor  # its receiver-type patterns alone, on a receiver's binding
 
 
 @functools.cache
@@ -180,10 +186,14 @@ def _queries(language: str) -> _Queries | None:
         return None
     text = "\n".join(path.read_text(encoding="utf-8") for path in files)
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
-    imports = "\n".join(pattern for pattern in _patterns(text) if "@import" in pattern)
-    alone = QueryCursor(Query(grammar, imports or "(ERROR) @import"))
-    alone.set_max_start_depth(0)  # patterns rooted at the statement only
-    return _Queries(QueryCursor(Query(grammar, text)), alone)
+    patterns = _patterns(text)
+    alone = []
+    for capture in ("@import", "@hint"):
+        chosen = "\n".join(pattern for pattern in patterns if capture in pattern)
+        cursor = QueryCursor(Query(grammar, chosen or f"(ERROR) {capture}"))
+        cursor.set_max_start_depth(0)  # patterns rooted at the node given only
+        alone.append(cursor)
+    return _Queries(QueryCursor(Query(grammar, text)), *alone)
 
 
 _PATTERN_TAIL = re.compile(r"\s*(?:@[\w.]+|[?*+])")
@@ -277,8 +287,6 @@ def _merge(types: dict[bytes, str], name: bytes, type_: str) -> None:
 # `A::b`, `a&.b`, `A\\b`), longest first.
 _SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
 _SPACE = b" \t\r\n"
-# Kinds whose name has no receiver.
-_NO_RECEIVER = frozenset({"ref.plain"})
 
 
 def occurrences_and_imports(
@@ -325,7 +333,8 @@ def occurrences_and_imports(
     sources = {start: record.source for start, record in taken}  # an imported name's module
     hints: dict[int, str] = {}  # a bound name's start byte → its type
     member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
-    _hints(captured, parsed, rules, hints, member_hints)
+    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+    _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
     # Names are bytes until they are kept: most are locals, dropped without decoding.
     binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
              for node in captured.get("bind", ())]
@@ -349,15 +358,13 @@ def occurrences_and_imports(
     # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
     # binding is none (None).
     uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
-    for capture, kind in _BY_PRIORITY:
+    for capture, kind, member in _BY_PRIORITY:
         nodes = captured.get(capture)
         if nodes:
-            use = capture not in _NO_RECEIVER
             for node in nodes:
                 start = node.start_byte
                 if start not in uses:
-                    uses[start] = (kind, node, use)
-    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+                    uses[start] = (kind, node, member)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules)
     return occurrences, imports
@@ -434,6 +441,8 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             left = current.child_by_field_name("left")
             if left is not None:
                 stack.append(left)
+        elif current.type == "parenthesized_declarator":  # C's `(*fp)(int)`
+            stack.extend(current.named_children)
         elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
             inner = current.child_by_field_name("declarator")
             if inner is not None:
@@ -442,55 +451,63 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             stack.extend(current.named_children)
 
 
-def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
-           hints: dict[int, str], member_hints: list[tuple[int, str, str]]) -> None:
-    """Each `@hint` node's name and type: the `@hint.*` nodes it holds nearest (a pattern's
-    parts are inside its root, and never inside another hint pattern's root)."""
-    containers = sorted({(node.start_byte, -node.end_byte) for node in captured.get("hint", ())})
-    if not containers:
+def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
+           receivers: dict[int, Node], hints: dict[int, str],
+           member_hints: list[tuple[int, str, str]]) -> None:
+    """The types of the names used as receivers (`x` of `x.f()`, `self.x` of
+    `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
+    most are not (a name is matched with its type again on its pattern's root alone)."""
+    wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    prefix = rules.self_name.encode() + b"."
+    candidates = [(node, False) for node in captured.get("hint.var", ())
+                  if parsed[node.start_byte : node.end_byte] in wanted]
+    candidates.extend((node, True) for node in captured.get("hint.member", ())
+                      if prefix + parsed[node.start_byte : node.end_byte] in wanted)
+    if not candidates:
         return
-    spans = [(start, -negated_end) for start, negated_end in containers]
-    parts: list[tuple[int, str, Node]] = [
-        (node.start_byte, capture, node)
-        for capture in ("hint.var", "hint.member", "hint.type", "hint.new", "hint.call")
-        for node in captured.get(capture, ())
-    ]
-    parts.sort(key=lambda part: part[0])
-    slots: list[dict[str, Node]] = [{} for _ in spans]
-    names: list[list[Node]] = [[] for _ in spans]  # `a, b T`: both are T
-    nest = _Nest(spans)
-    for start, capture, node in parts:
-        chain = nest.at(start)
-        if chain:
-            if capture == "hint.var":
-                names[chain[-1]].append(node)
-            elif capture == "hint.member":  # a class's field: `this.field`
-                slots[chain[-1]]["hint.member"] = node
-            else:
-                slots[chain[-1]].setdefault(capture, node)
-    for slot, variables in zip(slots, names):
-        if not variables and "hint.member" not in slot:
+    roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
+    starts = [start for start, _ in roots]
+    for var, member in candidates:
+        index = bisect.bisect_right(starts, var.start_byte) - 1
+        while index >= 0 and roots[index][1].end_byte < var.end_byte:
+            index -= 1  # a root before it that ends before it: look further back
+        if index < 0:
             continue
-        if "hint.type" in slot:
-            type_ = type_name(_text(slot["hint.type"], parsed))
-        elif "hint.new" in slot:
-            type_ = type_name(_text(slot["hint.new"], parsed))
-        elif "hint.call" in slot:
-            type_ = rules.ctor(_WHITESPACE.sub("", _text(slot["hint.call"], parsed)))
-        else:
+        type_ = _hint_type(roots[index][1], var, alone, parsed, rules)
+        if type_ is None:
             continue
-        if "hint.member" in slot:
-            field = slot["hint.member"]
-            member_hints.append((field.start_point.row + 1,
-                                 f"{rules.self_name}.{_text(field, parsed)}", type_))
-        for var in variables:
-            text = _text(var, parsed)
-            if _IDENTIFIER.fullmatch(text):
-                hints[var.start_byte] = type_
-                continue
-            self_name, dot, member = text.partition(".")
-            if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-                member_hints.append((var.start_point.row + 1, text, type_))
+        text = _text(var, parsed)
+        if member:
+            text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
+        elif _IDENTIFIER.fullmatch(text):
+            hints[var.start_byte] = type_
+            continue
+        self_name, _, member = text.partition(".")
+        if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+            member_hints.append((var.start_point.row + 1, text, type_))
+
+
+def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
+               rules: _Rules) -> str | None:
+    """The type one hint pattern rooted at `root` gives `var` (a declared type first,
+    then a constructed one, then a constructor's call), or None when none does."""
+    found: dict[str, Node] = {}
+    for _, captures in alone.matches(root):
+        if captures.get("hint", (None,))[0] != root:
+            continue
+        named = captures.get("hint.var") or captures.get("hint.member")
+        if not named or named[0] != var:
+            continue
+        for capture in ("hint.type", "hint.new", "hint.call"):
+            if capture in captures:
+                found.setdefault(capture, captures[capture][0])
+    if "hint.type" in found:
+        return type_name(_text(found["hint.type"], parsed))
+    if "hint.new" in found:
+        return type_name(_text(found["hint.new"], parsed))
+    if "hint.call" in found:
+        return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed)))
+    return None
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
@@ -576,34 +593,43 @@ def _occurrences(
                                        [record.name.encode() for record in imports])
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
-    next_scope = 0
-    skip_index, covered = 0, -1
+    next_scope, next_scope_start = 0, scopes[0][0]
+    scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
+    skip_index, next_skip, covered = 0, skips[0][0], -1
     last_line, around, enclosing_name = -1, [], ""
     occurrences: list[Occurrence] = []
     append = occurrences.append
+    type_kind = UseKind.TYPE if separate else None
     for start, use in sorted(uses.items()):
         if use is None:
             continue
-        while skips[skip_index][0] <= start:
-            if skips[skip_index][1] > covered:
-                covered = skips[skip_index][1]
-            skip_index += 1
+        if next_skip <= start:
+            while skips[skip_index][0] <= start:
+                if skips[skip_index][1] > covered:
+                    covered = skips[skip_index][1]
+                skip_index += 1
+            next_skip = skips[skip_index][0]
         if start < covered:
             continue
-        while scopes[next_scope][0] <= start:
-            scope_start = scopes[next_scope][0]
-            while stack and scopes[stack[-1]][1] <= scope_start:
+        if next_scope_start <= start or scope_end <= start:
+            while scopes[next_scope][0] <= start:
+                scope_start = scopes[next_scope][0]
+                while stack and scopes[stack[-1]][1] <= scope_start:
+                    stack.pop()
+                stack.append(next_scope)
+                next_scope += 1
+            next_scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= start:
                 stack.pop()
-            stack.append(next_scope)
-            next_scope += 1
-        while stack and scopes[stack[-1]][1] <= start:
-            stack.pop()
-        kind, node, may_have_receiver = use
+            if stack:
+                scope_end, seen = scopes[stack[-1]][1], visible[stack[-1]]
+            else:
+                scope_end, seen = len(parsed) + 1, frozenset()
+        kind, node, member = use
         written = parsed[start : node.end_byte]
-        receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
-        if receiver_node is None and (written in builtins or (stack and (
-                b":" + written if separate and kind is UseKind.TYPE else written)
-                in visible[stack[-1]])):
+        receiver_node = _receiver(start, receivers, parsed) if member else None
+        if receiver_node is None and (written in builtins or (
+                (b":" + written if kind is type_kind else written) in seen)):
             continue
         name = written.decode("utf-8", errors="replace")
         row, column = node.start_point

@@ -35,10 +35,10 @@
 (export_statement (export_clause (export_specifier name: (identifier) @ref.import)) source: (_))
 
 (decorator (identifier) @ref.decorator)
-(decorator (member_expression object: (_) @receiver property: (property_identifier) @ref.decorator))
+(decorator (member_expression object: (_) @receiver property: (property_identifier) @ref.decorator.member))
 (decorator (call_expression function: (identifier) @ref.decorator))
 (decorator (call_expression function: (member_expression
-  object: (_) @receiver property: (property_identifier) @ref.decorator)))
+  object: (_) @receiver property: (property_identifier) @ref.decorator.member)))
 
 (call_expression function: (member_expression
   object: (_) @receiver
@@ -50,7 +50,7 @@
 (call_expression function: (identifier) @ref.call)
 (new_expression constructor: (identifier) @ref.call)
 (new_expression constructor: (member_expression
-  object: (_) @receiver property: (property_identifier) @ref.call))
+  object: (_) @receiver property: (property_identifier) @ref.call.member))
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @ref.attribute)

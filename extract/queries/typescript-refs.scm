@@ -15,14 +15,14 @@
 
 ; --- Uses: bases and interfaces, then every type name.
 (extends_clause value: (identifier) @ref.inherit)
-(extends_clause value: (member_expression object: (_) @receiver property: (property_identifier) @ref.inherit))
+(extends_clause value: (member_expression object: (_) @receiver property: (property_identifier) @ref.inherit.member))
 (implements_clause (type_identifier) @ref.inherit)
 (implements_clause (generic_type name: (type_identifier) @ref.inherit))
-(implements_clause (generic_type name: (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.inherit)))
-(implements_clause (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.inherit))
+(implements_clause (generic_type name: (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.inherit.member)))
+(implements_clause (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.inherit.member))
 (extends_type_clause type: (type_identifier) @ref.inherit)
 (extends_type_clause type: (generic_type name: (type_identifier) @ref.inherit))
-(nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.type)
+(nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.type.member)
 (type_identifier) @ref.type
 
 ; --- Receiver types: annotated parameters, variables and class fields.
