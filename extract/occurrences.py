@@ -88,6 +88,8 @@ _TYPE_PREFIX = re.compile(
     r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
 _GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+# Declared types that leave the type to the compiler.
+_INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")
 _NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
 
@@ -116,6 +118,13 @@ def _python_ctor(callee: str) -> str:
     """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming."""
     last = callee.rsplit(".", 1)[-1]
     return callee if last[:1].isupper() and not last.isupper() else ""
+
+
+def _cpp_ctor(callee: str) -> str:
+    """`Connection` for `auto c = Connection(...)`, `net::Pool` for `net::Pool(...)`: a
+    capitalised callee, by the naming most C++ code uses for types."""
+    last = callee.rsplit("::", 1)[-1].split("<", 1)[0]
+    return callee.split("<", 1)[0] if last[:1].isupper() and not last.isupper() else ""
 
 
 def _go_ctor(callee: str) -> str:
@@ -161,6 +170,8 @@ _RULES: dict[str, _Rules] = {
                      builtins=_PYTHON_BUILTINS),
     "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
+    "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
+                  module_name=lambda source: "", type_namespace=True),
     "javascript": _JS,
     "typescript": _JS,
     "tsx": _JS,
@@ -271,6 +282,8 @@ def type_name(text: str) -> str:
         text = optional[1].strip().strip("\"'")
     text = _NULLABLE.sub("", text)
     text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
+    if text in _INFERRED:
+        return ""
     return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
@@ -366,7 +379,8 @@ def occurrences_and_imports(
                 if start not in uses:
                     uses[start] = (kind, node, member)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
-                               symbols, member_hints, parsed, rules)
+                               symbols, member_hints, parsed, rules,
+                               LANGUAGES[language].separator)
     return occurrences, imports
 
 
@@ -424,6 +438,8 @@ def _visible(scopes: list[tuple[int, int]],
 _NAME_TYPES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
 _PATTERN_ENDS = ("pattern", "_list")
 _DEFAULTED = frozenset({"assignment_pattern", "object_assignment_pattern"})
+_NESTING_DECLARATORS = frozenset(
+    {"parenthesized_declarator", "reference_declarator", "structured_binding_declarator"})
 
 
 def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]]) -> None:
@@ -441,7 +457,7 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             left = current.child_by_field_name("left")
             if left is not None:
                 stack.append(left)
-        elif current.type == "parenthesized_declarator":  # C's `(*fp)(int)`
+        elif current.type in _NESTING_DECLARATORS:  # `(*fp)(int)`, `&x`, `[a, b]`
             stack.extend(current.named_children)
         elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
             inner = current.child_by_field_name("declarator")
@@ -501,13 +517,16 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         for capture in ("hint.type", "hint.new", "hint.call"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
-    if "hint.type" in found:
-        return type_name(_text(found["hint.type"], parsed))
-    if "hint.new" in found:
-        return type_name(_text(found["hint.new"], parsed))
+    if not found:
+        return None
+    for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
+        if capture in found:
+            type_ = type_name(_text(found[capture], parsed))
+            if type_:
+                return type_
     if "hint.call" in found:
         return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed)))
-    return None
+    return ""
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
@@ -572,7 +591,7 @@ def _occurrences(
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
-    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules,
+    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together."""
@@ -584,7 +603,7 @@ def _occurrences(
     )
     order = [i for _, _, i in spans]
     enclosing = _Nest([(start, end) for start, end, _ in spans])
-    members = _member_types(member_hints, symbols, spans, order)
+    members = _member_types(member_hints, symbols, spans, order, separator)
     visible = _visible(scopes, bindings.scopes)
     separate = rules.type_namespace
     builtins = rules.builtins
@@ -627,6 +646,8 @@ def _occurrences(
                 scope_end, seen = len(parsed) + 1, frozenset()
         kind, node, member = use
         written = parsed[start : node.end_byte]
+        if not written:  # a node the parser made up (a missing name)
+            continue
         receiver_node = _receiver(start, receivers, parsed) if member else None
         if receiver_node is None and (written in builtins or (
                 (b":" + written if kind is type_kind else written) in seen)):
@@ -644,7 +665,7 @@ def _occurrences(
         elif receiver_node is not None:
             receiver = _receiver_text(receiver_node, parsed)
             receiver_type = _receiver_type(receiver, stack, bindings, around, order, symbols,
-                                           members, rules)
+                                           members, rules, separator)
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
@@ -656,23 +677,32 @@ def _occurrences(
     return occurrences
 
 
-def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol]) -> str:
+def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol],
+                     separator: str) -> str:
+    """The class `self`/`this` is an instance of: the innermost class-like definition
+    around, else the scope of the innermost method's name (C++'s `void Pool::reset()`,
+    Rust's `impl Pool { fn reset(&self) }`)."""
+    method = ""
     for index in reversed(around):
         symbol = symbols[order[index]]
         if symbol.kind in _CLASS_KINDS:
             return symbol.qualname
-    return ""
+        if not method and symbol.kind is SymbolKind.METHOD:
+            method = symbol.qualname
+    scope, found, _ = method.rpartition(separator) if separator else ("", "", "")
+    return scope if found else ""
 
 
 def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol],
-                  spans: list[tuple[int, int, int]], order: list[int]) -> dict[tuple[str, str], str]:
+                  spans: list[tuple[int, int, int]], order: list[int],
+                  separator: str) -> dict[tuple[str, str], str]:
     """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree."""
     types: dict[tuple[str, str], str] = {}
     if not member_hints:
         return types
     nest = _Nest([(start, end) for start, end, _ in spans])
     for line, text, type_ in sorted(member_hints):
-        owner = _enclosing_class(nest.at(line), order, symbols)
+        owner = _enclosing_class(nest.at(line), order, symbols, separator)
         if owner:
             known = types.get((owner, text))
             types[(owner, text)] = type_ if known is None or known == type_ else ""
@@ -682,10 +712,10 @@ def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol
 def _receiver_type(
     receiver: str, chain: list[int], bindings: _Bindings, around: list[int],
     order: list[int], symbols: list[Symbol], members: dict[tuple[str, str], str],
-    rules: _Rules,
+    rules: _Rules, separator: str,
 ) -> str:
     if receiver in rules.self_names:
-        return _enclosing_class(around, order, symbols)
+        return _enclosing_class(around, order, symbols, separator)
     if _IDENTIFIER.fullmatch(receiver):
         name = receiver.encode()
         for scope in reversed(chain):
@@ -696,5 +726,6 @@ def _receiver_type(
     if members:
         head, dot, _ = receiver.partition(".")
         if dot and head in rules.self_names:
-            return members.get((_enclosing_class(around, order, symbols), receiver), "")
+            return members.get((_enclosing_class(around, order, symbols, separator), receiver),
+                               "")
     return ""

@@ -356,3 +356,31 @@ def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
         ("size", "attribute", "it", "node"),
         ("LIMIT", "plain", "", ""),
     ]
+
+
+def test_cpp_this_in_an_out_of_line_method_and_auto_constructions() -> None:
+    source = (
+        "namespace net {\n"
+        "template <typename T> T* Pool<T>::take(const Key& key) {\n"
+        "  auto conn = Connection(key);\n"
+        "  auto* raw = new Socket();\n"
+        "  auto it = items_.find(key);\n"
+        "  this->count_++; conn.open(); raw->bind(); it->second.use();\n"
+        "  return std::move(util::cast<T>(conn));\n"
+        "}\n"
+        "}\n"
+    )
+    assert uses(source, "cpp") == [
+        ("Key", "type", "", ""),
+        ("Connection", "call", "", ""),
+        ("Socket", "call", "", ""),
+        ("items_", "plain", "", ""),
+        ("find", "attribute_call", "items_", ""),
+        ("count_", "attribute", "this", "net::Pool"),
+        ("open", "attribute_call", "conn", "Connection"),
+        ("bind", "attribute_call", "raw", "Socket"),
+        ("second", "attribute", "it", ""),
+        ("use", "attribute_call", "it->second", ""),
+        ("move", "call", "std", ""),
+        ("cast", "call", "util", ""),
+    ]
