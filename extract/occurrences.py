@@ -112,6 +112,9 @@ class _Rules(NamedTuple):
     #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
     #: type's use is local only when a type of that name is (`@bind.type`).
     type_namespace: bool = False
+    #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
+    #: receiver no scope binds takes the type of the field of that name.
+    implicit_self: bool = False
 
 
 def _python_ctor(callee: str) -> str:
@@ -165,6 +168,14 @@ _JS_BUILTINS = frozenset(
 _JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
              builtins=_JS_BUILTINS)
 
+_JAVA_BUILTINS = frozenset(
+    b"String Object Integer Long Short Byte Boolean Double Float Character Number Math "
+    b"System Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs Exception "
+    b"RuntimeException Error Throwable IllegalArgumentException IllegalStateException "
+    b"NullPointerException UnsupportedOperationException Iterable Comparable Runnable "
+    b"Thread StringBuilder Class Void CharSequence Enum Record var".split()
+)
+
 _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
@@ -172,6 +183,8 @@ _RULES: dict[str, _Rules] = {
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
+    "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                   implicit_self=True, builtins=_JAVA_BUILTINS),
     "javascript": _JS,
     "typescript": _JS,
     "tsx": _JS,
@@ -477,8 +490,10 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     prefix = rules.self_name.encode() + b"."
     candidates = [(node, False) for node in captured.get("hint.var", ())
                   if parsed[node.start_byte : node.end_byte] in wanted]
-    candidates.extend((node, True) for node in captured.get("hint.member", ())
-                      if prefix + parsed[node.start_byte : node.end_byte] in wanted)
+    for node in captured.get("hint.member", ()):
+        field = parsed[node.start_byte : node.end_byte]
+        if prefix + field in wanted or (rules.implicit_self and field in wanted):
+            candidates.append((node, True))
     if not candidates:
         return
     roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
@@ -722,7 +737,11 @@ def _receiver_type(
             known = bindings.scopes[scope].get(name)
             if known is not None:
                 return known
-        return bindings.module.get(name, "")
+        known = bindings.module.get(name)
+        if known is not None or not (rules.implicit_self and members):
+            return known or ""
+        owner = _enclosing_class(around, order, symbols, separator)
+        return members.get((owner, f"{rules.self_name}.{receiver}"), "")
     if members:
         head, dot, _ = receiver.partition(".")
         if dot and head in rules.self_names:

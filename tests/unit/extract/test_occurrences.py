@@ -384,3 +384,26 @@ def test_cpp_this_in_an_out_of_line_method_and_auto_constructions() -> None:
         ("move", "call", "std", ""),
         ("cast", "call", "util", ""),
     ]
+
+
+def test_java_fields_without_this_and_names_shared_by_a_type_and_a_value() -> None:
+    source = (
+        "class Pool {\n"
+        "  private Config config;\n"
+        "  void run(Config config, Task task) { config.load(); items.add(task); this.config.x(); }\n"
+        "  Client client() { Client client = new Client(); return client; }\n"
+        "}\n"
+    )
+    assert uses(source, "java") == [
+        ("Config", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Task", "type", "", ""),
+        ("load", "attribute_call", "config", "Config"),
+        ("items", "plain", "", ""),
+        ("add", "attribute_call", "items", ""),
+        ("config", "attribute", "this", "Pool"),
+        ("x", "attribute_call", "this.config", "Config"),
+        ("Client", "type", "", ""),
+        ("Client", "type", "", ""),
+        ("Client", "call", "", ""),
+    ]
