@@ -176,6 +176,13 @@ _JAVA_BUILTINS = frozenset(
     b"Thread StringBuilder Class Void CharSequence Enum Record var".split()
 )
 
+_CSHARP_BUILTINS = frozenset(
+    b"String Object Console Math Exception ArgumentException ArgumentNullException "
+    b"InvalidOperationException NotImplementedException NotSupportedException Task List "
+    b"Dictionary IEnumerable IDisposable Guid DateTime TimeSpan Func Action nameof var value "
+    b"Obsolete Serializable".split()
+)
+
 _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
@@ -183,6 +190,9 @@ _RULES: dict[str, _Rules] = {
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
+    "csharp": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                     implicit_self=True, module_name=lambda source: source,
+                     builtins=_CSHARP_BUILTINS),
     "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
                    implicit_self=True, builtins=_JAVA_BUILTINS),
     "javascript": _JS,
