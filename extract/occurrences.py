@@ -183,6 +183,14 @@ _CSHARP_BUILTINS = frozenset(
     b"Obsolete Serializable".split()
 )
 
+_RUST_BUILTINS = frozenset(
+    b"Some None Ok Err Vec String Box Option Result Self Default Clone Copy Debug Send Sync "
+    b"Sized Fn FnMut FnOnce Iterator IntoIterator From Into PartialEq Eq PartialOrd Ord Hash "
+    b"Display Drop AsRef ToString println print eprintln eprint format vec assert assert_eq "
+    b"assert_ne debug_assert panic write writeln matches unreachable todo unimplemented "
+    b"derive test cfg allow deny inline dbg".split()
+)
+
 _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
@@ -196,6 +204,9 @@ _RULES: dict[str, _Rules] = {
     "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
                    implicit_self=True, builtins=_JAVA_BUILTINS),
     "javascript": _JS,
+    "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
+                   module_name=lambda source: source.rsplit("::", 1)[-1],
+                   builtins=_RUST_BUILTINS),
     "typescript": _JS,
     "tsx": _JS,
 }
@@ -458,9 +469,11 @@ def _visible(scopes: list[tuple[int, int]],
     return visible
 
 
-_NAME_TYPES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+_NAME_TYPES = frozenset(
+    {"identifier", "shorthand_property_identifier_pattern", "shorthand_field_identifier"})
 _PATTERN_ENDS = ("pattern", "_list")
 _DEFAULTED = frozenset({"assignment_pattern", "object_assignment_pattern"})
+_NAMED_PATTERNS = frozenset({"tuple_struct_pattern", "struct_pattern"})
 _NESTING_DECLARATORS = frozenset(
     {"parenthesized_declarator", "reference_declarator", "structured_binding_declarator"})
 
@@ -486,6 +499,9 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             inner = current.child_by_field_name("declarator")
             if inner is not None:
                 stack.append(inner)
+        elif current.type in _NAMED_PATTERNS:  # Rust's `Some(v)`, `Point { x, y }`
+            kind = current.child_by_field_name("type")
+            stack.extend(child for child in current.named_children if child != kind)
         elif current.type.endswith(_PATTERN_ENDS):
             stack.extend(current.named_children)
 

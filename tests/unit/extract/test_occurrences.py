@@ -407,3 +407,33 @@ def test_java_fields_without_this_and_names_shared_by_a_type_and_a_value() -> No
         ("Client", "type", "", ""),
         ("Client", "call", "", ""),
     ]
+
+
+def test_rust_patterns_bind_their_names_not_their_types_and_self_is_the_impl_type() -> None:
+    source = (
+        "impl Pool {\n"
+        "    fn take(&self, key: &Key) -> Option<Conn> {\n"
+        "        let Some(conn) = self.free.pop() else { return None };\n"
+        "        if let Point { x, y: py } = origin() { conn.at(x, py); }\n"
+        "        let c = Client::new(key);\n"
+        "        match conn.state { State::Idle(n) => c.go(n), other => fail(other) }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert uses(source, "rust") == [
+        ("Pool", "type", "", ""),
+        ("Key", "type", "", ""),
+        ("Conn", "type", "", ""),
+        ("free", "attribute", "self", "Pool"),
+        ("pop", "attribute_call", "self.free", ""),
+        ("Point", "type", "", ""),
+        ("origin", "call", "", ""),
+        ("at", "attribute_call", "conn", ""),
+        ("Client", "plain", "", ""),
+        ("new", "call", "Client", ""),
+        ("state", "attribute", "conn", ""),
+        ("State", "plain", "", ""),
+        ("Idle", "plain", "State", ""),
+        ("go", "attribute_call", "c", "Client"),
+        ("fail", "call", "", ""),
+    ]
