@@ -21,6 +21,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@global` a name a scope declares global (Python `global x`): not local there;
 - `@skip` a node none of whose names is a use (keyword-argument names, import paths,
   object keys); definitions' own names are skipped without a pattern (`defined`);
+  `@skip.weak` a name that is no use unless a pattern of a kind other than `plain`
+  captures it (Kotlin's import paths, whose last name is the one imported);
 - `@ref.<kind>` a use, of a `UseKind` (`@ref.attribute_call`...), with `@receiver` what it
   is looked up on. A name several patterns capture takes the first of `_PRIORITY`'s kinds.
   A name with a receiver is always a use; a bare name only when no enclosing scope binds it;
@@ -32,7 +34,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
   `@import.module` a module bound itself (as its alias, or its own name), or
-  `@import.wildcard`.
+  `@import.wildcard`; `@import.path` the module's path and the name taken as one
+  (`a.b.C`).
 """
 
 from __future__ import annotations
@@ -191,6 +194,14 @@ _RUST_BUILTINS = frozenset(
     b"derive test cfg allow deny inline dbg".split()
 )
 
+_KOTLIN_BUILTINS = frozenset(
+    b"it String Int Long Short Byte Boolean Double Float Char Any Unit Nothing Array List "
+    b"MutableList Map MutableMap Set MutableSet listOf mutableListOf mapOf mutableMapOf setOf "
+    b"mutableSetOf arrayOf emptyList emptyMap println print require check error lazy "
+    b"Exception IllegalArgumentException IllegalStateException Override JvmStatic "
+    b"Deprecated Suppress".split()
+)
+
 _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
@@ -204,6 +215,8 @@ _RULES: dict[str, _Rules] = {
     "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
                    implicit_self=True, builtins=_JAVA_BUILTINS),
     "javascript": _JS,
+    "kotlin": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_python_ctor,
+                     type_namespace=True, implicit_self=True, builtins=_KOTLIN_BUILTINS),
     "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
                    module_name=lambda source: source.rsplit("::", 1)[-1],
                    builtins=_RUST_BUILTINS),
@@ -406,6 +419,9 @@ def occurrences_and_imports(
     # binding is none (None).
     uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
     for capture, kind, member in _BY_PRIORITY:
+        if kind is UseKind.PLAIN and "skip.weak" in captured:
+            for node in captured["skip.weak"]:  # no use, unless a pattern above says so
+                uses.setdefault(node.start_byte, None)
         nodes = captured.get(capture)
         if nodes:
             for node in nodes:
@@ -585,6 +601,12 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
             source = _text(module, parsed).strip("\"'`<>")
             records.append((module.start_byte, Import(
                 name=alias or rules.module_name(source), source=source, line=line)))
+            continue
+        if "import.path" in captures:  # the module's path and the name, as one (Kotlin)
+            path = captures["import.path"][0]
+            source, _, imported = _text(path, parsed).rpartition(".")
+            records.append((path.end_byte - len(imported.encode()), Import(
+                name=alias or imported, source=source, imported=imported, line=line)))
             continue
         source = _text(captures["import.source"][0], parsed).strip("\"'`<>")
         if "import.wildcard" in captures:
