@@ -202,6 +202,14 @@ _KOTLIN_BUILTINS = frozenset(
     b"Deprecated Suppress".split()
 )
 
+_RUBY_BUILTINS = frozenset(
+    b"puts print p pp require require_relative load autoload raise attr_accessor "
+    b"attr_reader attr_writer include extend prepend private protected public "
+    b"module_function new loop lambda proc format sprintf block_given? Integer Float String "
+    b"Array Hash Kernel Object StandardError ArgumentError RuntimeError NotImplementedError "
+    b"Struct Comparable Enumerable".split()
+)
+
 _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
@@ -217,6 +225,8 @@ _RULES: dict[str, _Rules] = {
     "javascript": _JS,
     "kotlin": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_python_ctor,
                      type_namespace=True, implicit_self=True, builtins=_KOTLIN_BUILTINS),
+    "ruby": _Rules(self_names=frozenset({"self"}), self_name="self", implicit_self=True,
+                   module_name=lambda source: "", builtins=_RUBY_BUILTINS),
     "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
                    module_name=lambda source: source.rsplit("::", 1)[-1],
                    builtins=_RUST_BUILTINS),
