@@ -210,7 +210,17 @@ _RUBY_BUILTINS = frozenset(
     b"Struct Comparable Enumerable".split()
 )
 
+_PHP_BUILTINS = frozenset(
+    b"count strlen sprintf printf array_map array_filter array_keys array_values array_merge "
+    b"in_array implode explode is_array is_string is_int is_null json_encode json_decode "
+    b"isset unset empty print_r var_dump str_replace substr trim strtolower strtoupper "
+    b"Exception InvalidArgumentException RuntimeException LogicException Closure Throwable "
+    b"self static parent true false null TRUE FALSE NULL".split()
+)
+
 _RULES: dict[str, _Rules] = {
+    "php": _Rules(self_names=frozenset({"$this", "self", "static"}), self_name="$this",
+                  builtins=_PHP_BUILTINS),
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
     "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),

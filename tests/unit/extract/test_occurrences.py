@@ -437,3 +437,7 @@ def test_rust_patterns_bind_their_names_not_their_types_and_self_is_the_impl_typ
         ("go", "attribute_call", "c", "Client"),
         ("fail", "call", "", ""),
     ]
+
+
+def test_every_language_has_a_refs_fixture() -> None:
+    assert refs_languages() == sorted(LANGUAGES)
