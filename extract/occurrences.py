@@ -271,7 +271,10 @@ def _queries(language: str) -> _Queries | None:
         cursor = QueryCursor(Query(grammar, chosen or f"(ERROR) {capture}"))
         cursor.set_max_start_depth(0)  # patterns rooted at the node given only
         alone.append(cursor)
-    return _Queries(QueryCursor(Query(grammar, text)), *alone)
+    # The whole file once over the tree: a hint pattern's root and name are all it needs
+    # there (its type is matched again, alone, for the few names used as receivers).
+    every = re.sub(r"\s@hint\.(?:type|new|call)\b", "", text)
+    return _Queries(QueryCursor(Query(grammar, every)), *alone)
 
 
 _PATTERN_TAIL = re.compile(r"\s*(?:@[\w.]+|[?*+])")
@@ -702,6 +705,7 @@ def _occurrences(
     occurrences: list[Occurrence] = []
     append = occurrences.append
     type_kind = UseKind.TYPE if separate else None
+    types_seen: dict[tuple[str, int, int], str] = {}
     for start, use in sorted(uses.items()):
         if use is None:
             continue
@@ -747,8 +751,13 @@ def _occurrences(
             receiver = sources.get(start, "")
         elif receiver_node is not None:
             receiver = _receiver_text(receiver_node, parsed)
-            receiver_type = _receiver_type(receiver, stack, bindings, around, order, symbols,
-                                           members, rules, separator)
+            # The same receiver in the same scope and definition has the same type.
+            key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
+            receiver_type = types_seen.get(key)  # type: ignore[assignment]
+            if receiver_type is None:
+                receiver_type = types_seen[key] = _receiver_type(
+                    receiver, stack, bindings, around, order, symbols, members, rules,
+                    separator)
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
