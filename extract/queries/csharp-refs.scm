@@ -41,6 +41,9 @@
 (field_declaration (variable_declaration (variable_declarator name: (identifier) @skip)))
 (property_declaration name: (identifier) @skip)
 (attribute_argument name: (identifier) @skip)
+; A qualified name's namespaces (`System.IO.File`): no types.
+(qualified_name qualifier: (identifier) @skip)
+(qualified_name qualifier: (qualified_name name: (identifier) @skip))
 
 ; --- Uses.
 (attribute name: (identifier) @ref.decorator)
