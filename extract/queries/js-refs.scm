@@ -16,9 +16,9 @@
 (catch_clause) @scope
 
 ; --- Local bindings.
-(variable_declarator name: (_) @bind.all)
-(for_in_statement left: (_) @bind.all)
-(catch_clause parameter: (_) @bind.all)
+(variable_declarator name: [(identifier) @bind (_ (_)) @bind.all])
+(for_in_statement left: [(identifier) @bind (_ (_)) @bind.all])
+(catch_clause parameter: [(identifier) @bind (_ (_)) @bind.all])
 (arrow_function parameter: (identifier) @bind)
 (function_expression name: (identifier) @bind)
 (function_declaration name: (identifier) @bind.outer)

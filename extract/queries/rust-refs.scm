@@ -16,12 +16,12 @@
 
 ; --- Local bindings: parameters, let, for, closures, match and if-let patterns; type
 ; parameters (types have names of their own).
-(parameter pattern: (_) @bind.all)
-(let_declaration pattern: (_) @bind.all)
-(let_condition pattern: (_) @bind.all)
-(for_expression pattern: (_) @bind.all)
-(closure_parameters (_) @bind.all)
-(match_arm pattern: (match_pattern (_) @bind.all))
+(parameter pattern: [(identifier) @bind (_ (_)) @bind.all])
+(let_declaration pattern: [(identifier) @bind (_ (_)) @bind.all])
+(let_condition pattern: [(identifier) @bind (_ (_)) @bind.all])
+(for_expression pattern: [(identifier) @bind (_ (_)) @bind.all])
+(closure_parameters [(identifier) @bind (_ (_)) @bind.all])
+(match_arm pattern: (match_pattern [(identifier) @bind (_ (_)) @bind.all]))
 (type_parameter name: (type_identifier) @bind.type)
 (const_parameter name: (identifier) @bind)
 

@@ -8,8 +8,8 @@
 (function_signature) @scope
 (method_signature) @scope
 (abstract_method_signature) @scope
-(required_parameter pattern: (_) @bind.all)
-(optional_parameter pattern: (_) @bind.all)
+(required_parameter pattern: [(identifier) @bind (_ (_)) @bind.all])
+(optional_parameter pattern: [(identifier) @bind (_ (_)) @bind.all])
 (type_parameter name: (type_identifier) @bind)
 (class_declaration name: (type_identifier) @bind.outer)
 
