@@ -357,15 +357,6 @@ def type_name(text: str) -> str:
     return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
-def _merge(types: dict[bytes, str], name: bytes, type_: str) -> None:
-    """Record a binding of `name`: its type stays known while every binding agrees."""
-    known = types.get(name)
-    if known is None:
-        types[name] = type_
-    elif known != type_:
-        types[name] = ""
-
-
 # What may stand between a receiver and the name looked up on it (`a.b`, `a?.b`, `a->b`,
 # `A::b`, `a&.b`, `A\\b`), longest first.
 _SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
@@ -472,17 +463,34 @@ def _bindings(
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
     sites: list[tuple[int, bytes]] = []
-    nest = _Nest(scopes)
     binds.sort()
+    # The scopes around each binding, by a sweep (as `_Nest`, written out: it runs for
+    # every binding of the file).
+    stack: list[int] = []
+    next_scope, count = 0, len(scopes)
     for start, name, outer in binds:
-        chain = nest.at(start)
-        depth = len(chain) - (2 if outer else 1)
+        while next_scope < count and scopes[next_scope][0] <= start:
+            scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= scope_start:
+                stack.pop()
+            stack.append(next_scope)
+            next_scope += 1
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        depth = len(stack) - (2 if outer else 1)
+        type_ = hints.get(start, "") if hints else ""
         if depth < 0:
-            _merge(module, name, hints.get(start, ""))
-            sites.append((start, name))  # a module's binding: no use either
-        elif start not in definitions:
-            _merge(bound[chain[depth]], name, hints.get(start, ""))
-            sites.append((start, name))
+            names = module
+        elif start in definitions:
+            continue
+        else:
+            names = bound[stack[depth]]
+        known = names.get(name)
+        if known is None:
+            names[name] = type_
+        elif known != type_:
+            names[name] = ""
+        sites.append((start, name))  # a binding, a module's too, is no use
     if globals_:
         nest = _Nest(scopes)
         for start, name in sorted(globals_):

@@ -16,7 +16,7 @@
 (catch_clause) @scope
 
 ; --- Local bindings.
-(variable_declarator name: [(identifier) @bind (_ (_)) @bind.all])
+(variable_declarator name: [(identifier) @bind (object_pattern) @bind.all (array_pattern) @bind.all])
 (for_in_statement left: [(identifier) @bind (_ (_)) @bind.all])
 (catch_clause parameter: [(identifier) @bind (_ (_)) @bind.all])
 (arrow_function parameter: (identifier) @bind)

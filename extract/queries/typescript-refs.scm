@@ -8,8 +8,8 @@
 (function_signature) @scope
 (method_signature) @scope
 (abstract_method_signature) @scope
-(required_parameter pattern: [(identifier) @bind (_ (_)) @bind.all])
-(optional_parameter pattern: [(identifier) @bind (_ (_)) @bind.all])
+(required_parameter pattern: [(identifier) @bind (object_pattern) @bind.all (array_pattern) @bind.all (rest_pattern) @bind.all])
+(optional_parameter pattern: [(identifier) @bind (object_pattern) @bind.all (array_pattern) @bind.all (rest_pattern) @bind.all])
 (type_parameter name: (type_identifier) @bind)
 (class_declaration name: (type_identifier) @bind.outer)
 
