@@ -639,7 +639,8 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
             records.append((path.end_byte - len(imported.encode()), Import(
                 name=alias or imported, source=source, imported=imported, line=line)))
             continue
-        source = _text(captures["import.source"][0], parsed).strip("\"'`<>")
+        source_node = captures.get("import.source")  # none: the global namespace (PHP)
+        source = _text(source_node[0], parsed).strip("\"'`<>") if source_node else ""
         if "import.wildcard" in captures:
             records.append((captures["import.wildcard"][0].start_byte,
                             Import(name="*", source=source, line=line)))

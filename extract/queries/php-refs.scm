@@ -51,7 +51,7 @@
 
 ; --- Imports: `use A\B\C;`, `use A\B\C as D;`, `use A\B\{C, D as E};`, `use function`.
 (namespace_use_declaration (namespace_use_clause
-  [(name) @import.name
+  . [(name) @import.name
    (qualified_name prefix: (_) @import.source (name) @import.name .)]
   alias: (name)? @import.alias)) @import
 (namespace_use_declaration (namespace_name) @import.source

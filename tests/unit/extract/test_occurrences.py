@@ -441,3 +441,13 @@ def test_rust_patterns_bind_their_names_not_their_types_and_self_is_the_impl_typ
 
 def test_every_language_has_a_refs_fixture() -> None:
     assert refs_languages() == sorted(LANGUAGES)
+
+
+def test_php_imports_with_and_without_a_namespace() -> None:
+    source = "<?php\nuse Foo;\nuse Bar\\Baz as Qux;\nuse A\\{B, C as D};\n"
+    assert extract_file("t.php", source.encode()).imports == [
+        Import(name="Foo", source="", imported="Foo", line=2),
+        Import(name="Qux", source="Bar", imported="Baz", line=3),
+        Import(name="B", source="A", imported="B", line=4),
+        Import(name="D", source="A", imported="C", line=4),
+    ]
