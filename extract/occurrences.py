@@ -13,11 +13,12 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
-  own name); `@bind.type` a type's name (where the language keeps them apart,
-  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
-  identifiers found through nodes whose type ends in `pattern` or `_list`, not those in
-  an attribute or a subscript); a name bound outside every scope is the module's: not local. A name that is
-  a definition symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
+  own name); `@bind.type` a type's name (where the language keeps types' names apart,
+  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a
+  destructuring target (`a, (b, c)`: the identifiers found through nodes whose type ends
+  in `pattern` or `_list`, not those of an attribute, a subscript or a default). A name
+  bound outside every scope is the module's: not local. A name that is a definition
+  symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
 - `@global` a name a scope declares global (Python `global x`): not local there;
 - `@skip` a node none of whose names is a use (keyword-argument names, import paths,
   object keys); definitions' own names are skipped without a pattern (`defined`);
@@ -357,10 +358,7 @@ def type_name(text: str) -> str:
     return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
-# What may stand between a receiver and the name looked up on it (`a.b`, `a?.b`, `a->b`,
-# `A::b`, `a&.b`, `A\\b`), longest first.
-_SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
-_SPACE = b" \t\r\n"
+_SPACE = b" \t\r\n"  # may stand around a receiver's separator (`_receiver`)
 
 
 def occurrences_and_imports(

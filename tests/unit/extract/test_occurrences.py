@@ -390,7 +390,9 @@ def test_java_fields_without_this_and_names_shared_by_a_type_and_a_value() -> No
     source = (
         "class Pool {\n"
         "  private Config config;\n"
-        "  void run(Config config, Task task) { config.load(); items.add(task); this.config.x(); }\n"
+        "  void run(Config config, Task task) {\n"
+        "    config.load(); items.add(task); this.config.x();\n"
+        "  }\n"
         "  Client client() { Client client = new Client(); return client; }\n"
         "}\n"
     )
