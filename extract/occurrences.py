@@ -442,7 +442,7 @@ def occurrences_and_imports(
                     uses[start] = (kind, node, member)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
-                               LANGUAGES[language].separator)
+                               LANGUAGES[language].separator, check)
     return occurrences, imports
 
 
@@ -685,6 +685,7 @@ def _occurrences(
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
+    check: Callable[[], None],
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together."""
@@ -713,9 +714,11 @@ def _occurrences(
     append = occurrences.append
     type_kind = UseKind.TYPE if separate else None
     types_seen: dict[tuple[str, int, int], str] = {}
-    for start, use in sorted(uses.items()):
+    for position, (start, use) in enumerate(sorted(uses.items())):
         if use is None:
             continue
+        if not position & 0x3FFF:
+            check()  # a large file: the deadline, every 16,384 names
         if next_skip <= start:
             while skips[skip_index][0] <= start:
                 if skips[skip_index][1] > covered:

@@ -453,3 +453,19 @@ def test_php_imports_with_and_without_a_namespace() -> None:
         Import(name="B", source="A", imported="B", line=4),
         Import(name="D", source="A", imported="C", line=4),
     ]
+
+
+def test_a_deadline_passed_while_reading_uses_keeps_the_definitions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from symfind.extract import ParseTimeout, parse
+
+    assert extract_file("t.py", b"import os\n").occurrences_read
+
+    def too_long(*_args: object) -> None:
+        raise ParseTimeout("extraction exceeded 5.0s")
+
+    monkeypatch.setattr(parse, "occurrences_and_imports", too_long)
+    extraction = extract_file("t.py", b"import os\n\ndef f():\n    return os.getcwd()\n")
+    assert [symbol.name for symbol in extraction.symbols] == ["f"]
+    assert (extraction.occurrences, extraction.imports, extraction.occurrences_read) == (
+        [], [], False)
