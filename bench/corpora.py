@@ -11,6 +11,8 @@ Usage:
     python -m bench.corpora requests tokio         # fetch some
     python -m bench.corpora --role relevance       # fetch one role
     python -m bench.corpora linux                  # the Linux kernel (scale bench, ~1.3 GB)
+    python -m bench.corpora --table bench/coverage_corpora.toml --into DIR mobx
+                                                   # another table, into another directory
 
 Sources: PyPI sdists (pip), npm tarballs (npm pack), Debian binary packages (apt-get
 download + dpkg-deb -x) and Debian source packages (apt-get source, through a private
@@ -182,17 +184,19 @@ def _drop_ignore_lines(gitignore: Path, lines: tuple[str, ...]) -> None:
 FETCHERS = {"pypi": _fetch_pypi, "npm": _fetch_npm, "deb": _fetch_deb, "debsrc": _fetch_debsrc}
 
 
-def fetch(corpus: Corpus) -> Path:
-    """Fetch one corpus unless present; return its directory (the repository root)."""
-    if corpus.present:
-        log.info("%s: present at %s", corpus.dirname, corpus.path)
-        return corpus.path
+def fetch(corpus: Corpus, into: Path = CORPORA_DIR) -> Path:
+    """Fetch one corpus into `into` unless present there; return its directory (the
+    repository root), `<into>/<name>-<version>`."""
+    path = into / corpus.dirname
+    if path.is_dir():
+        log.info("%s: present at %s", corpus.dirname, path)
+        return path
     if corpus.source not in FETCHERS:
         raise ValueError(f"{corpus.name}: unknown source {corpus.source!r}")
-    CORPORA_DIR.mkdir(parents=True, exist_ok=True)
+    into.mkdir(parents=True, exist_ok=True)
     log.info("%s: fetching %s %s from %s", corpus.dirname, corpus.package, corpus.version,
              corpus.source)
-    with tempfile.TemporaryDirectory(dir=CORPORA_DIR, prefix=".fetch-") as tmp:
+    with tempfile.TemporaryDirectory(dir=into, prefix=".fetch-") as tmp:
         work = Path(tmp)
         unpacked = work / "unpacked"
         FETCHERS[corpus.source](corpus, work, unpacked)
@@ -204,9 +208,9 @@ def fetch(corpus: Corpus) -> Path:
             raise RuntimeError(f"{corpus.name}: {corpus.root!r} not in the package ({found})")
         if corpus.gitignore_drop:
             _drop_ignore_lines(root / ".gitignore", corpus.gitignore_drop)
-        os.rename(root, corpus.path)
-    log.info("%s: %d files", corpus.dirname, count_files(corpus.path))
-    return corpus.path
+        os.rename(root, path)
+    log.info("%s: %d files", corpus.dirname, count_files(path))
+    return path
 
 
 def count_files(path: Path) -> int:
@@ -219,11 +223,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="corpora to fetch (default: all)")
     parser.add_argument("--list", action="store_true", help="print the table and exit")
     parser.add_argument("--role", choices=["relevance", "speed", "scale"], help="only this role")
+    parser.add_argument("--table", type=Path, default=TABLE, help="the corpus table (corpora.toml)")
+    parser.add_argument("--into", type=Path, default=CORPORA_DIR,
+                        help="where to unpack them (bench/corpora)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s")
-    chosen = select(load_table(), args.names, args.role)
+    chosen = select(load_table(args.table), args.names, args.role)
     if args.list:
         print("| name | version | language | source | package | role | present |")
         print("|---|---|---|---|---|---|---|")
@@ -234,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     for corpus in chosen:
         if corpus.role == "scale" and not args.names and args.role is None:
             continue  # the kernel (~1.5 GB) only when asked for by name or role
-        fetch(corpus)
+        fetch(corpus, args.into.expanduser().resolve())
     return 0
 
 

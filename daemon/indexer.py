@@ -1,6 +1,6 @@
 """Bring an index up to date with the files on disk: full builds and incremental updates.
 
-Imports: `storage`, `daemon` modules.
+Imports: msgspec, `storage`, `daemon` modules.
 
 A file is re-extracted only when its size, mtime, ctime or inode changed and its content
 digest differs from the manifest. Extraction itself is `daemon.extraction` (one file) and
@@ -15,6 +15,8 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+
+import msgspec
 
 from symfind.daemon.config import Config
 from symfind.daemon.errors import ExtractionWorkerDied
@@ -32,6 +34,7 @@ from symfind.daemon.walk import (
 from symfind.daemon.workers import outcomes
 from symfind.storage import FileState, IndexWriter, ManifestHeader
 from symfind.storage.manifest import UNCOUNTED
+from symfind.storage.rebuild import Rebuild, settle_rebuilds
 
 COMMIT_EVERY_FILES = 5_000
 # `symfind index`: Tantivy writes a segment whenever a commit comes or its heap fills, and
@@ -78,7 +81,9 @@ def update_index(
 
     Args:
         config: Repository, index location and options.
-        fresh: Drop everything first (`symfind reindex`).
+        fresh: Build a new index from nothing (`symfind reindex`), beside the old one,
+            which readers search until the new one is complete and swapped in
+            (`storage.rebuild`): cut short, the old index is kept.
         progress: Called with (files done, files to process).
 
     Raises:
@@ -86,26 +91,48 @@ def update_index(
         StorageError: The index cannot be created or written.
         ExtractionWorkerDied: An extraction worker died (the index keeps its last commit).
     """
+    options_hash = config.options.fingerprint()
+    if fresh:
+        with Rebuild(config.index_dir, repo_root=config.repo, options_hash=options_hash,
+                     heap_bytes=BULK_HEAP_BYTES) as rebuild:
+            assert rebuild.writer is not None
+            report = _sync_all(rebuild.writer, config, progress,
+                               "the index was not rebuilt and is as it was")
+            header = rebuild.swap_in()
+        return msgspec.structs.replace(report, generation=header.generation)
+    settle_rebuilds(config.index_dir)
     with IndexWriter(
         config.index_dir,
         repo_root=config.repo,
-        options_hash=config.options.fingerprint(),
-        fresh=fresh,
+        options_hash=options_hash,
         heap_bytes=BULK_HEAP_BYTES,
     ) as writer:
-        try:
-            return sync_repository(
-                writer,
-                config,
-                IgnoreRules(config.repo),
-                progress=progress,
-                commit_every=BULK_COMMIT_EVERY_FILES,
-            )
-        except ExtractionWorkerDied as exc:
-            raise ExtractionWorkerDied(
-                f"{exc}; indexing stopped at the last commit: run it again to go on "
-                "(with fewer --workers if memory ran short)"
-            ) from exc
+        return _sync_all(writer, config, progress,
+                         "indexing stopped at the last commit: run it again to go on")
+
+
+def _sync_all(
+    writer: IndexWriter, config: Config, progress: Progress | None, kept: str
+) -> IndexReport:
+    """`sync_repository` for `symfind index` and `reindex`, saying what a dead worker left
+    (`kept`).
+
+    Raises:
+        ExtractionWorkerDied: An extraction worker died.
+        StorageError: The index cannot be written.
+    """
+    try:
+        return sync_repository(
+            writer,
+            config,
+            IgnoreRules(config.repo),
+            progress=progress,
+            commit_every=BULK_COMMIT_EVERY_FILES,
+        )
+    except ExtractionWorkerDied as exc:
+        raise ExtractionWorkerDied(
+            f"{exc}; {kept} (with fewer --workers if memory ran short)"
+        ) from exc
 
 
 def sync_repository(

@@ -102,8 +102,10 @@ class Rechecks:
             activity.set_state(DaemonState.INDEXING)
             started = time.monotonic()
             try:
-                report = None
-                if not fresh or indexer.empty():
+                if fresh:
+                    report = indexer.rebuild(rules, progress=count,
+                                             commit_every=CATCH_UP_COMMIT_EVERY)
+                else:
                     report = indexer.sync_all(rules, progress=count,
                                               commit_every=CATCH_UP_COMMIT_EVERY)
             finally:

@@ -19,11 +19,17 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from symfind.daemon.activity import Activity
-from symfind.daemon.indexer import BULK_COMMIT_EVERY_FILES, apply_changes, sync_repository
+from symfind.daemon.indexer import (
+    BULK_COMMIT_EVERY_FILES,
+    BULK_HEAP_BYTES,
+    apply_changes,
+    sync_repository,
+)
 from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import IgnoreRules, walk_repository
 from symfind.daemon.writer_slot import WriterSlot
 from symfind.storage.manifest import DamagedLog, FileTable, read_table
+from symfind.storage.rebuild import Rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -126,13 +132,46 @@ class RepairingIndexer:
         self.slot.drop(self.guarded)
         return False
 
-    def empty(self) -> bool:
-        """Drop the index and open an empty one; False (and `broken`) when that failed."""
-        self.slot.drop(self.guarded)
-        if not self.guarded("dropping the index", lambda: self.slot.reopen(fresh=True)):
-            self._activity.broken = True
-            return False
-        return True
+    def rebuild(
+        self, rules: IgnoreRules, *, commit_every: int, progress: Progress | None = None,
+    ) -> IndexReport | None:
+        """`symfind reindex` for a client: a new index built beside the one searches go on
+        reading, swapped in once complete (`storage.rebuild`), and the writer reopened on
+        it. None when that failed (recorded): the old index and its writer are kept.
+
+        Raises:
+            Stopping: SIGTERM came; the old index is kept, its writer reopened.
+        """
+        slot, config = self.slot, self.slot.config
+        slot.drop(self.guarded)
+        report: IndexReport | None = None
+
+        def build() -> None:
+            nonlocal report
+            with Rebuild(config.index_dir, repo_root=config.repo,
+                         options_hash=config.options.fingerprint(),
+                         heap_bytes=BULK_HEAP_BYTES) as rebuild:
+                assert rebuild.writer is not None
+                built = sync_repository(rebuild.writer, config, rules, progress=progress,
+                                        commit_every=commit_every,
+                                        commit_every_max=BULK_COMMIT_EVERY_FILES)
+                header = rebuild.swap_in()
+            report = msgspec.structs.replace(built, generation=header.generation)
+
+        try:
+            build()
+            done = True
+        except Stopping:
+            raise
+        except BaseException as exc:
+            if not recoverable(exc):
+                raise
+            self._activity.record_failure(exc, "rebuilding the index")
+            done = False
+        finally:  # the old index, or the new one, is written by this daemon again
+            if not self.guarded("reopening the index writer", slot.reopen):
+                self._activity.broken = True
+        return report if done else None
 
     def guarded(self, what: str, action: Callable[[], object]) -> bool:
         """Run `action`; a failure is recorded (not raised) and makes it False."""

@@ -47,16 +47,13 @@ def warm_up(source: IndexSource, work_lock: threading.Lock) -> None:
     languages = sorted({state.language for state in manifest.files.values()
                         if state.language}) if manifest is not None else []
     # Imported here: tree-sitter and the grammars load with it (extract/__init__.py).
-    from symfind.extract import extract_file
+    from symfind.extract import load_language
 
     for language in languages:
-        # An empty file of each language: its grammar loads and its tag query compiles.
-        # (A function for it in `extract` would change `extraction_fingerprint`, and with
-        # it every index built before.) Under the lock: a save being applied may be
-        # parsing with the same parser.
+        # Under the lock: a save being applied may be loading or parsing meanwhile.
         try:
             with work_lock:
-                extract_file("", b"", language=language)
+                load_language(language)
         except ExtractError as exc:  # a language this version no longer has: nothing to load
             logger.info("warm-up: %s not loaded: %s", language, exc)
     load_word_list()

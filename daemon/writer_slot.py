@@ -18,6 +18,7 @@ from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonRunning
 from symfind.daemon.indexer import BULK_HEAP_BYTES
 from symfind.storage import IndexLocked, IndexWriter, ManifestHeader
+from symfind.storage.rebuild import settle_rebuilds
 
 
 class WriterSlot:
@@ -65,6 +66,7 @@ class WriterSlot:
         # dozen heap-sized segments, which Tantivy's log merge policy merges eight at a
         # time, and the first saves after it were slow (p95 219-282 ms against 83-95).
         # The heap is taken as documents arrive: a save uses little of it.
+        settle_rebuilds(self.config.index_dir)  # what a `symfind reindex` cut short left
         return IndexWriter(
             self.config.index_dir, repo_root=self.config.repo,
             options_hash=self.config.options.fingerprint(), fresh=fresh,

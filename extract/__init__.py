@@ -19,11 +19,17 @@ from symfind.extract.records import (
     UseKind,
     head_fields,
 )
+from symfind.extract.version import EXTRACTION_VERSION
 
 if TYPE_CHECKING:
-    from symfind.extract.parse import extract_file, extract_symbols, extraction_fingerprint
+    from symfind.extract.parse import (
+        extract_file,
+        extract_symbols,
+        extraction_fingerprint,
+        load_language,
+    )
 
-_PARSE_EXPORTS = ("extract_file", "extract_symbols", "extraction_fingerprint")
+_PARSE_EXPORTS = ("extract_file", "extract_symbols", "extraction_fingerprint", "load_language")
 
 
 def __getattr__(name: str) -> object:
@@ -36,6 +42,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'extract' has no attribute {name!r}")
 
 __all__ = [
+    "EXTRACTION_VERSION",
     "LANGUAGES",
     "Language",
     "SCOPE_KINDS",
@@ -55,4 +62,5 @@ __all__ = [
     "head_fields",
     "language_for_file",
     "language_for_path",
+    "load_language",
 ]

@@ -74,6 +74,7 @@ from symfind.extract.rewrite.item_macros import (
 )
 from symfind.extract.rewrite.module_bodies import WRAPPER_GRAMMARS, module_bodies
 from symfind.extract.rewrite.offsets import blanked_outside
+from symfind.extract.version import EXTRACTION_VERSION
 
 DEFAULT_DEADLINE_S = 5.0
 SIGNATURE_MAX_CHARS = 200
@@ -918,20 +919,15 @@ def _with_bodies(symbols: list[Symbol], nodes: list[Node], lineages: list[list[N
 
 @functools.cache
 def extraction_fingerprint() -> str:
-    """A hash of everything that decides which symbols a file yields: the tag queries,
-    the extractor's code, and the versions of tree-sitter and its grammars.
+    """A hash of everything that decides which symbols a file yields: `EXTRACTION_VERSION`
+    (bumped whenever extraction's output changes: the code, the tag queries) and the
+    versions of tree-sitter and its grammars.
 
     Indexes store it; when an upgrade changes any of these, the index is rebuilt rather
-    than mixing symbols from two extractors.
+    than mixing symbols from two extractors. An edit that changes no output changes none
+    of them.
     """
-    digest = hashlib.sha256()
-    queries = _PACKAGE / "queries"
-    for query_file in sorted(queries.rglob("*.scm")):  # fragments/ too
-        digest.update(query_file.relative_to(queries).as_posix().encode() + query_file.read_bytes())
-    # Every module of this package, the rewrites' too: which of them decides the symbols
-    # changes over time, and a change the hash missed would mix extractors.
-    for module in sorted(_PACKAGE.rglob("*.py"), key=lambda f: f.relative_to(_PACKAGE).parts):
-        digest.update(module.relative_to(_PACKAGE).as_posix().encode() + module.read_bytes())
+    digest = hashlib.sha256(f"extraction {EXTRACTION_VERSION}".encode())
     digest.update(f"tree-sitter {tree_sitter.__version__}".encode())
     # The grammar pack has no version attribute; its compiled grammars' names and sizes
     # change with it (importlib.metadata is avoided: it is slow and fragile to import).
@@ -940,4 +936,14 @@ def extraction_fingerprint() -> str:
         if grammar.is_file():
             digest.update(f"{grammar.name}:{grammar.stat().st_size}".encode())
     return digest.hexdigest()[:16]
+
+
+def load_language(language: str) -> None:
+    """Load `language`'s grammar and compile its tag query, which every extraction of its
+    files in this process then shares (the first one would otherwise wait for it).
+
+    Raises:
+        UnsupportedLanguage: No tag query for `language`.
+    """
+    _parser_and_query(language)
 

@@ -17,7 +17,17 @@ from symfind.cli.commands.arguments import add_verbose, named_index_missing
 from symfind.cli.commands.output import EXIT_OK, json_answer
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering
-from symfind.storage import FileState, IndexMissing, Manifest, Searcher, escape_line
+from symfind.storage import (
+    FileState,
+    Freshness,
+    IndexMissing,
+    Manifest,
+    Searcher,
+    describe_freshness,
+    escape_line,
+    is_partial,
+    live_daemon_status,
+)
 
 #: The state `status`, `daemon status --json` and `daemon list` give a daemon that runs
 #: but does not answer.
@@ -60,6 +70,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             )
         return EXIT_OK
     skipped = _counts(not_indexed, directories=False)
+    # What a search's answer would say of this index now (`storage.freshness`).
+    fresh = searcher.freshness(live_daemon_status(config.index_dir))
     skipped_dirs = _counts(not_indexed, directories=True)
     status = {
         "repo": str(config.repo),
@@ -75,7 +87,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             "error_regions": sum(state.error_regions for state in with_errors.values()),
             "recovered": sum(state.recovered for state in with_errors.values()),
         },
-        "pending": len(searcher.header.pending),
+        "pending": fresh.pending,
+        "freshness": fresh,
         "updated_at": searcher.header.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
         "daemon": _daemon_fields(config),
@@ -95,11 +108,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         f"parse errors  {_parse_errors_text(status['parse_errors'])}\n"
         f"symbols       {status['symbols']}\n"
         f"last commit   {when}\n"
+        f"freshness     {_freshness_text(status['freshness'])}\n"
         f"daemon        {daemon_line(status['daemon'])}\n"
     )
     if not_indexed:
         out.write("(`symfind status --skipped` lists what was skipped and why)\n")
     return EXIT_OK
+
+
+def _freshness_text(fresh: Freshness) -> str:
+    """The freshness a search's answer would carry: its state, and what it may miss."""
+    return escape_line(f"{fresh.state}, {fresh.pending:,} pending"
+                       + (f" — {describe_freshness(fresh)}" if is_partial(fresh) else ""))
 
 
 def _directory_bytes(path: Path) -> int:

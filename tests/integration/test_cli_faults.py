@@ -172,7 +172,7 @@ def extraction_workers(pid: int) -> list[int]:
 def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
     workers: str, tmp_path: Path
 ) -> None:
-    repo = big_repo(tmp_path / "repo", copies=60)
+    repo = big_repo(tmp_path / "repo", copies=20)
     base = tmp_path / "indexes"
     index_dir = index_dir_for_base(base, repo)
     process = subprocess.Popen(

@@ -3,10 +3,14 @@
 Over every file of the language fixtures, and the shapes the rewrites' own tests hold,
 each rewrite of `REWRITES` runs on the bytes as written, whatever their language (the
 rule holds for any bytes), and the rewrites of a fixture's grammar run in order as
-`parser_input` runs them, each checked on what it is given. Over the bench corpora that are present (`python -m bench.corpora` fetches
-them; an absent one is skipped, and says so), the rewrites of each file's grammar run
-the same way, on at most `MAX_FILES_PER_CORPUS` files of a corpus, evenly spaced. The
-corpora are those of the bench's tables (`CORPUS_TABLES`).
+`parser_input` runs them, each checked on what it is given. Over real code, the rewrites
+of each file's grammar run the same way on `TEST_CORPORA`: small corpora pinned by version
+in `bench/coverage_corpora.toml`, of the grammars rewrites run for (C headers, C++
+headers, TypeScript, TSX), fetched once into a cache outside the checkout,
+`~/.cache/symfind-tests/corpora/<name>-<version>/`, by `.ci/run`'s set-up (the command is
+in `FETCH`). Every corpus of the bench's tables is checked by `python -m bench.rewrite_rule`,
+recorded in bench/RESULTS.md: most of them hold no file a rewrite runs on, and all of them
+together are gigabytes.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from bench.corpora import BENCH, load_table
-from symfind.extract import LANGUAGES, language_for_file, language_for_path
+from bench.rewrite_rule import broken, in_order, rewritten_files
+from symfind.extract import LANGUAGES, language_for_file
 from symfind.extract.parse import _as_utf8 as as_utf8  # what the rewrites are given
 from symfind.extract.rewrite import REWRITES, Rewrite, parser_input
 from tests.unit.extract.rewrite.test_macro_scans import SOURCES as MACRO_SHAPES
@@ -25,35 +30,16 @@ from tests.unit.extract.rewrite.test_managed_cpp import HEADER, SOURCE
 from tests.unit.extract.rewrite.test_typescript_rewrites import SIGNATURES, TEMPLATE_TYPE, VARIANCE
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "languages"
-MAX_FILES_PER_CORPUS = 2000
-CORPUS_TABLES = ("corpora.toml", "coverage_corpora.toml", "multi_corpora.toml")
-# Every byte a space but a newline: two texts map to the same bytes exactly when they
-# have the same length and their newlines at the same offsets.
-_NEWLINES_ONLY = bytes(b"\n"[0] if byte == b"\n"[0] else b" "[0] for byte in range(256))
-_REWRITTEN_GRAMMARS = frozenset().union(*(rewrite.grammars for rewrite in REWRITES))
+#: Pinned in bench/coverage_corpora.toml: C headers (sqlite, curl), C++ headers (nlohmann
+#: json, googletest), TypeScript (mobx) and TSX (react-day-picker); ~4 MB in all.
+TEST_CORPORA = ("sqlite-headers", "curl-headers", "nlohmann-json", "gtest-headers", "mobx",
+                "react-day-picker")
+TEST_CORPORA_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
+    "symfind-tests/corpora")
+FETCH = ("python3 -m bench.corpora --table bench/coverage_corpora.toml --into "
+         f"{TEST_CORPORA_DIR} {' '.join(TEST_CORPORA)}")
 # The shapes each rewrite is written for (a fixture need not hold them all).
 SHAPES = [*MACRO_SHAPES, HEADER, SOURCE, SIGNATURES, TEMPLATE_TYPE, *(shape for shape, _ in VARIANCE)]
-
-
-def broken(rewrite: Rewrite, given: bytes, path: str) -> tuple[bytes, list[str]]:
-    """What `rewrite` makes of `given`, and the break of the rule it shows, if any."""
-    made = rewrite.apply(given)
-    if made.translate(_NEWLINES_ONLY) == given.translate(_NEWLINES_ONLY):
-        return made, []
-    at = next((i for i, (a, b) in enumerate(zip(given, made)) if (a == 10) != (b == 10)),
-              min(len(given), len(made)))
-    return made, [f"{path}: {rewrite.name} moves bytes (length {len(given)} -> {len(made)},"
-                  f" a newline differs at offset {at})"]
-
-
-def in_order(grammar: str, source: bytes, path: str) -> list[str]:
-    """The breaks of the rule of the rewrites of `grammar`, each on what the one before made."""
-    breaks: list[str] = []
-    for rewrite in REWRITES:
-        if grammar in rewrite.grammars:
-            source, broke = broken(rewrite, source, path)
-            breaks += broke
-    return breaks
 
 
 def test_each_rewrite_keeps_the_rule_on_every_fixture_and_shape() -> None:
@@ -86,37 +72,22 @@ def test_a_rewrite_that_moves_bytes_breaks_the_rule() -> None:
 
 
 def corpus_params() -> list[object]:
-    params: dict[str, object] = {}
-    for table in CORPUS_TABLES:
-        for corpus in load_table(BENCH / table):
-            marks = [] if corpus.present else [pytest.mark.skip(
-                reason=f"corpus absent, not checked: bench/corpora/{corpus.dirname} (bench/{table})")]
-            params.setdefault(corpus.dirname, pytest.param(corpus, id=corpus.dirname, marks=marks))
-    return list(params.values())
+    corpora = {corpus.name: corpus for corpus in load_table(BENCH / "coverage_corpora.toml")}
+    params = []
+    for name in TEST_CORPORA:
+        path = TEST_CORPORA_DIR / corpora[name].dirname
+        marks = [] if path.is_dir() else [pytest.mark.skip(
+            reason=f"corpus absent, not checked: {path} (fetch them: {FETCH})")]
+        params.append(pytest.param(path, id=name, marks=marks))
+    return params
 
 
-def rewritten_files(root: Path) -> list[tuple[str, Path]]:
-    """The files under `root` whose language's grammar some rewrite runs for (a `.h` may
-    be C++: its content tells, and both are rewritten)."""
-    found = []
-    for directory, subdirectories, names in os.walk(root):
-        subdirectories.sort()
-        for name in names:
-            path = Path(directory, name)
-            relative = path.relative_to(root).as_posix()
-            language = language_for_path(relative)
-            if (language is not None and LANGUAGES[language].grammar in _REWRITTEN_GRAMMARS
-                    and path.is_file() and not path.is_symlink()):
-                found.append((relative, path))
-    found.sort()
-    step = max(1, -(-len(found) // MAX_FILES_PER_CORPUS))  # ceiling: at most the cap
-    return found[::step]
-
-
-@pytest.mark.parametrize("corpus", corpus_params())
-def test_each_rewrite_keeps_the_rule_on_a_corpus(corpus: object) -> None:
+@pytest.mark.parametrize("root", corpus_params())
+def test_each_rewrite_keeps_the_rule_on_a_corpus(root: Path) -> None:
+    files = rewritten_files(root)
+    assert files, f"no file of {root} is rewritten: the check would check nothing"
     breaks: list[str] = []
-    for relative, path in rewritten_files(corpus.path):  # type: ignore[attr-defined]
+    for relative, path in files:
         source = as_utf8(path.read_bytes())
         grammar = LANGUAGES[language_for_file(relative, source[:4096])].grammar  # type: ignore[index]
         breaks += in_order(grammar, source, relative)

@@ -1,0 +1,20 @@
+"""The version of extraction's output: `EXTRACTION_VERSION`, bumped whenever what
+`extract_file` returns for some file changes (the code, a tag query, a rewrite).
+
+Imports: nothing.
+
+Indexes store it (through `extraction_fingerprint`, with the versions of tree-sitter and
+its grammars), and one built by another version is rebuilt rather than mixing the records
+of two extractors. An edit that changes no output (a comment, a refactoring, a faster
+path) keeps the version, and every user's index with it.
+`tests/unit/extract/test_extraction_version.py` holds it to that: it extracts the language
+fixtures and compares the whole output with a golden stored with the version that made it;
+output that changed under the same version fails the test.
+
+History:
+
+- 1: the first numbered version (before it, a hash of the package's source).
+"""
+
+#: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
+EXTRACTION_VERSION = 1
