@@ -831,47 +831,9 @@ def find_references(
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
             unchecked=list(_ALWAYS_UNCHECKED))
+    addresses, records, out_of_time, cut, tiers, languages = _classify(
+        target, index, manifest, deadline)
     name = target.name
-    named = [s for s in index.definitions_named(name)
-             if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
-    others = [s for s in named if not _declaration_of(s, target)]
-    files = frozenset(manifest.files)
-    resolver = _Resolver(target, others, index, files)
-    # A C or C++ definition's declarations in headers stand for it: including one of them
-    # brings it.
-    resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
-    cache: dict[str, list[Use]] = {}
-    cut: list[str] = []  # class names whose uses were not all read in time
-
-    def uses_of(other: str) -> list[Use]:
-        if other not in cache:
-            found = cache[other] = []
-            for count, source in enumerate(index.files_using([other])):
-                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
-                    cut.append(other)
-                    break
-                found += uses_named(index.read_uses(source), [other])
-        return cache[other]
-
-    resolver.learn_hierarchy(uses_of)
-    addresses = index.files_using([name])
-    records: list[FileUses] = []
-    out_of_time = False
-    for count, address in enumerate(addresses):
-        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
-            out_of_time = True
-            break
-        records.append(index.read_uses(address))
-    resolver.learn_reexports(records)
-    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
-    languages: set[str] = {target.language}
-    for record in records:
-        languages.add(record.language)
-        aliases = {item.name for item in record.imports
-                   if item.imported == name and item.name not in ("", "*", name)}
-        for use in uses_named(record, [name, *sorted(aliases)]):
-            verdict = resolver.classify(record, use)
-            tiers[verdict.tier].append((record, use, verdict))
     resolved = sorted(
         tiers[Tier.RESOLVED],
         key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
@@ -917,6 +879,77 @@ def find_references(
         empty_reason="" if resolved else _empty_reason(name, counts, out_of_time, fresh_note),
     )
 
+
+def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
+        list[int], list[FileUses], bool, list[str],
+        dict[str, list[tuple[FileUses, Use, _Verdict]]], set[str]]:
+    """Every use of `target`'s name in the files read before `deadline`, in its tier: the
+    files that use the name, the records read, whether time ran out, the classes whose
+    subclasses were not all found in time, the tiers, and the languages read."""
+    name = target.name
+    named = [s for s in index.definitions_named(name)
+             if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    others = [s for s in named if not _declaration_of(s, target)]
+    files = frozenset(manifest.files)
+    resolver = _Resolver(target, others, index, files)
+    # A C or C++ definition's declarations in headers stand for it: including one of them
+    # brings it.
+    resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
+    cache: dict[str, list[Use]] = {}
+    cut: list[str] = []  # class names whose uses were not all read in time
+
+    def uses_of(other: str) -> list[Use]:
+        if other not in cache:
+            found = cache[other] = []
+            for count, source in enumerate(index.files_using([other])):
+                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+                    cut.append(other)
+                    break
+                found += uses_named(index.read_uses(source), [other])
+        return cache[other]
+
+    resolver.learn_hierarchy(uses_of)
+    addresses = index.files_using([name])
+    records: list[FileUses] = []
+    out_of_time = False
+    for count, address in enumerate(addresses):
+        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        records.append(index.read_uses(address))
+    resolver.learn_reexports(records)
+    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
+    languages: set[str] = {target.language}
+    for record in records:
+        languages.add(record.language)
+        aliases = {item.name for item in record.imports
+                   if item.imported == name and item.name not in ("", "*", name)}
+        for use in uses_named(record, [name, *sorted(aliases)]):
+            verdict = resolver.classify(record, use)
+            tiers[verdict.tier].append((record, use, verdict))
+    return addresses, records, out_of_time, cut, tiers, languages
+
+
+def classified_uses(
+    query: ReferencesQuery,
+    index: UseIndex,
+    *,
+    search: Callable[[SearchQuery], SearchResponse],
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Every use of the definition `query` names, by tier, as (path, line, column): the
+    whole classification `find_references` counts, pages and groups (to measure it).
+
+    Raises:
+        QueryError: As `find_references`.
+    """
+    query.check()
+    target, _, missing = _pick_target(query, index, search)
+    if target is None:
+        raise QueryError(missing)
+    deadline = time.perf_counter() + query.budget_ms / 1000
+    tiers = _classify(target, index, index.manifest, deadline)[4]
+    return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
+            for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

@@ -57,6 +57,7 @@ from symfind.storage.references import (
     ReferencesAnswer,
     ReferencesQuery,
     UseIndex,
+    classified_uses,
     find_references,
 )
 from symfind.storage.router import Channel, Plan, Route
@@ -293,6 +294,16 @@ class Searcher:
             search=lambda search: self.search(search, daemon=daemon),
             freshness=self.freshness(daemon),
         )
+
+    def reference_sites(self, query: ReferencesQuery) -> dict[str, list[tuple[str, int, int]]]:
+        """Every use of the definition `query` names, by tier, unpaged (to measure
+        `find_references`: `storage.references.classified_uses`).
+
+        Raises:
+            QueryError: The query is refused, or names no definition.
+        """
+        return classified_uses(query, UseIndex(self._searcher, self._schema, self.manifest),
+                               search=self.search)
 
     def all_symbols(self) -> list[Symbol]:
         """Every indexed symbol, sorted by path, line and name (for checks and exports)."""
