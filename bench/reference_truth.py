@@ -322,6 +322,21 @@ class _Lsp:
 BACKGROUND_INDEX = "backgroundIndexProgress"
 
 
+def _typedef_names(root: Path, seed: dict) -> list[tuple[int, int]]:
+    """Where `typedef struct NAME {...} NAME;` names its typedef: clangd keeps the tag and
+    the typedef apart, and code uses the typedef, so both are asked (symfind finds the
+    definition at the tag)."""
+    if seed["group"] != "type":
+        return []
+    lines = (root / seed["path"]).read_text(encoding="utf-8", errors="replace").splitlines()
+    closing = re.compile(rf"^\s*}}\s*({re.escape(seed['name'])})\s*[;,]")
+    for number in range(seed["line"], min(len(lines), seed["line"] + 400)):
+        match = closing.match(lines[number - 1])
+        if match:
+            return [(number, match.start(1) + 1)]
+    return []
+
+
 def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
     """clangd over LSP, after its background index has read every file of a compilation
     database that compiles each C file of the repository with the repository's
@@ -356,10 +371,12 @@ def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
                 lsp.notify("textDocument/didOpen", {"textDocument": {
                     "uri": uri, "languageId": "c", "version": 1,
                     "text": (root / seed["path"]).read_text(encoding="utf-8", errors="replace")}})
-            result = lsp.request("textDocument/references", {
-                "textDocument": {"uri": uri},
-                "position": {"line": seed["line"] - 1, "character": seed["column"] - 1},
-                "context": {"includeDeclaration": False}}) or []
+            result = []
+            for line, column in [(seed["line"], seed["column"]), *_typedef_names(root, seed)]:
+                result += lsp.request("textDocument/references", {
+                    "textDocument": {"uri": uri},
+                    "position": {"line": line - 1, "character": column - 1},
+                    "context": {"includeDeclaration": False}}) or []
             uses = set()
             for location in result:
                 path = Path(unquote(location["uri"].removeprefix("file://")))
