@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -109,6 +110,11 @@ class _Rules(NamedTuple):
     ctor: Callable[[str], str] = lambda callee: ""
     #: The name a module imported without an alias is bound as.
     module_name: Callable[[str], str] = lambda source: source
+    #: The methods a `@hint.ctor` may name for its receiver to be a type constructed
+    #: (Rust's `T::new()`, Ruby's `C.new`).
+    ctor_names: frozenset[str] = frozenset()
+    #: The functions an `@import.callee` may name (`require`).
+    import_callees: frozenset[str] = frozenset()
     #: Names the language itself defines (`len`, `int`): no definition in any repository
     #: to find, and among the most frequent names. Not uses, unless the file defines or
     #: imports the name itself.
@@ -170,7 +176,7 @@ _JS_BUILTINS = frozenset(
     b"NonNullable ReturnType Parameters InstanceType Awaited".split()
 )
 _JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
-             builtins=_JS_BUILTINS)
+             import_callees=frozenset({"require"}), builtins=_JS_BUILTINS)
 
 _JAVA_BUILTINS = frozenset(
     b"String Object Integer Long Short Byte Boolean Double Float Character Number Math "
@@ -237,8 +243,12 @@ _RULES: dict[str, _Rules] = {
     "kotlin": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_python_ctor,
                      type_namespace=True, implicit_self=True, builtins=_KOTLIN_BUILTINS),
     "ruby": _Rules(self_names=frozenset({"self"}), self_name="self", implicit_self=True,
-                   module_name=lambda source: "", builtins=_RUBY_BUILTINS),
+                   module_name=lambda source: "", ctor_names=frozenset({"new"}),
+                   import_callees=frozenset({"require", "require_relative", "load", "autoload"}),
+                   builtins=_RUBY_BUILTINS),
     "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
+                   ctor_names=frozenset(
+                       {"new", "default", "with_capacity", "from", "builder", "open", "connect"}),
                    module_name=lambda source: source.rsplit("::", 1)[-1],
                    builtins=_RUST_BUILTINS),
     "typescript": _JS,
@@ -358,7 +368,8 @@ def type_name(text: str) -> str:
     return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
-_SPACE = b" \t\r\n"  # may stand around a receiver's separator (`_receiver`)
+_SPACE = b" \t\r\n"
+_first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 
 
 def occurrences_and_imports(
@@ -424,6 +435,11 @@ def occurrences_and_imports(
     scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
                     key=lambda span: (span[0], -span[1]))
     skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
+    # Lower-case names only (HTML tags in JSX, Java's package names, PHP's `X::class`):
+    # told apart here, not by a query predicate (one reads a node's text back through the
+    # parser's input callback: 0.8 s on one large Go file).
+    skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
+                 if 0x61 <= parsed[node.start_byte] <= 0x7A)
     skips.extend(defined)
     bindings = _bindings(scopes, binds, globals_, hints, defined)
     check()
@@ -461,7 +477,7 @@ def _bindings(
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
     sites: list[tuple[int, bytes]] = []
-    binds.sort()
+    binds.sort(key=_first)
     # The scopes around each binding, by a sweep (as `_Nest`, written out: it runs for
     # every binding of the file).
     stack: list[int] = []
@@ -600,11 +616,15 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         named = captures.get("hint.var") or captures.get("hint.member")
         if not named or named[0] != var:
             continue
-        for capture in ("hint.type", "hint.new", "hint.call"):
+        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:
         return None
+    if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
+        found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
+    if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
+        return type_name(_text(found["hint.arg"], parsed))  # Go's `new(T)`
     for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
         if capture in found:
             type_ = type_name(_text(found[capture], parsed))
@@ -624,6 +644,9 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
     for _, captures in alone.matches(statement):
         if "import" not in captures or captures["import"][0] != statement:
             continue
+        callee = captures.get("import.callee")
+        if callee and _text(callee[0], parsed) not in rules.import_callees:
+            continue  # a call of something else than `require` with a string
         alias = _text(captures["import.alias"][0], parsed) if "import.alias" in captures else ""
         if "import.module" in captures:
             module = captures["import.module"][0]
@@ -714,7 +737,9 @@ def _occurrences(
     append = occurrences.append
     type_kind = UseKind.TYPE if separate else None
     types_seen: dict[tuple[str, int, int], str] = {}
-    for position, (start, use) in enumerate(sorted(uses.items())):
+    # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
+    for position, start in enumerate(sorted(uses)):
+        use = uses[start]
         if use is None:
             continue
         if not position & 0x3FFF:

@@ -77,9 +77,8 @@
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list . (call_expression
-    function: (identifier) @_new
-    arguments: (argument_list . (_) @hint.new .)) .)
-  (#eq? @_new "new")) @hint
+    function: (identifier) @hint.call
+    arguments: (argument_list . (_) @hint.arg .)) .)) @hint
 
 ; --- Imports: `"net/http"` binds `http`, `h "net/http"` binds `h`, `. "strings"` all.
 (import_spec !name path: (_) @import.module) @import

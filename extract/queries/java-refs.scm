@@ -33,8 +33,8 @@
 (element_value_pair key: (identifier) @skip)
 (field_declaration declarator: (variable_declarator name: (identifier) @skip))
 ; A qualified type's package names (`org.jsoup.nodes.Node`): no types.
-((scoped_type_identifier . (type_identifier) @skip) (#match? @skip "^[a-z]"))
-((scoped_type_identifier . (scoped_type_identifier (type_identifier) @skip .)) (#match? @skip "^[a-z]"))
+(scoped_type_identifier . (type_identifier) @skip.lower)
+(scoped_type_identifier . (scoped_type_identifier (type_identifier) @skip.lower .))
 
 ; --- Uses.
 (import_declaration (scoped_identifier name: (identifier) @ref.import) .)

@@ -75,13 +75,13 @@
 (import_statement source: (string (string_fragment) @import.module)) @import
 (variable_declarator
   name: (identifier) @import.alias
-  value: (call_expression function: (identifier) @_require
-                          arguments: (arguments . (string (string_fragment) @import.module) .))
-  (#eq? @_require "require")) @import
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.module) .)))
+  @import
 (variable_declarator
   name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
                          (pair_pattern key: (property_identifier) @import.name
                                        value: (identifier) @import.alias)])
-  value: (call_expression function: (identifier) @_require
-                          arguments: (arguments . (string (string_fragment) @import.source) .))
-  (#eq? @_require "require")) @import
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.source) .)))
+  @import

@@ -20,7 +20,7 @@
 (qualified_name prefix: (_) @skip)
 (namespace_use_clause alias: (name) @skip)
 (argument name: (name) @skip)
-(class_constant_access_expression (_) (name) @skip (#eq? @skip "class"))
+(class_constant_access_expression (_) (name) @skip.lower .)
 
 ; --- Uses.
 (namespace_use_clause [(name) @ref.import (qualified_name (name) @ref.import .)] .)

@@ -32,11 +32,6 @@
 ; --- Uses.
 (superclass [(constant) @ref.inherit
              (scope_resolution scope: (_) @receiver name: (constant) @ref.inherit.member)])
-((call !receiver method: (identifier) @_mixin
-   arguments: (argument_list [(constant) @ref.inherit
-                               (scope_resolution scope: (_) @receiver
-                                                 name: (constant) @ref.inherit.member)]))
-  (#any-of? @_mixin "include" "extend" "prepend"))
 
 (call receiver: (_) @receiver method: [(identifier) (constant)] @ref.attribute_call)
 (call !receiver method: (identifier) @ref.call)
@@ -45,14 +40,11 @@
 (identifier) @ref.plain
 
 ; --- Receiver types: `x = C.new`, `@x = C.new` (self's @x).
-((assignment left: (identifier) @hint.var
-   right: (call receiver: [(constant) (scope_resolution)] @hint.new method: (identifier) @_new))
-  (#eq? @_new "new")) @hint
-((assignment left: (instance_variable) @hint.member
-   right: (call receiver: [(constant) (scope_resolution)] @hint.new method: (identifier) @_new))
-  (#eq? @_new "new")) @hint
+(assignment left: (identifier) @hint.var
+  right: (call receiver: [(constant) (scope_resolution)] @hint.new method: (identifier) @hint.ctor)) @hint
+(assignment left: (instance_variable) @hint.member
+  right: (call receiver: [(constant) (scope_resolution)] @hint.new method: (identifier) @hint.ctor)) @hint
 
 ; --- Imports: `require "x"`, `require_relative "x"`, `load "x"` bind no name.
-((call !receiver method: (identifier) @_require
-   arguments: (argument_list . (string (string_content) @import.module) .))
-  (#any-of? @_require "require" "require_relative" "load" "autoload")) @import
+(call !receiver method: (identifier) @import.callee
+  arguments: (argument_list . (string (string_content) @import.module) .)) @import

@@ -41,8 +41,6 @@
 
 (attribute . (identifier) @ref.decorator)
 (attribute . (scoped_identifier path: (_) @receiver name: (identifier) @ref.decorator.member))
-((attribute . (identifier) @_derive arguments: (token_tree (identifier) @ref.inherit))
-  (#eq? @_derive "derive"))
 (impl_item trait: [(type_identifier) @ref.inherit
                    (generic_type type: (type_identifier) @ref.inherit)
                    (scoped_type_identifier path: (_) @receiver name: (type_identifier) @ref.inherit.member)])
@@ -72,11 +70,10 @@
 (parameter pattern: (identifier) @hint.var type: (_) @hint.type) @hint
 (let_declaration pattern: (identifier) @hint.var type: (_) @hint.type) @hint
 (let_declaration pattern: (identifier) @hint.var value: (struct_expression name: (_) @hint.new)) @hint
-((let_declaration pattern: (identifier) @hint.var
-  value: [(call_expression function: (scoped_identifier path: (_) @hint.new name: (identifier) @_new))
+(let_declaration pattern: (identifier) @hint.var
+  value: [(call_expression function: (scoped_identifier path: (_) @hint.new name: (identifier) @hint.ctor))
           (try_expression (call_expression
-            function: (scoped_identifier path: (_) @hint.new name: (identifier) @_new)))])
-  (#any-of? @_new "new" "default" "with_capacity" "from" "builder" "open" "connect"))
+            function: (scoped_identifier path: (_) @hint.new name: (identifier) @hint.ctor)))])
   @hint
 (field_declaration name: (field_identifier) @hint.member type: (_) @hint.type) @hint
 
