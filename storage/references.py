@@ -469,6 +469,7 @@ class _Resolver:
             else:
                 self.other_top[other.path].append(other)
         self.providers: set[str] = {target.path}
+        self._mapped: dict[tuple[str, str, str], set[str]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -531,8 +532,15 @@ class _Resolver:
                 return
 
     def _module_files(self, record: FileUses, source: str) -> set[str]:
-        mapping = _MODULE_FILES.get(record.language)
-        return mapping(source, record.path, self.files) if mapping else set()
+        # Mapping a source scans the file list: once per source and importing directory
+        # (a hot name's thousands of uses share a few imports).
+        key = (record.language, source, posixpath.dirname(record.path))
+        found = self._mapped.get(key)
+        if found is None:
+            mapping = _MODULE_FILES.get(record.language)
+            found = self._mapped[key] = (mapping(source, record.path, self.files)
+                                         if mapping else set())
+        return found
 
     def _provides(self, record: FileUses, source: str) -> bool:
         return bool(self._module_files(record, source) & self.providers)
@@ -865,13 +873,18 @@ def find_references(
     resolver.learn_reexports(records)
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
+    classified = 0
     for record in records:
+        if classified % _CLOCK_EVERY == 0 and classified and time.perf_counter() > deadline:
+            out_of_time = True
+            break
         languages.add(record.language)
         aliases = {item.name for item in record.imports
                    if item.imported == name and item.name not in ("", "*", name)}
         for use in uses_named(record, [name, *sorted(aliases)]):
             verdict = resolver.classify(record, use)
             tiers[verdict.tier].append((record, use, verdict))
+        classified += 1
     resolved = sorted(
         tiers[Tier.RESOLVED],
         key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
@@ -880,7 +893,7 @@ def find_references(
     groups = _groups(page, index)
     partial = []
     if out_of_time:
-        partial.append(f"the time budget ({query.budget_ms} ms) ran out: {len(records):,} of "
+        partial.append(f"the time budget ({query.budget_ms} ms) ran out: {classified:,} of "
                        f"the {len(addresses):,} files that use {name} were read")
     if cut:
         partial.append(f"the time budget ran out while finding the subclasses of "
@@ -908,7 +921,7 @@ def find_references(
         groups=groups,
         possible_groups=_possible_groups(tiers[Tier.POSSIBLE]),
         elsewhere_groups=_elsewhere_groups(tiers[Tier.ELSEWHERE]),
-        files_read=len(records),
+        files_read=classified,
         files_using=len(addresses),
         took_ms=_ms(started),
         partial="; ".join(partial),
