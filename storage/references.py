@@ -331,20 +331,25 @@ def _go_package_files(source: str, importer: str, files: frozenset[str]) -> set[
     directories = _go_directories(files)
     for keep in range(len(parts), 0, -1):
         tail = "/".join(parts[-keep:])
-        found = {d for d in directories if d == tail or d.endswith("/" + tail)}
+        found = [d for d in directories if d == tail or d.endswith("/" + tail)]
         if found and (keep > 1 or len(parts) == 1):
-            return {f for f in files if f.endswith(".go") and posixpath.dirname(f) in found}
+            return {f for d in found for f in directories[d]}
     return set()
 
 
-_GO_DIRECTORIES: dict[int, set[str]] = {}
+_GO_DIRECTORIES: dict[int, dict[str, list[str]]] = {}
 
 
-def _go_directories(files: frozenset[str]) -> set[str]:
+def _go_directories(files: frozenset[str]) -> dict[str, list[str]]:
+    """The `.go` files of an index by directory (one file list's, kept while it is)."""
     key = id(files)
     if key not in _GO_DIRECTORIES:
         _GO_DIRECTORIES.clear()
-        _GO_DIRECTORIES[key] = {posixpath.dirname(f) for f in files if f.endswith(".go")}
+        by_directory: dict[str, list[str]] = defaultdict(list)
+        for path in files:
+            if path.endswith(".go"):
+                by_directory[posixpath.dirname(path)].append(path)
+        _GO_DIRECTORIES[key] = dict(by_directory)
     return _GO_DIRECTORIES[key]
 
 
@@ -534,7 +539,8 @@ class _Resolver:
     def _module_files(self, record: FileUses, source: str) -> set[str]:
         # Mapping a source scans the file list: once per source and importing directory
         # (a hot name's thousands of uses share a few imports).
-        key = (record.language, source, posixpath.dirname(record.path))
+        key = (record.language, source, "" if record.language == "go" else
+               posixpath.dirname(record.path))  # Go's import paths are not relative
         found = self._mapped.get(key)
         if found is None:
             mapping = _MODULE_FILES.get(record.language)
