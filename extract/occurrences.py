@@ -13,14 +13,17 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
-  own name); `@bind.type` a type's name (where the language keeps them apart,
-  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a destructuring target (`a, (b, c)`: the
-  identifiers found through nodes whose type ends in `pattern` or `_list`, not those in
-  an attribute or a subscript); a name bound outside every scope is the module's: not local. A name that is
-  a definition symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
+  own name); `@bind.type` a type's name (where the language keeps types' names apart,
+  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a
+  destructuring target (`a, (b, c)`: the identifiers found through nodes whose type ends
+  in `pattern` or `_list`, not those of an attribute, a subscript or a default). A name
+  bound outside every scope is the module's: not local. A name that is a definition
+  symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
 - `@global` a name a scope declares global (Python `global x`): not local there;
 - `@skip` a node none of whose names is a use (keyword-argument names, import paths,
   object keys); definitions' own names are skipped without a pattern (`defined`);
+  `@skip.weak` a name that is no use unless a pattern of a kind other than `plain`
+  captures it (Kotlin's import paths, whose last name is the one imported);
 - `@ref.<kind>` a use, of a `UseKind` (`@ref.attribute_call`...), with `@receiver` what it
   is looked up on. A name several patterns capture takes the first of `_PRIORITY`'s kinds.
   A name with a receiver is always a use; a bare name only when no enclosing scope binds it;
@@ -32,12 +35,15 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
   `@import.module` a module bound itself (as its alias, or its own name), or
-  `@import.wildcard`.
+  `@import.wildcard`; `@import.path` the module's path and the name taken as one
+  (`a.b.C`).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import operator
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -68,8 +74,12 @@ _PRIORITY = {
         )
     )
 }
-_BY_PRIORITY = sorted(((f"ref.{kind.value}", kind) for kind in UseKind),
-                      key=lambda item: _PRIORITY[item[1]])
+# (capture, kind, whether a receiver is looked for): attributes have one; another kind
+# only when its pattern says so (`@ref.call.member`: `new a.B()`, `pkg.T{}`).
+_BY_PRIORITY = sorted(
+    [(f"ref.{kind.value}", kind, kind in (UseKind.ATTRIBUTE, UseKind.ATTRIBUTE_CALL))
+     for kind in UseKind] + [(f"ref.{kind.value}.member", kind, True) for kind in UseKind],
+    key=lambda item: (_PRIORITY[item[1]], not item[0].endswith(".member")))
 _CLASS_KINDS = frozenset(
     {SymbolKind.CLASS, SymbolKind.STRUCT, SymbolKind.INTERFACE, SymbolKind.TRAIT,
      SymbolKind.ENUM}
@@ -83,6 +93,8 @@ _TYPE_PREFIX = re.compile(
     r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
 _GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+# Declared types that leave the type to the compiler.
+_INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")
 _NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
 
@@ -98,6 +110,11 @@ class _Rules(NamedTuple):
     ctor: Callable[[str], str] = lambda callee: ""
     #: The name a module imported without an alias is bound as.
     module_name: Callable[[str], str] = lambda source: source
+    #: The methods a `@hint.ctor` may name for its receiver to be a type constructed
+    #: (Rust's `T::new()`, Ruby's `C.new`).
+    ctor_names: frozenset[str] = frozenset()
+    #: The functions an `@import.callee` may name (`require`).
+    import_callees: frozenset[str] = frozenset()
     #: Names the language itself defines (`len`, `int`): no definition in any repository
     #: to find, and among the most frequent names. Not uses, unless the file defines or
     #: imports the name itself.
@@ -105,12 +122,22 @@ class _Rules(NamedTuple):
     #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
     #: type's use is local only when a type of that name is (`@bind.type`).
     type_namespace: bool = False
+    #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
+    #: receiver no scope binds takes the type of the field of that name.
+    implicit_self: bool = False
 
 
 def _python_ctor(callee: str) -> str:
     """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming."""
     last = callee.rsplit(".", 1)[-1]
     return callee if last[:1].isupper() and not last.isupper() else ""
+
+
+def _cpp_ctor(callee: str) -> str:
+    """`Connection` for `auto c = Connection(...)`, `net::Pool` for `net::Pool(...)`: a
+    capitalised callee, by the naming most C++ code uses for types."""
+    last = callee.rsplit("::", 1)[-1].split("<", 1)[0]
+    return callee.split("<", 1)[0] if last[:1].isupper() and not last.isupper() else ""
 
 
 def _go_ctor(callee: str) -> str:
@@ -149,14 +176,81 @@ _JS_BUILTINS = frozenset(
     b"NonNullable ReturnType Parameters InstanceType Awaited".split()
 )
 _JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
-             builtins=_JS_BUILTINS)
+             import_callees=frozenset({"require"}), builtins=_JS_BUILTINS)
+
+_JAVA_BUILTINS = frozenset(
+    b"String Object Integer Long Short Byte Boolean Double Float Character Number Math "
+    b"System Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs Exception "
+    b"RuntimeException Error Throwable IllegalArgumentException IllegalStateException "
+    b"NullPointerException UnsupportedOperationException Iterable Comparable Runnable "
+    b"Thread StringBuilder Class Void CharSequence Enum Record var".split()
+)
+
+_CSHARP_BUILTINS = frozenset(
+    b"String Object Console Math Exception ArgumentException ArgumentNullException "
+    b"InvalidOperationException NotImplementedException NotSupportedException Task List "
+    b"Dictionary IEnumerable IDisposable Guid DateTime TimeSpan Func Action nameof var value "
+    b"Obsolete Serializable".split()
+)
+
+_RUST_BUILTINS = frozenset(
+    b"Some None Ok Err Vec String Box Option Result Self Default Clone Copy Debug Send Sync "
+    b"Sized Fn FnMut FnOnce Iterator IntoIterator From Into PartialEq Eq PartialOrd Ord Hash "
+    b"Display Drop AsRef ToString println print eprintln eprint format vec assert assert_eq "
+    b"assert_ne debug_assert panic write writeln matches unreachable todo unimplemented "
+    b"derive test cfg allow deny inline dbg".split()
+)
+
+_KOTLIN_BUILTINS = frozenset(
+    b"it String Int Long Short Byte Boolean Double Float Char Any Unit Nothing Array List "
+    b"MutableList Map MutableMap Set MutableSet listOf mutableListOf mapOf mutableMapOf setOf "
+    b"mutableSetOf arrayOf emptyList emptyMap println print require check error lazy "
+    b"Exception IllegalArgumentException IllegalStateException Override JvmStatic "
+    b"Deprecated Suppress".split()
+)
+
+_RUBY_BUILTINS = frozenset(
+    b"puts print p pp require require_relative load autoload raise attr_accessor "
+    b"attr_reader attr_writer include extend prepend private protected public "
+    b"module_function new loop lambda proc format sprintf block_given? Integer Float String "
+    b"Array Hash Kernel Object StandardError ArgumentError RuntimeError NotImplementedError "
+    b"Struct Comparable Enumerable".split()
+)
+
+_PHP_BUILTINS = frozenset(
+    b"count strlen sprintf printf array_map array_filter array_keys array_values array_merge "
+    b"in_array implode explode is_array is_string is_int is_null json_encode json_decode "
+    b"isset unset empty print_r var_dump str_replace substr trim strtolower strtoupper "
+    b"Exception InvalidArgumentException RuntimeException LogicException Closure Throwable "
+    b"self static parent true false null TRUE FALSE NULL".split()
+)
 
 _RULES: dict[str, _Rules] = {
+    "php": _Rules(self_names=frozenset({"$this", "self", "static"}), self_name="$this",
+                  builtins=_PHP_BUILTINS),
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
     "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
+    "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
+                  module_name=lambda source: "", type_namespace=True),
+    "csharp": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                     implicit_self=True, module_name=lambda source: source,
+                     builtins=_CSHARP_BUILTINS),
+    "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                   implicit_self=True, builtins=_JAVA_BUILTINS),
     "javascript": _JS,
+    "kotlin": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_python_ctor,
+                     type_namespace=True, implicit_self=True, builtins=_KOTLIN_BUILTINS),
+    "ruby": _Rules(self_names=frozenset({"self"}), self_name="self", implicit_self=True,
+                   module_name=lambda source: "", ctor_names=frozenset({"new"}),
+                   import_callees=frozenset({"require", "require_relative", "load", "autoload"}),
+                   builtins=_RUBY_BUILTINS),
+    "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
+                   ctor_names=frozenset(
+                       {"new", "default", "with_capacity", "from", "builder", "open", "connect"}),
+                   module_name=lambda source: source.rsplit("::", 1)[-1],
+                   builtins=_RUST_BUILTINS),
     "typescript": _JS,
     "tsx": _JS,
 }
@@ -168,6 +262,7 @@ class _Queries(NamedTuple):
 
     every: QueryCursor  # the whole file: run once over the tree, for its captures
     imports: QueryCursor  # its import patterns alone, on each import statement
+    hints: QueryCursor  # its receiver-type patterns alone, on a receiver's binding
 
 
 @functools.cache
@@ -180,10 +275,17 @@ def _queries(language: str) -> _Queries | None:
         return None
     text = "\n".join(path.read_text(encoding="utf-8") for path in files)
     grammar = get_language(spec.grammar)  # type: ignore[arg-type]
-    imports = "\n".join(pattern for pattern in _patterns(text) if "@import" in pattern)
-    alone = QueryCursor(Query(grammar, imports or "(ERROR) @import"))
-    alone.set_max_start_depth(0)  # patterns rooted at the statement only
-    return _Queries(QueryCursor(Query(grammar, text)), alone)
+    patterns = _patterns(text)
+    alone = []
+    for capture in ("@import", "@hint"):
+        chosen = "\n".join(pattern for pattern in patterns if capture in pattern)
+        cursor = QueryCursor(Query(grammar, chosen or f"(ERROR) {capture}"))
+        cursor.set_max_start_depth(0)  # patterns rooted at the node given only
+        alone.append(cursor)
+    # The whole file once over the tree: a hint pattern's root and name are all it needs
+    # there (its type is matched again, alone, for the few names used as receivers).
+    every = re.sub(r"\s@hint\.(?:type|new|call)\b", "", text)
+    return _Queries(QueryCursor(Query(grammar, every)), *alone)
 
 
 _PATTERN_TAIL = re.compile(r"\s*(?:@[\w.]+|[?*+])")
@@ -261,24 +363,13 @@ def type_name(text: str) -> str:
         text = optional[1].strip().strip("\"'")
     text = _NULLABLE.sub("", text)
     text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
+    if text in _INFERRED:
+        return ""
     return text if text and _TYPE_NAME.fullmatch(text) else ""
 
 
-def _merge(types: dict[bytes, str], name: bytes, type_: str) -> None:
-    """Record a binding of `name`: its type stays known while every binding agrees."""
-    known = types.get(name)
-    if known is None:
-        types[name] = type_
-    elif known != type_:
-        types[name] = ""
-
-
-# What may stand between a receiver and the name looked up on it (`a.b`, `a?.b`, `a->b`,
-# `A::b`, `a&.b`, `A\\b`), longest first.
-_SEPARATORS = (b"?.", b"->", b"::", b"&.", b".", b"\\")
 _SPACE = b" \t\r\n"
-# Kinds whose name has no receiver.
-_NO_RECEIVER = frozenset({"ref.plain"})
+_first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 
 
 def occurrences_and_imports(
@@ -325,7 +416,8 @@ def occurrences_and_imports(
     sources = {start: record.source for start, record in taken}  # an imported name's module
     hints: dict[int, str] = {}  # a bound name's start byte → its type
     member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
-    _hints(captured, parsed, rules, hints, member_hints)
+    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+    _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
     # Names are bytes until they are kept: most are locals, dropped without decoding.
     binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
              for node in captured.get("bind", ())]
@@ -343,23 +435,30 @@ def occurrences_and_imports(
     scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
                     key=lambda span: (span[0], -span[1]))
     skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
+    # Lower-case names only (HTML tags in JSX, Java's package names, PHP's `X::class`):
+    # told apart here, not by a query predicate (one reads a node's text back through the
+    # parser's input callback: 0.8 s on one large Go file).
+    skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
+                 if 0x61 <= parsed[node.start_byte] <= 0x7A)
     skips.extend(defined)
     bindings = _bindings(scopes, binds, globals_, hints, defined)
     check()
     # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
     # binding is none (None).
     uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
-    for capture, kind in _BY_PRIORITY:
+    for capture, kind, member in _BY_PRIORITY:
+        if kind is UseKind.PLAIN and "skip.weak" in captured:
+            for node in captured["skip.weak"]:  # no use, unless a pattern above says so
+                uses.setdefault(node.start_byte, None)
         nodes = captured.get(capture)
         if nodes:
-            use = capture not in _NO_RECEIVER
             for node in nodes:
                 start = node.start_byte
                 if start not in uses:
-                    uses[start] = (kind, node, use)
-    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+                    uses[start] = (kind, node, member)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
-                               symbols, member_hints, parsed, rules)
+                               symbols, member_hints, parsed, rules,
+                               LANGUAGES[language].separator, check)
     return occurrences, imports
 
 
@@ -378,17 +477,34 @@ def _bindings(
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
     sites: list[tuple[int, bytes]] = []
-    nest = _Nest(scopes)
-    binds.sort()
+    binds.sort(key=_first)
+    # The scopes around each binding, by a sweep (as `_Nest`, written out: it runs for
+    # every binding of the file).
+    stack: list[int] = []
+    next_scope, count = 0, len(scopes)
     for start, name, outer in binds:
-        chain = nest.at(start)
-        depth = len(chain) - (2 if outer else 1)
+        while next_scope < count and scopes[next_scope][0] <= start:
+            scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= scope_start:
+                stack.pop()
+            stack.append(next_scope)
+            next_scope += 1
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        depth = len(stack) - (2 if outer else 1)
+        type_ = hints.get(start, "") if hints else ""
         if depth < 0:
-            _merge(module, name, hints.get(start, ""))
-            sites.append((start, name))  # a module's binding: no use either
-        elif start not in definitions:
-            _merge(bound[chain[depth]], name, hints.get(start, ""))
-            sites.append((start, name))
+            names = module
+        elif start in definitions:
+            continue
+        else:
+            names = bound[stack[depth]]
+        known = names.get(name)
+        if known is None:
+            names[name] = type_
+        elif known != type_:
+            names[name] = ""
+        sites.append((start, name))  # a binding, a module's too, is no use
     if globals_:
         nest = _Nest(scopes)
         for start, name in sorted(globals_):
@@ -414,9 +530,13 @@ def _visible(scopes: list[tuple[int, int]],
     return visible
 
 
-_NAME_TYPES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+_NAME_TYPES = frozenset(
+    {"identifier", "shorthand_property_identifier_pattern", "shorthand_field_identifier"})
 _PATTERN_ENDS = ("pattern", "_list")
 _DEFAULTED = frozenset({"assignment_pattern", "object_assignment_pattern"})
+_NAMED_PATTERNS = frozenset({"tuple_struct_pattern", "struct_pattern"})
+_NESTING_DECLARATORS = frozenset(
+    {"parenthesized_declarator", "reference_declarator", "structured_binding_declarator"})
 
 
 def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]]) -> None:
@@ -434,63 +554,85 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             left = current.child_by_field_name("left")
             if left is not None:
                 stack.append(left)
+        elif current.type in _NESTING_DECLARATORS:  # `(*fp)(int)`, `&x`, `[a, b]`
+            stack.extend(current.named_children)
         elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
             inner = current.child_by_field_name("declarator")
             if inner is not None:
                 stack.append(inner)
+        elif current.type in _NAMED_PATTERNS:  # Rust's `Some(v)`, `Point { x, y }`
+            kind = current.child_by_field_name("type")
+            stack.extend(child for child in current.named_children if child != kind)
         elif current.type.endswith(_PATTERN_ENDS):
             stack.extend(current.named_children)
 
 
-def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules,
-           hints: dict[int, str], member_hints: list[tuple[int, str, str]]) -> None:
-    """Each `@hint` node's name and type: the `@hint.*` nodes it holds nearest (a pattern's
-    parts are inside its root, and never inside another hint pattern's root)."""
-    containers = sorted({(node.start_byte, -node.end_byte) for node in captured.get("hint", ())})
-    if not containers:
+def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
+           receivers: dict[int, Node], hints: dict[int, str],
+           member_hints: list[tuple[int, str, str]]) -> None:
+    """The types of the names used as receivers (`x` of `x.f()`, `self.x` of
+    `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
+    most are not (a name is matched with its type again on its pattern's root alone)."""
+    wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    prefix = rules.self_name.encode() + b"."
+    candidates = [(node, False) for node in captured.get("hint.var", ())
+                  if parsed[node.start_byte : node.end_byte] in wanted]
+    for node in captured.get("hint.member", ()):
+        field = parsed[node.start_byte : node.end_byte]
+        if prefix + field in wanted or (rules.implicit_self and field in wanted):
+            candidates.append((node, True))
+    if not candidates:
         return
-    spans = [(start, -negated_end) for start, negated_end in containers]
-    parts: list[tuple[int, str, Node]] = [
-        (node.start_byte, capture, node)
-        for capture in ("hint.var", "hint.member", "hint.type", "hint.new", "hint.call")
-        for node in captured.get(capture, ())
-    ]
-    parts.sort(key=lambda part: part[0])
-    slots: list[dict[str, Node]] = [{} for _ in spans]
-    names: list[list[Node]] = [[] for _ in spans]  # `a, b T`: both are T
-    nest = _Nest(spans)
-    for start, capture, node in parts:
-        chain = nest.at(start)
-        if chain:
-            if capture == "hint.var":
-                names[chain[-1]].append(node)
-            elif capture == "hint.member":  # a class's field: `this.field`
-                slots[chain[-1]]["hint.member"] = node
-            else:
-                slots[chain[-1]].setdefault(capture, node)
-    for slot, variables in zip(slots, names):
-        if not variables and "hint.member" not in slot:
+    roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
+    starts = [start for start, _ in roots]
+    for var, member in candidates:
+        index = bisect.bisect_right(starts, var.start_byte) - 1
+        while index >= 0 and roots[index][1].end_byte < var.end_byte:
+            index -= 1  # a root before it that ends before it: look further back
+        if index < 0:
             continue
-        if "hint.type" in slot:
-            type_ = type_name(_text(slot["hint.type"], parsed))
-        elif "hint.new" in slot:
-            type_ = type_name(_text(slot["hint.new"], parsed))
-        elif "hint.call" in slot:
-            type_ = rules.ctor(_WHITESPACE.sub("", _text(slot["hint.call"], parsed)))
-        else:
+        type_ = _hint_type(roots[index][1], var, alone, parsed, rules)
+        if type_ is None:
             continue
-        if "hint.member" in slot:
-            field = slot["hint.member"]
-            member_hints.append((field.start_point.row + 1,
-                                 f"{rules.self_name}.{_text(field, parsed)}", type_))
-        for var in variables:
-            text = _text(var, parsed)
-            if _IDENTIFIER.fullmatch(text):
-                hints[var.start_byte] = type_
-                continue
-            self_name, dot, member = text.partition(".")
-            if dot and self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-                member_hints.append((var.start_point.row + 1, text, type_))
+        text = _text(var, parsed)
+        if member:
+            text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
+        elif _IDENTIFIER.fullmatch(text):
+            hints[var.start_byte] = type_
+            continue
+        self_name, _, member = text.partition(".")
+        if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+            member_hints.append((var.start_point.row + 1, text, type_))
+
+
+def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
+               rules: _Rules) -> str | None:
+    """The type one hint pattern rooted at `root` gives `var` (a declared type first,
+    then a constructed one, then a constructor's call), or None when none does."""
+    found: dict[str, Node] = {}
+    for _, captures in alone.matches(root):
+        if captures.get("hint", (None,))[0] != root:
+            continue
+        named = captures.get("hint.var") or captures.get("hint.member")
+        if not named or named[0] != var:
+            continue
+        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor"):
+            if capture in captures:
+                found.setdefault(capture, captures[capture][0])
+    if not found:
+        return None
+    if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
+        found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
+    if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
+        return type_name(_text(found["hint.arg"], parsed))  # Go's `new(T)`
+    for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
+        if capture in found:
+            type_ = type_name(_text(found[capture], parsed))
+            if type_:
+                return type_
+    if "hint.call" in found:
+        return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed)))
+    return ""
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
@@ -502,6 +644,9 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
     for _, captures in alone.matches(statement):
         if "import" not in captures or captures["import"][0] != statement:
             continue
+        callee = captures.get("import.callee")
+        if callee and _text(callee[0], parsed) not in rules.import_callees:
+            continue  # a call of something else than `require` with a string
         alias = _text(captures["import.alias"][0], parsed) if "import.alias" in captures else ""
         if "import.module" in captures:
             module = captures["import.module"][0]
@@ -509,7 +654,14 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
             records.append((module.start_byte, Import(
                 name=alias or rules.module_name(source), source=source, line=line)))
             continue
-        source = _text(captures["import.source"][0], parsed).strip("\"'`<>")
+        if "import.path" in captures:  # the module's path and the name, as one (Kotlin)
+            path = captures["import.path"][0]
+            source, _, imported = _text(path, parsed).rpartition(".")
+            records.append((path.end_byte - len(imported.encode()), Import(
+                name=alias or imported, source=source, imported=imported, line=line)))
+            continue
+        source_node = captures.get("import.source")  # none: the global namespace (PHP)
+        source = _text(source_node[0], parsed).strip("\"'`<>") if source_node else ""
         if "import.wildcard" in captures:
             records.append((captures["import.wildcard"][0].start_byte,
                             Import(name="*", source=source, line=line)))
@@ -555,7 +707,8 @@ def _occurrences(
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
-    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules,
+    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
+    check: Callable[[], None],
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together."""
@@ -567,7 +720,7 @@ def _occurrences(
     )
     order = [i for _, _, i in spans]
     enclosing = _Nest([(start, end) for start, end, _ in spans])
-    members = _member_types(member_hints, symbols, spans, order)
+    members = _member_types(member_hints, symbols, spans, order, separator)
     visible = _visible(scopes, bindings.scopes)
     separate = rules.type_namespace
     builtins = rules.builtins
@@ -576,34 +729,50 @@ def _occurrences(
                                        [record.name.encode() for record in imports])
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
-    next_scope = 0
-    skip_index, covered = 0, -1
+    next_scope, next_scope_start = 0, scopes[0][0]
+    scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
+    skip_index, next_skip, covered = 0, skips[0][0], -1
     last_line, around, enclosing_name = -1, [], ""
     occurrences: list[Occurrence] = []
     append = occurrences.append
-    for start, use in sorted(uses.items()):
+    type_kind = UseKind.TYPE if separate else None
+    types_seen: dict[tuple[str, int, int], str] = {}
+    # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
+    for position, start in enumerate(sorted(uses)):
+        use = uses[start]
         if use is None:
             continue
-        while skips[skip_index][0] <= start:
-            if skips[skip_index][1] > covered:
-                covered = skips[skip_index][1]
-            skip_index += 1
+        if not position & 0x3FFF:
+            check()  # a large file: the deadline, every 16,384 names
+        if next_skip <= start:
+            while skips[skip_index][0] <= start:
+                if skips[skip_index][1] > covered:
+                    covered = skips[skip_index][1]
+                skip_index += 1
+            next_skip = skips[skip_index][0]
         if start < covered:
             continue
-        while scopes[next_scope][0] <= start:
-            scope_start = scopes[next_scope][0]
-            while stack and scopes[stack[-1]][1] <= scope_start:
+        if next_scope_start <= start or scope_end <= start:
+            while scopes[next_scope][0] <= start:
+                scope_start = scopes[next_scope][0]
+                while stack and scopes[stack[-1]][1] <= scope_start:
+                    stack.pop()
+                stack.append(next_scope)
+                next_scope += 1
+            next_scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= start:
                 stack.pop()
-            stack.append(next_scope)
-            next_scope += 1
-        while stack and scopes[stack[-1]][1] <= start:
-            stack.pop()
-        kind, node, may_have_receiver = use
+            if stack:
+                scope_end, seen = scopes[stack[-1]][1], visible[stack[-1]]
+            else:
+                scope_end, seen = len(parsed) + 1, frozenset()
+        kind, node, member = use
         written = parsed[start : node.end_byte]
-        receiver_node = _receiver(start, receivers, parsed) if may_have_receiver else None
-        if receiver_node is None and (written in builtins or (stack and (
-                b":" + written if separate and kind is UseKind.TYPE else written)
-                in visible[stack[-1]])):
+        if not written:  # a node the parser made up (a missing name)
+            continue
+        receiver_node = _receiver(start, receivers, parsed) if member else None
+        if receiver_node is None and (written in builtins or (
+                (b":" + written if kind is type_kind else written) in seen)):
             continue
         name = written.decode("utf-8", errors="replace")
         row, column = node.start_point
@@ -617,8 +786,13 @@ def _occurrences(
             receiver = sources.get(start, "")
         elif receiver_node is not None:
             receiver = _receiver_text(receiver_node, parsed)
-            receiver_type = _receiver_type(receiver, stack, bindings, around, order, symbols,
-                                           members, rules)
+            # The same receiver in the same scope and definition has the same type.
+            key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
+            receiver_type = types_seen.get(key)  # type: ignore[assignment]
+            if receiver_type is None:
+                receiver_type = types_seen[key] = _receiver_type(
+                    receiver, stack, bindings, around, order, symbols, members, rules,
+                    separator)
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
@@ -630,23 +804,32 @@ def _occurrences(
     return occurrences
 
 
-def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol]) -> str:
+def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol],
+                     separator: str) -> str:
+    """The class `self`/`this` is an instance of: the innermost class-like definition
+    around, else the scope of the innermost method's name (C++'s `void Pool::reset()`,
+    Rust's `impl Pool { fn reset(&self) }`)."""
+    method = ""
     for index in reversed(around):
         symbol = symbols[order[index]]
         if symbol.kind in _CLASS_KINDS:
             return symbol.qualname
-    return ""
+        if not method and symbol.kind is SymbolKind.METHOD:
+            method = symbol.qualname
+    scope, found, _ = method.rpartition(separator) if separator else ("", "", "")
+    return scope if found else ""
 
 
 def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol],
-                  spans: list[tuple[int, int, int]], order: list[int]) -> dict[tuple[str, str], str]:
+                  spans: list[tuple[int, int, int]], order: list[int],
+                  separator: str) -> dict[tuple[str, str], str]:
     """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree."""
     types: dict[tuple[str, str], str] = {}
     if not member_hints:
         return types
     nest = _Nest([(start, end) for start, end, _ in spans])
     for line, text, type_ in sorted(member_hints):
-        owner = _enclosing_class(nest.at(line), order, symbols)
+        owner = _enclosing_class(nest.at(line), order, symbols, separator)
         if owner:
             known = types.get((owner, text))
             types[(owner, text)] = type_ if known is None or known == type_ else ""
@@ -656,19 +839,24 @@ def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol
 def _receiver_type(
     receiver: str, chain: list[int], bindings: _Bindings, around: list[int],
     order: list[int], symbols: list[Symbol], members: dict[tuple[str, str], str],
-    rules: _Rules,
+    rules: _Rules, separator: str,
 ) -> str:
     if receiver in rules.self_names:
-        return _enclosing_class(around, order, symbols)
+        return _enclosing_class(around, order, symbols, separator)
     if _IDENTIFIER.fullmatch(receiver):
         name = receiver.encode()
         for scope in reversed(chain):
             known = bindings.scopes[scope].get(name)
             if known is not None:
                 return known
-        return bindings.module.get(name, "")
+        known = bindings.module.get(name)
+        if known is not None or not (rules.implicit_self and members):
+            return known or ""
+        owner = _enclosing_class(around, order, symbols, separator)
+        return members.get((owner, f"{rules.self_name}.{receiver}"), "")
     if members:
         head, dot, _ = receiver.partition(".")
         if dot and head in rules.self_names:
-            return members.get((_enclosing_class(around, order, symbols), receiver), "")
+            return members.get((_enclosing_class(around, order, symbols, separator), receiver),
+                               "")
     return ""

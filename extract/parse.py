@@ -734,11 +734,17 @@ def extract_file(
                 symbols.append(symbol)
         floor = restart_row + 1
     symbols.sort(key=lambda s: (s.line, s.name, s.kind))
-    occurrences, imports = occurrences_and_imports(uses_root, language, uses_text, symbols,
-                                                   defined, deadline.check)
+    try:
+        occurrences, imports = occurrences_and_imports(uses_root, language, uses_text,
+                                                       symbols, defined, deadline.check)
+        read = True
+    except ParseTimeout:
+        # The definitions are found: a file long to read (generated Go rewrite rules) keeps
+        # them, and says that its uses were not read.
+        occurrences, imports, read = [], [], False
     return Extraction(
         symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first,
-        occurrences=occurrences, imports=imports,
+        occurrences=occurrences, imports=imports, occurrences_read=read,
     )
 
 

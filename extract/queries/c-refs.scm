@@ -11,8 +11,24 @@
 
 ; --- Local bindings: parameters and declarations inside a function (a declarator's
 ; name, through pointers, arrays and initialisers).
-(parameter_declaration declarator: (_) @bind.all)
-(declaration declarator: (_) @bind.all)
+(parameter_declaration declarator: [
+  (identifier) @bind
+  (pointer_declarator declarator: (identifier) @bind)
+  (array_declarator declarator: (identifier) @bind)
+  (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @bind))
+  [(function_declarator) (parenthesized_declarator)
+   (pointer_declarator declarator: (pointer_declarator declarator: (_ (_))))] @bind.all])
+(declaration declarator: [
+  (identifier) @bind
+  (init_declarator declarator: (identifier) @bind)
+  (pointer_declarator declarator: (identifier) @bind)
+  (array_declarator declarator: (identifier) @bind)
+  (init_declarator declarator: [(pointer_declarator declarator: (identifier) @bind)
+                                (array_declarator declarator: (identifier) @bind)])
+  [(function_declarator) (parenthesized_declarator)
+   (pointer_declarator declarator: (pointer_declarator declarator: (_)))
+   (init_declarator declarator: [(function_declarator) (parenthesized_declarator)
+                                 (pointer_declarator declarator: (pointer_declarator))])] @bind.all])
 (declaration declarator: (function_declarator declarator: (identifier) @bind.outer))
 (declaration declarator: (pointer_declarator declarator: (function_declarator
   declarator: (identifier) @bind.outer)))

@@ -42,23 +42,23 @@
 
 ; Composite literals construct: `T{}`, `pkg.T{}`.
 (composite_literal type: (type_identifier) @ref.call)
-(composite_literal type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call))
+(composite_literal type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member))
 (composite_literal type: (generic_type type: (type_identifier) @ref.call))
 (composite_literal type: (generic_type
-  type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call)))
+  type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member)))
 
 ; Embedded fields and interfaces.
-(field_declaration !name type: [(type_identifier) @ref.inherit
-                                 (pointer_type (type_identifier) @ref.inherit)
+(field_declaration !name type: [(type_identifier) @ref.inherit.member
+                                 (pointer_type (type_identifier) @ref.inherit.member)
                                  (qualified_type package: (_) @receiver
-                                                 name: (type_identifier) @ref.inherit)
+                                                 name: (type_identifier) @ref.inherit.member)
                                  (pointer_type (qualified_type package: (_) @receiver
-                                                               name: (type_identifier) @ref.inherit))])
+                                                               name: (type_identifier) @ref.inherit.member))])
 (interface_type (type_elem (type_identifier) @ref.inherit))
 (interface_type (type_elem (qualified_type package: (_) @receiver
-                                           name: (type_identifier) @ref.inherit)))
+                                           name: (type_identifier) @ref.inherit.member)))
 
-(qualified_type package: (_) @receiver name: (type_identifier) @ref.type)
+(qualified_type package: (_) @receiver name: (type_identifier) @ref.type.member)
 (type_identifier) @ref.type
 (identifier) @ref.plain
 
@@ -77,9 +77,8 @@
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list . (call_expression
-    function: (identifier) @_new
-    arguments: (argument_list . (_) @hint.new .)) .)
-  (#eq? @_new "new")) @hint
+    function: (identifier) @hint.call
+    arguments: (argument_list . (_) @hint.arg .)) .)) @hint
 
 ; --- Imports: `"net/http"` binds `http`, `h "net/http"` binds `h`, `. "strings"` all.
 (import_spec !name path: (_) @import.module) @import

@@ -16,9 +16,9 @@
 (catch_clause) @scope
 
 ; --- Local bindings.
-(variable_declarator name: (_) @bind.all)
-(for_in_statement left: (_) @bind.all)
-(catch_clause parameter: (_) @bind.all)
+(variable_declarator name: [(identifier) @bind (object_pattern) @bind.all (array_pattern) @bind.all])
+(for_in_statement left: [(identifier) @bind (_ (_)) @bind.all])
+(catch_clause parameter: [(identifier) @bind (_ (_)) @bind.all])
 (arrow_function parameter: (identifier) @bind)
 (function_expression name: (identifier) @bind)
 (function_declaration name: (identifier) @bind.outer)
@@ -35,10 +35,10 @@
 (export_statement (export_clause (export_specifier name: (identifier) @ref.import)) source: (_))
 
 (decorator (identifier) @ref.decorator)
-(decorator (member_expression object: (_) @receiver property: (property_identifier) @ref.decorator))
+(decorator (member_expression object: (_) @receiver property: (property_identifier) @ref.decorator.member))
 (decorator (call_expression function: (identifier) @ref.decorator))
 (decorator (call_expression function: (member_expression
-  object: (_) @receiver property: (property_identifier) @ref.decorator)))
+  object: (_) @receiver property: (property_identifier) @ref.decorator.member)))
 
 (call_expression function: (member_expression
   object: (_) @receiver
@@ -50,7 +50,7 @@
 (call_expression function: (identifier) @ref.call)
 (new_expression constructor: (identifier) @ref.call)
 (new_expression constructor: (member_expression
-  object: (_) @receiver property: (property_identifier) @ref.call))
+  object: (_) @receiver property: (property_identifier) @ref.call.member))
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @ref.attribute)
@@ -75,13 +75,13 @@
 (import_statement source: (string (string_fragment) @import.module)) @import
 (variable_declarator
   name: (identifier) @import.alias
-  value: (call_expression function: (identifier) @_require
-                          arguments: (arguments . (string (string_fragment) @import.module) .))
-  (#eq? @_require "require")) @import
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.module) .)))
+  @import
 (variable_declarator
   name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
                          (pair_pattern key: (property_identifier) @import.name
                                        value: (identifier) @import.alias)])
-  value: (call_expression function: (identifier) @_require
-                          arguments: (arguments . (string (string_fragment) @import.source) .))
-  (#eq? @_require "require")) @import
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.source) .)))
+  @import

@@ -17,10 +17,10 @@
 (typed_default_parameter name: (identifier) @bind)
 (list_splat_pattern (identifier) @bind)
 (dictionary_splat_pattern (identifier) @bind)
-(assignment left: (_) @bind.all)
+(assignment left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
 (augmented_assignment left: (identifier) @bind)
-(for_statement left: (_) @bind.all)
-(for_in_clause left: (_) @bind.all)
+(for_statement left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
+(for_in_clause left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
 (as_pattern alias: (as_pattern_target (identifier) @bind))
 (named_expression name: (identifier) @bind)
 (class_definition name: (identifier) @bind)
@@ -42,23 +42,23 @@
 ; --- Uses.
 (import_from_statement
   module_name: (_) @receiver
-  name: [(dotted_name (identifier) @ref.import)
-         (aliased_import name: (dotted_name (identifier) @ref.import))])
+  name: [(dotted_name (identifier) @ref.import.member)
+         (aliased_import name: (dotted_name (identifier) @ref.import.member))])
 
 (decorator (identifier) @ref.decorator)
-(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.decorator))
+(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.decorator.member))
 (decorator (call function: (identifier) @ref.decorator))
-(decorator (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.decorator)))
+(decorator (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.decorator.member)))
 
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
-  (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
+  (attribute object: (_) @receiver attribute: (identifier) @ref.inherit.member)))
 
 (type (identifier) @ref.type)
-(type (attribute object: (_) @receiver attribute: (identifier) @ref.type))
+(type (attribute object: (_) @receiver attribute: (identifier) @ref.type.member))
 (type (generic_type (identifier) @ref.type))
-(type (binary_operator [(identifier) @ref.type
-                        (attribute object: (_) @receiver attribute: (identifier) @ref.type)]))
+(type (binary_operator [(identifier) @ref.type.member
+                        (attribute object: (_) @receiver attribute: (identifier) @ref.type.member)]))
 
 (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.attribute_call))
 (call function: (identifier) @ref.call)

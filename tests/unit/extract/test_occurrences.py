@@ -10,6 +10,7 @@ bind locally, and no use is missing).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import msgspec
@@ -356,3 +357,127 @@ def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
         ("size", "attribute", "it", "node"),
         ("LIMIT", "plain", "", ""),
     ]
+
+
+def test_cpp_this_in_an_out_of_line_method_and_auto_constructions() -> None:
+    source = (
+        "namespace net {\n"
+        "template <typename T> T* Pool<T>::take(const Key& key) {\n"
+        "  auto conn = Connection(key);\n"
+        "  auto* raw = new Socket();\n"
+        "  auto it = items_.find(key);\n"
+        "  this->count_++; conn.open(); raw->bind(); it->second.use();\n"
+        "  return std::move(util::cast<T>(conn));\n"
+        "}\n"
+        "}\n"
+    )
+    assert uses(source, "cpp") == [
+        ("Key", "type", "", ""),
+        ("Connection", "call", "", ""),
+        ("Socket", "call", "", ""),
+        ("items_", "plain", "", ""),
+        ("find", "attribute_call", "items_", ""),
+        ("count_", "attribute", "this", "net::Pool"),
+        ("open", "attribute_call", "conn", "Connection"),
+        ("bind", "attribute_call", "raw", "Socket"),
+        ("second", "attribute", "it", ""),
+        ("use", "attribute_call", "it->second", ""),
+        ("move", "call", "std", ""),
+        ("cast", "call", "util", ""),
+    ]
+
+
+def test_java_fields_without_this_and_names_shared_by_a_type_and_a_value() -> None:
+    source = (
+        "class Pool {\n"
+        "  private Config config;\n"
+        "  void run(Config config, Task task) {\n"
+        "    config.load(); items.add(task); this.config.x();\n"
+        "  }\n"
+        "  Client client() { Client client = new Client(); return client; }\n"
+        "}\n"
+    )
+    assert uses(source, "java") == [
+        ("Config", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Task", "type", "", ""),
+        ("load", "attribute_call", "config", "Config"),
+        ("items", "plain", "", ""),
+        ("add", "attribute_call", "items", ""),
+        ("config", "attribute", "this", "Pool"),
+        ("x", "attribute_call", "this.config", "Config"),
+        ("Client", "type", "", ""),
+        ("Client", "type", "", ""),
+        ("Client", "call", "", ""),
+    ]
+
+
+def test_rust_patterns_bind_their_names_not_their_types_and_self_is_the_impl_type() -> None:
+    source = (
+        "impl Pool {\n"
+        "    fn take(&self, key: &Key) -> Option<Conn> {\n"
+        "        let Some(conn) = self.free.pop() else { return None };\n"
+        "        if let Point { x, y: py } = origin() { conn.at(x, py); }\n"
+        "        let c = Client::new(key);\n"
+        "        match conn.state { State::Idle(n) => c.go(n), other => fail(other) }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert uses(source, "rust") == [
+        ("Pool", "type", "", ""),
+        ("Key", "type", "", ""),
+        ("Conn", "type", "", ""),
+        ("free", "attribute", "self", "Pool"),
+        ("pop", "attribute_call", "self.free", ""),
+        ("Point", "type", "", ""),
+        ("origin", "call", "", ""),
+        ("at", "attribute_call", "conn", ""),
+        ("Client", "plain", "", ""),
+        ("new", "call", "Client", ""),
+        ("state", "attribute", "conn", ""),
+        ("State", "plain", "", ""),
+        ("Idle", "plain", "State", ""),
+        ("go", "attribute_call", "c", "Client"),
+        ("fail", "call", "", ""),
+    ]
+
+
+def test_every_language_has_a_refs_fixture() -> None:
+    assert refs_languages() == sorted(LANGUAGES)
+
+
+def test_php_imports_with_and_without_a_namespace() -> None:
+    source = "<?php\nuse Foo;\nuse Bar\\Baz as Qux;\nuse A\\{B, C as D};\n"
+    assert extract_file("t.php", source.encode()).imports == [
+        Import(name="Foo", source="", imported="Foo", line=2),
+        Import(name="Qux", source="Bar", imported="Baz", line=3),
+        Import(name="B", source="A", imported="B", line=4),
+        Import(name="D", source="A", imported="C", line=4),
+    ]
+
+
+def test_a_deadline_passed_while_reading_uses_keeps_the_definitions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from symfind.extract import ParseTimeout, parse
+
+    assert extract_file("t.py", b"import os\n").occurrences_read
+
+    def too_long(*_args: object) -> None:
+        raise ParseTimeout("extraction exceeded 5.0s")
+
+    monkeypatch.setattr(parse, "occurrences_and_imports", too_long)
+    extraction = extract_file("t.py", b"import os\n\ndef f():\n    return os.getcwd()\n")
+    assert [symbol.name for symbol in extraction.symbols] == ["f"]
+    assert (extraction.occurrences, extraction.imports, extraction.occurrences_read) == (
+        [], [], False)
+
+
+def test_no_refs_query_has_a_text_predicate() -> None:
+    """A text predicate reads its node's text back through the parser's input callback
+    (extract/parse.py parses from one): on a refs query it ran for most nodes of a kind,
+    0.8 s on go-stdlib's rewriteAMD64.go. What needs a text goes to a capture the Python
+    side reads (`@skip.lower`, `@hint.ctor`, `@import.callee`)."""
+    queries = Path(__file__).resolve().parents[3] / "extract" / "queries"
+    found = [f"{path.name}: {match}" for path in sorted(queries.glob("*-refs.scm"))
+             for match in re.findall(r"\(#[\w-]+[?!]", path.read_text(encoding="utf-8"))]
+    assert found == []
