@@ -912,6 +912,10 @@ def find_references(
     if unfollowed:
         unchecked.append(f"imports are not followed for {', '.join(unfollowed)}: its uses "
                          "outside their own file are resolved only for a name defined once")
+    unread = sum(1 for state in manifest.files.values() if not state.uses_read)
+    if unread:
+        unchecked.append(f"{unread:,} indexed files whose uses were not read before the "
+                         "parse deadline (their definitions are indexed)")
     if skipped:
         unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
                          + ", ".join(f"{reason} {count:,}" for reason, count
