@@ -136,6 +136,7 @@ def process_file(
     state = msgspec.structs.replace(
         state, language=symbols[0].language if symbols else "",
         error_regions=extraction.error_regions, recovered=extraction.recovered,
+        uses_read=extraction.occurrences_read,
     )
     return FileOutcome(path=path, state=state, symbols=symbols,
                        occurrences=extraction.occurrences, imports=extraction.imports,

@@ -41,6 +41,9 @@ class FileState(msgspec.Struct, frozen=True, kw_only=True):
     #: A file that defines nothing keeps its uses of names and imports here
     #: (`storage/uses.py`): a document of their own would shift the search's statistics.
     uses: bytes = b""
+    #: False when extraction's deadline passed before the file's uses were read: its
+    #: definitions are indexed, its uses are not (references say so).
+    uses_read: bool = True
 
 
 class Manifest(msgspec.Struct, frozen=True, kw_only=True):

@@ -331,20 +331,25 @@ def _go_package_files(source: str, importer: str, files: frozenset[str]) -> set[
     directories = _go_directories(files)
     for keep in range(len(parts), 0, -1):
         tail = "/".join(parts[-keep:])
-        found = {d for d in directories if d == tail or d.endswith("/" + tail)}
+        found = [d for d in directories if d == tail or d.endswith("/" + tail)]
         if found and (keep > 1 or len(parts) == 1):
-            return {f for f in files if f.endswith(".go") and posixpath.dirname(f) in found}
+            return {f for d in found for f in directories[d]}
     return set()
 
 
-_GO_DIRECTORIES: dict[int, set[str]] = {}
+_GO_DIRECTORIES: dict[int, dict[str, list[str]]] = {}
 
 
-def _go_directories(files: frozenset[str]) -> set[str]:
+def _go_directories(files: frozenset[str]) -> dict[str, list[str]]:
+    """The `.go` files of an index by directory (one file list's, kept while it is)."""
     key = id(files)
     if key not in _GO_DIRECTORIES:
         _GO_DIRECTORIES.clear()
-        _GO_DIRECTORIES[key] = {posixpath.dirname(f) for f in files if f.endswith(".go")}
+        by_directory: dict[str, list[str]] = defaultdict(list)
+        for path in files:
+            if path.endswith(".go"):
+                by_directory[posixpath.dirname(path)].append(path)
+        _GO_DIRECTORIES[key] = dict(by_directory)
     return _GO_DIRECTORIES[key]
 
 
@@ -469,6 +474,7 @@ class _Resolver:
             else:
                 self.other_top[other.path].append(other)
         self.providers: set[str] = {target.path}
+        self._mapped: dict[tuple[str, str, str], set[str]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -531,8 +537,16 @@ class _Resolver:
                 return
 
     def _module_files(self, record: FileUses, source: str) -> set[str]:
-        mapping = _MODULE_FILES.get(record.language)
-        return mapping(source, record.path, self.files) if mapping else set()
+        # Mapping a source scans the file list: once per source and importing directory
+        # (a hot name's thousands of uses share a few imports).
+        key = (record.language, source, "" if record.language == "go" else
+               posixpath.dirname(record.path))  # Go's import paths are not relative
+        found = self._mapped.get(key)
+        if found is None:
+            mapping = _MODULE_FILES.get(record.language)
+            found = self._mapped[key] = (mapping(source, record.path, self.files)
+                                         if mapping else set())
+        return found
 
     def _provides(self, record: FileUses, source: str) -> bool:
         return bool(self._module_files(record, source) & self.providers)
@@ -831,7 +845,7 @@ def find_references(
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
             unchecked=list(_ALWAYS_UNCHECKED))
-    addresses, records, out_of_time, cut, tiers, languages = _classify(
+    addresses, classified, out_of_time, cut, tiers, languages = _classify(
         target, index, manifest, deadline)
     name = target.name
     resolved = sorted(
@@ -842,7 +856,7 @@ def find_references(
     groups = _groups(page, index)
     partial = []
     if out_of_time:
-        partial.append(f"the time budget ({query.budget_ms} ms) ran out: {len(records):,} of "
+        partial.append(f"the time budget ({query.budget_ms} ms) ran out: {classified:,} of "
                        f"the {len(addresses):,} files that use {name} were read")
     if cut:
         partial.append(f"the time budget ran out while finding the subclasses of "
@@ -855,6 +869,10 @@ def find_references(
     if unfollowed:
         unchecked.append(f"imports are not followed for {', '.join(unfollowed)}: its uses "
                          "outside their own file are resolved only for a name defined once")
+    unread = sum(1 for state in manifest.files.values() if not state.uses_read)
+    if unread:
+        unchecked.append(f"{unread:,} indexed files whose uses were not read before the "
+                         "parse deadline (their definitions are indexed)")
     if skipped:
         unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
                          + ", ".join(f"{reason} {count:,}" for reason, count
@@ -870,7 +888,7 @@ def find_references(
         groups=groups,
         possible_groups=_possible_groups(tiers[Tier.POSSIBLE]),
         elsewhere_groups=_elsewhere_groups(tiers[Tier.ELSEWHERE]),
-        files_read=len(records),
+        files_read=classified,
         files_using=len(addresses),
         took_ms=_ms(started),
         partial="; ".join(partial),
@@ -881,11 +899,12 @@ def find_references(
 
 
 def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
-        list[int], list[FileUses], bool, list[str],
+        list[int], int, bool, list[str],
         dict[str, list[tuple[FileUses, Use, _Verdict]]], set[str]]:
-    """Every use of `target`'s name in the files read before `deadline`, in its tier: the
-    files that use the name, the records read, whether time ran out, the classes whose
-    subclasses were not all found in time, the tiers, and the languages read."""
+    """Every use of `target`'s name in the files classified before `deadline`, in its tier:
+    the files that use the name, how many were classified, whether time ran out, the
+    classes whose subclasses were not all found in time, the tiers, and the languages
+    read."""
     name = target.name
     named = [s for s in index.definitions_named(name)
              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
@@ -920,14 +939,19 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
     resolver.learn_reexports(records)
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
+    classified = 0
     for record in records:
+        if classified % _CLOCK_EVERY == 0 and classified and time.perf_counter() > deadline:
+            out_of_time = True
+            break
         languages.add(record.language)
         aliases = {item.name for item in record.imports
                    if item.imported == name and item.name not in ("", "*", name)}
         for use in uses_named(record, [name, *sorted(aliases)]):
             verdict = resolver.classify(record, use)
             tiers[verdict.tier].append((record, use, verdict))
-    return addresses, records, out_of_time, cut, tiers, languages
+        classified += 1
+    return addresses, classified, out_of_time, cut, tiers, languages
 
 
 def classified_uses(

@@ -34,6 +34,8 @@ change bumps it, and an index of another version is rebuilt, never misread):
    C and Lua names that join them without a case change or `_`.
 6. References: `uses` and `uses_record` hold each file's uses of names and its imports,
    on its first definition's document (`storage/uses.py`).
+7. A stored use's kind is its position in `storage.uses.KINDS` (a small integer, not its
+   name): 1–2% smaller indexes.
 """
 
 from __future__ import annotations

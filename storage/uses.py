@@ -34,9 +34,13 @@ from symfind.extract.records import Import, Occurrence, UseKind
 USES_FIELD = "uses"
 USES_RECORD_FIELD = "uses_record"
 
-#: A use as stored: (line, column, kind, receiver, receiver_type, enclosing), the last
-#: three as indexes into `FileUses.strings` (0 is "").
-Entry = tuple[int, int, str, int, int, int]
+#: A use as stored: (line, column, kind, receiver, receiver_type, enclosing), the kind as
+#: its position in `KINDS`, the last three as indexes into `FileUses.strings` (0 is "").
+Entry = tuple[int, int, int, int, int, int]
+#: Stored kinds by position: new kinds are appended, never inserted (a stored index
+#: keeps its meaning).
+KINDS: tuple[UseKind, ...] = tuple(UseKind)
+_KIND_CODES = {kind: code for code, kind in enumerate(KINDS)}
 
 
 class FileUses(msgspec.Struct, frozen=True, array_like=True):
@@ -79,7 +83,7 @@ def encode_uses(
     strings: dict[str, int] = {"": 0}
     grouped: dict[str, list[Entry]] = {}
     for occurrence in occurrences:
-        entry = (occurrence.line, occurrence.column, str(occurrence.kind),
+        entry = (occurrence.line, occurrence.column, _KIND_CODES[occurrence.kind],
                  strings.setdefault(occurrence.receiver, len(strings)),
                  strings.setdefault(occurrence.receiver_type, len(strings)),
                  strings.setdefault(occurrence.enclosing, len(strings)))
@@ -110,7 +114,7 @@ def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:
             continue
         for line, column, kind, receiver, receiver_type, enclosing in _ENTRIES_DECODER.decode(raw):
             found.append(Use(path=record.path, name=name, line=line, column=column,
-                             kind=UseKind(kind), receiver=strings[receiver],
+                             kind=KINDS[kind], receiver=strings[receiver],
                              receiver_type=strings[receiver_type],
                              enclosing=strings[enclosing]))
     found.sort(key=lambda use: (use.line, use.column))

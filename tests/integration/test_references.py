@@ -195,11 +195,21 @@ def test_a_name_no_file_uses_says_so_and_names_the_skipped_files(tmp_path: Path)
     files = {"pkg/api.py": project()["pkg/api.py"]}
     searcher = build(tmp_path / "index", files, skipped={"vendor/big.py": "too_large",
                                                           "data.py": "binary"})
+    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
+        # Its definitions indexed, its uses not read before the parse deadline.
+        writer.replace_file("slow.py", FileState(mtime_ns=1, size=1, digest="s",
+                                                 uses_read=False),
+                            [defn("slow.py", "slow", SymbolKind.FUNCTION, 1, 2)])
+        writer.commit()
+    searcher.refresh()
     found = searcher.find_references(ReferencesQuery(target="get"))
     assert (found.resolved, found.possible, found.elsewhere, found.files_using) == (0, 0, 0, 0)
     assert found.empty_reason == "no indexed file uses the name get"
     assert found.skipped == {"binary": 1, "too_large": 1}
-    assert found.unchecked[-1] == "2 files the index skipped: binary 1, too_large 1"
+    assert found.unchecked[-2:] == [
+        "1 indexed files whose uses were not read before the parse deadline (their "
+        "definitions are indexed)",
+        "2 files the index skipped: binary 1, too_large 1"]
 
 
 def test_an_index_being_built_makes_the_answer_partial_and_says_how_far(
