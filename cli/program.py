@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn, TextIO
 
-from symfind.cli.commands import daemon, index, mcp, search, serve, status, token
+from symfind.cli.commands import daemon, index, mcp, refs, search, serve, status, token
 from symfind.cli.commands.arguments import add_verbose, verbosity
 from symfind.cli.commands.output import (
     EXIT_INDEX,
@@ -41,7 +41,8 @@ __all__ = ["build_parser", "main", "parse_args", "run", "verbosity"]
 
 #: How each command runs: (parsed arguments, stdout) → exit code.
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
-    "index": index.run, "reindex": index.run, "search": search.run, "status": status.run,
+    "index": index.run, "reindex": index.run, "search": search.run, "refs": refs.run,
+    "status": status.run,
     "daemon": daemon.run, "mcp": mcp.run, "serve": serve.run, "token": token.run,
 }
 
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     index.add_parsers(commands)
     search.add_parser(commands)
+    refs.add_parser(commands)
     status.add_parser(commands)
     daemon.add_parser(commands)
     mcp.add_parser(commands)

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from symfind.storage import (
     FederatedResponse,
+    ReferencesAnswer,
     SearchResponse,
     SearchResult,
     escape_line,
@@ -115,3 +116,48 @@ class ProgressBar:
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def format_references(answer: ReferencesAnswer) -> str:
+    """Counts first, then the resolved uses by file and enclosing definition, then the
+    possible ones by receiver, what belongs elsewhere, and what was not checked."""
+    target = answer.target
+    if target is None:
+        lines = [f"no definition: {escape_line(answer.empty_reason)}"]
+        lines += [f"  did you mean {escape_line(a.qualname)}  {escape_line(a.path)}:{a.line}"
+                  for a in answer.alternatives]
+        return "\n".join(lines)
+    lines = [f"{escape_line(target.qualname)} ({target.kind})  {escape_line(target.path)}:"
+             f"{target.line} — {answer.resolved:,} resolved in {_files(answer.resolved_files)}, "
+             f"{answer.possible:,} possible, {answer.elsewhere:,} elsewhere"]
+    if answer.alternatives:
+        lines.append("  other definitions of that name (give path:line for one of them): "
+                     + ", ".join(f"{escape_line(a.qualname)} {escape_line(a.path)}:{a.line}"
+                                 for a in answer.alternatives[:5]))
+    if answer.empty_reason:
+        lines.append(f"  {escape_line(answer.empty_reason)}")
+    for group in answer.groups:
+        holder = (f"in {escape_line(group.enclosing.qualname)}" if group.enclosing
+                  else "at module level")
+        lines.append(f"{escape_line(group.path)}  {holder}")
+        lines += [f"  {site.line:>6}  {site.kind:<15} {escape_line(site.receiver)}"
+                  .rstrip() for site in group.sites]
+    if answer.next_cursor:
+        lines.append(f"(more resolved uses: --cursor {answer.next_cursor})")
+    for possible in answer.possible_groups:
+        lines.append(f"possible: {escape_line(possible.receiver) or '(bare name)'} "
+                     f"×{possible.count} in {_files(possible.files)} — "
+                     f"{escape_line(possible.reason)}; e.g. "
+                     + ", ".join(escape_line(s) for s in possible.samples))
+    for elsewhere in answer.elsewhere_groups:
+        lines.append(f"elsewhere: ×{elsewhere.count} {escape_line(elsewhere.of)} "
+                     f"({escape_line(elsewhere.reason)})")
+    if answer.partial:
+        lines.append(f"partial: {escape_line(answer.partial)}")
+    lines += [f"not checked: {escape_line(note)}" for note in answer.unchecked]
+    lines.append(f"[references; {_files(answer.files_read)} read; {answer.took_ms:.1f} ms]")
+    return "\n".join(lines)
+
+
+def _files(count: int) -> str:
+    return f"{count:,} file" + ("" if count == 1 else "s")

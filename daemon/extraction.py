@@ -18,7 +18,16 @@ import msgspec
 
 from symfind.daemon.config import IndexOptions
 from symfind.daemon.files import NotRegularFile, read_regular
-from symfind.extract import ExtractError, ParseTimeout, Symbol, UnsupportedLanguage, extract_file
+from symfind.extract import (
+    ExtractError,
+    Import,
+    Occurrence,
+    ParseTimeout,
+    Symbol,
+    UnsupportedLanguage,
+    extract_file,
+    language_for_path,
+)
 from symfind.storage import FileState, file_digest
 
 logger = logging.getLogger(__name__)
@@ -45,13 +54,17 @@ class SkipReason(enum.StrEnum):
 
 
 class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    """What processing one file produced: symbols, a skip reason, or 'unchanged'."""
+    """What processing one file produced: symbols (with the file's uses of names and
+    its imports, for references), a skip reason, or 'unchanged'."""
 
     path: str
     state: FileState | None = None
     symbols: list[Symbol] = []
     skip_reason: SkipReason | None = None
     unchanged: bool = False
+    occurrences: list[Occurrence] = []
+    imports: list[Import] = []
+    language: str = ""
 
 
 
@@ -123,5 +136,8 @@ def process_file(
     state = msgspec.structs.replace(
         state, language=symbols[0].language if symbols else "",
         error_regions=extraction.error_regions, recovered=extraction.recovered,
+        uses_read=extraction.occurrences_read,
     )
-    return FileOutcome(path=path, state=state, symbols=symbols)
+    return FileOutcome(path=path, state=state, symbols=symbols,
+                       occurrences=extraction.occurrences, imports=extraction.imports,
+                       language=state.language or language_for_path(path) or "")

@@ -70,7 +70,8 @@ def apply_outcome(writer: IndexWriter, outcome: FileOutcome) -> None:
     elif outcome.skip_reason:
         writer.skip_file(outcome.path, outcome.skip_reason)
     elif outcome.state is not None:
-        writer.replace_file(outcome.path, outcome.state, outcome.symbols)
+        writer.replace_file(outcome.path, outcome.state, outcome.symbols,
+                            outcome.occurrences, outcome.imports, language=outcome.language)
 
 
 def update_index(

@@ -72,6 +72,7 @@ class IndexKeeper:
         self.open = slot.open
         self.close = slot.close
         self.search = searches.search
+        self.references = searches.references
         self.source = searches.source
         self.work_lock = slot.lock
         self.status = activity.status

@@ -13,7 +13,13 @@ import struct
 
 import msgspec
 
-from symfind.storage import DaemonStatus, SearchQuery, SearchResponse
+from symfind.storage import (
+    DaemonStatus,
+    ReferencesAnswer,
+    ReferencesQuery,
+    SearchQuery,
+    SearchResponse,
+)
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _LENGTH = struct.Struct(">I")
@@ -23,6 +29,12 @@ class SearchRequest(msgspec.Struct, frozen=True, tag="search"):
     """Search the daemon's index; it reports its pending changes in the answer."""
 
     query: SearchQuery
+
+
+class ReferencesRequest(msgspec.Struct, frozen=True, tag="references"):
+    """Where a definition is used (`storage.ReferencesQuery`), from the daemon's index."""
+
+    query: ReferencesQuery
 
 
 class StatusRequest(msgspec.Struct, frozen=True, tag="status"):
@@ -41,7 +53,7 @@ class IndexRequest(msgspec.Struct, frozen=True, kw_only=True, tag="index"):
     fresh: bool = False
 
 
-Request = SearchRequest | StatusRequest | StopRequest | IndexRequest
+Request = SearchRequest | StatusRequest | StopRequest | IndexRequest | ReferencesRequest
 
 
 class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,6 +71,10 @@ class IndexReport(msgspec.Struct, frozen=True, kw_only=True):
 
 class SearchReply(msgspec.Struct, frozen=True, tag="search"):
     response: SearchResponse
+
+
+class ReferencesReply(msgspec.Struct, frozen=True, tag="references"):
+    answer: ReferencesAnswer
 
 
 class StatusReply(msgspec.Struct, frozen=True, tag="status"):
@@ -88,7 +104,8 @@ class ErrorReply(msgspec.Struct, frozen=True, kw_only=True, tag="error"):
     message: str
 
 
-Reply = SearchReply | StatusReply | OkReply | ErrorReply | ProgressReply | IndexReply
+Reply = (SearchReply | StatusReply | OkReply | ErrorReply | ProgressReply | IndexReply
+         | ReferencesReply)
 
 _ENCODER = msgspec.msgpack.Encoder()
 _REQUEST_DECODER = msgspec.msgpack.Decoder(Request)

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from symfind.daemon.activity import Activity
-from symfind.daemon.protocol import SearchRequest
+from symfind.daemon.protocol import ReferencesRequest, SearchRequest
 from symfind.storage import (
     FRESH_WAIT_S,
     DaemonState,
     IndexDamaged,
     IndexSource,
+    ReferencesAnswer,
     SearchResponse,
     StorageError,
     settling,
@@ -53,6 +54,23 @@ class SearchGate:
         self._wait_for_pending()
         try:
             return self.source.search(request.query, daemon=self._activity.status(counts=False))
+        except IndexDamaged as exc:
+            self._on_damage(exc)
+            raise
+
+    def references(self, request: ReferencesRequest) -> ReferencesAnswer:
+        """Where a definition is used, from the last commit (as `search`).
+
+        Raises:
+            QueryError: The query is refused.
+            StorageError: The index cannot be read, is damaged, or the root is gone.
+        """
+        if self._activity.root_gone:
+            raise StorageError(self._activity.root_gone)
+        self._wait_for_pending()
+        try:
+            return self.source.find_references(
+                request.query, daemon=self._activity.status(counts=False))
         except IndexDamaged as exc:
             self._on_damage(exc)
             raise

@@ -53,6 +53,8 @@ from symfind.daemon.protocol import (
     OkReply,
     Reply,
     Request,
+    ReferencesReply,
+    ReferencesRequest,
     SearchReply,
     SearchRequest,
     StatusReply,
@@ -336,6 +338,8 @@ class Daemon:
         try:
             if isinstance(message, SearchRequest):
                 return SearchReply(self.keeper.search(message))
+            if isinstance(message, ReferencesRequest):
+                return ReferencesReply(self.keeper.references(message))
             if isinstance(message, StatusRequest):
                 return StatusReply(self.keeper.status())
             if isinstance(message, StopRequest):

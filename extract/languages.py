@@ -25,6 +25,8 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
             TypeScript's (its grammar is TypeScript's plus JSX); JavaScript and
             TypeScript share module-level variables (`js-variables`); C and C++ share
             typedefs and macros (`c-typedefs`) and file-scope variables (`c-variables`).
+        refs: Stems of the reference query files (`queries/<stem>-refs.scm`, read by
+            `extract/occurrences.py`), when not just the language's own.
     """
 
     name: str
@@ -33,6 +35,7 @@ class LanguageSpec(msgspec.Struct, frozen=True, kw_only=True):
     separator: str = "."
     member_separator: str = ""
     tags: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -42,13 +45,15 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
             tags=("javascript", "js-objects", "js-variables"),
+            refs=("js", "javascript", "jsx"),
         ),
         LanguageSpec(
             name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"),
-            tags=("typescript", "js-objects", "js-variables"),
+            tags=("typescript", "js-objects", "js-variables"), refs=("js", "typescript"),
         ),
         LanguageSpec(
-            name="tsx", grammar="tsx", extensions=(".tsx",), tags=("typescript", "js-objects", "js-variables")
+            name="tsx", grammar="tsx", extensions=(".tsx",),
+            tags=("typescript", "js-objects", "js-variables"), refs=("js", "typescript", "jsx"),
         ),
         LanguageSpec(name="go", grammar="go", extensions=(".go",)),
         LanguageSpec(name="rust", grammar="rust", extensions=(".rs",), separator="::"),
@@ -63,6 +68,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
             separator="::",
             tags=("cpp", "c-typedefs", "cpp-namespace-variables", "c-variables"),
+            refs=("c", "cpp"),
         ),
         LanguageSpec(name="csharp", grammar="csharp", extensions=(".cs",)),
         LanguageSpec(

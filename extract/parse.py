@@ -62,6 +62,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
+from symfind.extract.occurrences import occurrences_and_imports
 from symfind.extract.records import SCOPE_KINDS, Extraction, Symbol, SymbolKind
 from symfind.extract.rewrite import parser_input
 from symfind.extract.rewrite.item_macros import (
@@ -682,7 +683,9 @@ def extract_file(
     parsed = parser_input(spec.grammar, source)  # the rewrites (extract/rewrite/)
     first = _parse_tree(parser, parsed, deadline)
     root = first.root_node
-    symbols = _symbols_in(root, query, spec, path, source, parsed, deadline)
+    defined: list[tuple[int, int]] = []  # the definitions' names: not uses
+    symbols = _symbols_in(root, query, spec, path, source, parsed, deadline, names=defined)
+    uses_root, uses_text = root, parsed  # the tree the uses are read from
     error_regions = _error_regions(root)
     seen = {(s.line, s.name) for s in symbols}
     if spec.grammar in WRAPPER_GRAMMARS:
@@ -690,7 +693,8 @@ def extract_file(
             # The body alone, at its own offsets: its statements become a program's.
             alone = blanked_outside(parsed, body.start_byte + 1, body.end_byte - 1)
             inner = _parse(parser, alone, deadline)
-            for symbol in _symbols_in(inner, query, spec, path, source, alone, deadline):
+            for symbol in _symbols_in(inner, query, spec, path, source, alone, deadline,
+                                      names=defined):
                 if (symbol.line, symbol.name) not in seen:
                     seen.add((symbol.line, symbol.name))
                     symbols.append(symbol)
@@ -708,10 +712,12 @@ def extract_file(
                           span.start_point, span.end_point, span.end_point)
             tree = _parse_tree(parser, text, deadline, tree)
             for symbol in _symbols_in(tree.root_node, query, spec, path, source, text, deadline,
-                                      seen):
+                                      seen, defined):
                 if (symbol.line, symbol.name) not in seen:
                     seen.add((symbol.line, symbol.name))
                     symbols.append(symbol)
+            # The items now read where the calls stood: their uses are read from this tree.
+            uses_root, uses_text = tree.root_node, text
     found_first = len(symbols)
     floor = 0  # rows before this one are settled
     for _ in range(RECOVER_MAX_PARSES):
@@ -729,8 +735,17 @@ def extract_file(
                 symbols.append(symbol)
         floor = restart_row + 1
     symbols.sort(key=lambda s: (s.line, s.name, s.kind))
+    try:
+        occurrences, imports = occurrences_and_imports(uses_root, language, uses_text,
+                                                       symbols, defined, deadline.check)
+        read = True
+    except ParseTimeout:
+        # The definitions are found: a file long to read (generated Go rewrite rules) keeps
+        # them, and says that its uses were not read.
+        occurrences, imports, read = [], [], False
     return Extraction(
-        symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first
+        symbols=symbols, error_regions=error_regions, recovered=len(symbols) - found_first,
+        occurrences=occurrences, imports=imports, occurrences_read=read,
     )
 
 
@@ -796,10 +811,12 @@ def _node_types(setting: str) -> frozenset[str]:
 def _symbols_in(
     root: Node, query: Query, spec: LanguageSpec, path: str, source: bytes, parsed: bytes,
     deadline: _Deadline, known: Container[tuple[int, str]] = frozenset(),
+    names: list[tuple[int, int]] | None = None,
 ) -> list[Symbol]:
     """The symbols one parse tree defines (`source`: the file as written, for signatures
     and docs; `parsed`: what the tree was parsed from, macros blanked, at the same
-    offsets), but those `known` by line and name from an earlier parse of the file.
+    offsets), but those `known` by line and name from an earlier parse of the file;
+    the byte spans of every definition's name node are added to `names` when given.
 
     Raises:
         ParseTimeout: The deadline passed.
@@ -836,6 +853,8 @@ def _symbols_in(
         if not written:
             continue
         name = written[-1]
+        if names is not None:
+            names.append((definition.name_node.start_byte, definition.name_node.end_byte))
         if (definition.name_node.start_point.row + 1, name) in known:
             if definition.kind in SCOPE_KINDS:  # its doc still goes to its members found here
                 anchor, parent = _anchor(definition.node, ancestors.of(definition.node), attributes)

@@ -191,6 +191,9 @@ class Extraction(msgspec.Struct, frozen=True, kw_only=True):
         recovered: Definitions found only by re-parsing after a lost region.
         occurrences: The uses of names not bound locally, ordered by line then column.
         imports: The names the file's imports bind, in source order.
+        occurrences_read: False when the extraction's deadline passed while the uses of
+            names were read, after the definitions: `occurrences` and `imports` are then
+            empty, not a file without uses.
     """
 
     symbols: list[Symbol]
@@ -198,3 +201,4 @@ class Extraction(msgspec.Struct, frozen=True, kw_only=True):
     recovered: int = 0
     occurrences: list[Occurrence] = []
     imports: list[Import] = []
+    occurrences_read: bool = True

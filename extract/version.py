@@ -14,7 +14,9 @@ output that changed under the same version fails the test.
 History:
 
 - 1: the first numbered version (before it, a hash of the package's source).
+- 2: `Extraction.occurrences` and `Extraction.imports`: each file's uses of names and its
+  imports, for references.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 1
+EXTRACTION_VERSION = 2

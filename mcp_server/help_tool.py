@@ -72,6 +72,8 @@ TOOL_GUIDE = (
         ),
     ),
     ("read_symbol", "read one result's full source by its handle"),
+    ("find_references", "find where a definition is used (callers, imports, subclasses): "
+     "resolved, possible and elsewhere uses, counted, grouped by file"),
     ("index_status", "check whether the index is built and current"),
     ("help", "this guide"),
 )
@@ -80,6 +82,7 @@ SEVERAL_GUIDE = {
     "codebase_search": "; all repositories are searched and fused into one ranking: each "
     "result names its `repo`, and `repos` says how each repository answered",
     "read_symbol": " (the handle knows its repository)",
+    "find_references": ", in each repository that defines it (a handle: its own)",
     "index_status": ", for each repository",
 }
 #: Index statuses, best first (several indexes together have the best of theirs).

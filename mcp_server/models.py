@@ -318,3 +318,100 @@ class ReposIndexStatus(Answer):
     """The answer of index_status when the server serves several repositories."""
 
     repos: list[RepoIndexStatus] = Field(description="One per repository, in the order given.")
+
+
+class ReferenceDefinition(BaseModel):
+    """A definition a find_references answer names, with its read handle."""
+
+    qualname: str
+    kind: str
+    path: str
+    line: int = Field(description="1-based line of its name.")
+    end_line: int
+    handle: str = Field(description="Pass to read_symbol for its source.")
+
+
+class ReferenceSite(BaseModel):
+    """One use of the name."""
+
+    line: int
+    column: int
+    kind: str = Field(description="call, attribute_call, attribute, type, import, inherit, "
+                      "decorator or plain.")
+    receiver: str | None = Field(description="What it is looked up on (`self`, `requests`).")
+    reason: str = Field(description="The evidence that ties it to the target.")
+
+
+class ReferenceGroup(BaseModel):
+    """Resolved uses in one file, inside one definition."""
+
+    path: str
+    test: bool = Field(description="A test file.")
+    enclosing: ReferenceDefinition | None = Field(
+        description="The definition the uses are in (null: module level).")
+    sites: list[ReferenceSite]
+
+
+class PossibleReferences(BaseModel):
+    """Uses that may be of the target, collapsed by receiver."""
+
+    receiver: str = Field(description="The receiver's text (empty for a bare name).")
+    reason: str = Field(description="Why it is not resolved.")
+    count: int
+    files: int
+    samples: list[str] = Field(description="A few of them, as `path:line`.")
+
+
+class ElsewhereReferences(BaseModel):
+    """Uses of another definition of the same name: counted, not listed."""
+
+    of: str = Field(description="That definition (`qualname (path:line)`), or where the "
+                    "name comes from.")
+    reason: str
+    count: int
+
+
+class ReferencesOutput(Answer):
+    """The answer of find_references: counts first, then groups."""
+
+    query: str
+    target: ReferenceDefinition | None = Field(
+        description="The definition whose uses were looked for (null: none matched).")
+    alternatives: list[ReferenceDefinition] = Field(
+        description="Other definitions the name matches: pass one's handle to ask about it.")
+    resolved: int = Field(description="Uses tied to the target by evidence.")
+    possible: int = Field(description="Uses that may be of the target (receiver unknown, or "
+                          "a base class or interface).")
+    elsewhere: int = Field(description="Uses of other definitions of the same name.")
+    resolved_files: int
+    files_read: int = Field(description="Files read, of `files_using`.")
+    files_using: int = Field(description="Indexed files that use the name at all.")
+    partial: str | None = Field(description="Why the counts may be short (time budget, index "
+                                "not done); null when complete.")
+    empty_reason: str | None = Field(description="Why nothing was resolved (when nothing was).")
+    groups: list[ReferenceGroup] = Field(description="Resolved uses of this page, by file "
+                                         "(nearest the target first, tests last).")
+    truncated: bool = Field(description="Groups were cut to keep the answer short; "
+                            "next_cursor continues after the last shown.")
+    possible_groups: list[PossibleReferences]
+    elsewhere_groups: list[ElsewhereReferences]
+    unchecked: list[str] = Field(description="What this answer could not check.")
+    skipped: dict[str, int] = Field(description="Files the index skipped, by reason: their "
+                                    "uses are not counted.")
+    next_cursor: str | None = Field(description="Pass as cursor for more resolved uses.")
+    next_actions: list[str]
+    took_ms: float
+    freshness: Freshness
+
+
+class RepoReferences(ReferencesOutput):
+    """find_references's answer from one of several repositories."""
+
+    repo: str = Field(description="The repository's label.")
+
+
+class ReposReferencesOutput(Answer):
+    """The answer of find_references on a server with several repositories."""
+
+    repos: list[RepoReferences] = Field(description="One answer per repository that "
+                                        "defines the target.")

@@ -16,9 +16,11 @@ import re
 from symfind.mcp_server.models import (
     HelpOutput,
     IndexStatus,
+    ReferencesOutput,
     RepoDefinition,
     ReposHelpOutput,
     ReposIndexStatus,
+    ReposReferencesOutput,
     RepoSymbolSource,
     ReposSearchOutput,
     SearchAnswer,
@@ -220,3 +222,67 @@ def status_text(out: IndexStatus) -> str:
         f"pending {out.pending}; indexing now: {'yes' if out.indexing else 'no'}; "
         f"watched by a daemon: {'yes' if out.watching else 'no'}"
     )
+
+
+def references_text(out: ReferencesOutput) -> str:
+    """find_references's answer as text: counts, then resolved groups, then the rest."""
+    lines = []
+    if out.target is None:
+        lines.append(f"find_references {out.query!r}: {out.empty_reason}")
+    else:
+        t = out.target
+        lines.append(
+            f"References to {t.qualname} ({t.kind}, {t.path}:{t.line}): {out.resolved} resolved "
+            f"in {_files(out.resolved_files)}, {out.possible} possible, {out.elsewhere} of other "
+            f"definitions named so; {out.files_read} of {out.files_using} files using the name "
+            "read.")
+    if out.partial:
+        lines.append(f"PARTIAL: {out.partial}")
+    if out.empty_reason and out.target is not None:
+        lines.append(f"Nothing resolved: {out.empty_reason}")
+    for alternative in out.alternatives:
+        lines.append(f"  also named so: {alternative.qualname} ({alternative.kind}, "
+                     f"{alternative.path}:{alternative.line}) handle={alternative.handle}")
+    name = out.target.qualname.rsplit(".", 1)[-1] if out.target else ""
+    if out.groups:
+        lines.append("Resolved:")
+    path = None
+    for group in out.groups:
+        if group.path != path:
+            path = group.path
+            lines.append(f"  {group.path}" + (" (test)" if group.test else ""))
+        where = (f"in {group.enclosing.qualname} (L{group.enclosing.line}) "
+                 f"handle={group.enclosing.handle}" if group.enclosing else "at module level")
+        lines.append(f"    {where}")
+        for site in group.sites:
+            on = f"{site.receiver}." if site.receiver and site.kind != "import" else ""
+            called = "()" if site.kind.endswith("call") else ""
+            lines.append(f"      L{site.line}:{site.column} {on}{name}{called} ({site.kind}) — "
+                         f"{site.reason}")
+    if out.truncated:
+        lines.append("  (cut to keep the answer short: pass next_cursor for more)")
+    if out.possible_groups:
+        lines.append(f"Possible ({out.possible}), by receiver:")
+        for group in out.possible_groups:
+            on = f"{group.receiver}." if group.receiver else "(bare name)"
+            lines.append(f"  {on} ×{group.count} in {_files(group.files)} — {group.reason} "
+                         f"(e.g. {', '.join(group.samples)})")
+    if out.elsewhere_groups:
+        lines.append(f"Elsewhere ({out.elsewhere}), counted not listed:")
+        for group in out.elsewhere_groups:
+            lines.append(f"  ×{group.count} {group.of} — {group.reason}")
+    if out.unchecked:
+        lines.append("Not checked: " + "; ".join(out.unchecked))
+    if out.freshness.message:
+        lines.append(f"Index: {out.freshness.message}")
+    if out.next_cursor:
+        lines.append(f"next_cursor={out.next_cursor}")
+    return "\n".join(lines)
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
+
+
+def repos_references_text(out: ReposReferencesOutput) -> str:
+    return "\n\n".join(f"[{answer.repo}]\n{references_text(answer)}" for answer in out.repos)

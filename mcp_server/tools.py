@@ -3,7 +3,8 @@
 Imports: mcp, `mcp_server` modules.
 
 Each tool lives in its own module: `search_tool` (codebase_search), `help_tool` (help),
-`read_tool` (read_symbol), `status_tool` (index_status); `calls` holds what they share.
+`read_tool` (read_symbol), `references_tool` (find_references), `status_tool`
+(index_status); `calls` holds what they share.
 A server with several repositories registers each tool's `…_repos` form under the same
 name, with the same parameters, its own output schema, and a description that adds what
 differs. Every tool is read-only. Tool functions are sync: the SDK runs them in worker
@@ -25,6 +26,7 @@ from mcp.types import ToolAnnotations
 from symfind.mcp_server.help_tool import show_help, show_help_repos
 from symfind.mcp_server.models import lean_schema
 from symfind.mcp_server.read_tool import read_symbol, read_symbol_repos
+from symfind.mcp_server.references_tool import find_references, find_references_repos
 from symfind.mcp_server.search_tool import codebase_search, codebase_search_repos
 from symfind.mcp_server.status_tool import index_status, index_status_repos
 
@@ -41,6 +43,8 @@ answer)."""
 SEVERAL_READ = "Handles know their repository: the definition is read from that one."
 SEVERAL_STATUS = "This server searches several repositories: one status each, in `repos`."
 SEVERAL_HELP = "Also lists the repositories this server searches."
+SEVERAL_REFERENCES = ("This server searches several repositories: a handle answers from its "
+                      "own; a name, from each repository that defines it (`repos`).")
 
 # (name, title, one-repository tool, several-repositories tool, what the latter adds)
 _TOOLS: tuple[tuple[str, str, Callable[..., Any], Callable[..., Any], str], ...] = (
@@ -48,6 +52,8 @@ _TOOLS: tuple[tuple[str, str, Callable[..., Any], Callable[..., Any], str], ...]
      SEVERAL_SEARCH),
     ("help", "How to search this repository", show_help, show_help_repos, SEVERAL_HELP),
     ("read_symbol", "Read a definition's source", read_symbol, read_symbol_repos, SEVERAL_READ),
+    ("find_references", "Find where a definition is used", find_references,
+     find_references_repos, SEVERAL_REFERENCES),
     ("index_status", "Index status", index_status, index_status_repos, SEVERAL_STATUS),
 )
 
@@ -55,7 +61,7 @@ _TOOLS: tuple[tuple[str, str, Callable[..., Any], Callable[..., Any], str], ...]
 #: Where our texts name a tool: the four names as words, `help` only as "call help" or as
 #: an instructions bullet ("- help: …"), never the English word.
 _TOOL_MENTION = re.compile(
-    r"(?<![\w])(?:codebase_search|read_symbol|index_status)(?![\w])"
+    r"(?<![\w])(?:codebase_search|read_symbol|index_status|find_references)(?![\w])"
     r"|(?:(?<=call )|(?<=^- ))help(?![\w])",
     re.MULTILINE,
 )

@@ -59,6 +59,14 @@ from symfind.storage.records import (
     file_digest,
 )
 from symfind.storage.contract.roots import DEFAULT_MAX_FILES, VCS_MARKERS, check_root, find_root
+from symfind.storage.references import (
+    ElsewhereGroup,
+    PossibleGroup,
+    ReferencesAnswer,
+    ReferencesQuery,
+    Site,
+    SiteGroup,
+)
 from symfind.storage.router import MAX_QUERY_CHARS, WEIGHTS, Channel, Plan, Route, route
 from symfind.storage.schema import SCHEMA_VERSION
 from symfind.storage.query import MAX_LIMIT, SearchQuery
@@ -88,6 +96,7 @@ __all__ = [
     "ChannelMatch",
     "DaemonState",
     "DaemonStatus",
+    "ElsewhereGroup",
     "FederatedResponse",
     "FileState",
     "Freshness",
@@ -102,7 +111,10 @@ __all__ = [
     "ManifestHeader",
     "NotARepository",
     "Plan",
+    "PossibleGroup",
     "QueryError",
+    "ReferencesAnswer",
+    "ReferencesQuery",
     "Repo",
     "RepoResult",
     "RepoSearch",
@@ -114,6 +126,8 @@ __all__ = [
     "SearchResponse",
     "SearchResult",
     "Searcher",
+    "Site",
+    "SiteGroup",
     "StorageError",
     "SymbolHead",
     "SymbolKind",

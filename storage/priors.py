@@ -51,4 +51,9 @@ def asks_for_tests(words: tuple[str, ...]) -> bool:
 
 def is_test_code(symbol: Symbol) -> bool:
     """A definition in a test file or directory."""
-    return _TEST_PATH.search(symbol.path) is not None
+    return is_test_path(symbol.path)
+
+
+def is_test_path(path: str) -> bool:
+    """A test file, or a file in a test directory."""
+    return _TEST_PATH.search(path) is not None

@@ -38,6 +38,12 @@ class FileState(msgspec.Struct, frozen=True, kw_only=True):
     #: Regions the parser could not read, and the definitions re-parsing found after them.
     error_regions: int = 0
     recovered: int = 0
+    #: A file that defines nothing keeps its uses of names and imports here
+    #: (`storage/uses.py`): a document of their own would shift the search's statistics.
+    uses: bytes = b""
+    #: False when extraction's deadline passed before the file's uses were read: its
+    #: definitions are indexed, its uses are not (references say so).
+    uses_read: bool = True
 
 
 class Manifest(msgspec.Struct, frozen=True, kw_only=True):

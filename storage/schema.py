@@ -17,6 +17,8 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | initials       | raw             | the name's word initials (`abifw`), names of 2+ words | abbrev    |
 | heads          | raw             | each word's first 3 letters (`adm big int fie wid`), names of 2+ words | abbrev |
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
+| uses           | raw             | names the file uses (on one document of the file)  | references |
+| uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -35,6 +37,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
 6. `initials` and `heads`: a name's word initials and word heads
    (`storage/abbreviations.py`), for the abbreviation channel (`ABIFW`,
    `admbigintfiewid` → `AdminBigIntegerFieldWidget`).
+7. References: `uses` and `uses_record` hold each file's uses of names and its imports,
+   on its first definition's document (`storage/uses.py`); a stored use's kind is its
+   position in `storage.uses.KINDS` (a small integer, not its name).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.abbreviations import heads, initials, name_words
+from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD
 from symfind.storage.words import (
     qualifier_parts,
     split_text,
@@ -124,6 +130,8 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("kind", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("language", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(USES_FIELD, tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field(USES_RECORD_FIELD, stored=True)
     return builder.build()
 
 

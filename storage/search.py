@@ -53,6 +53,13 @@ from symfind.storage.records import (
     SearchResult,
     Why,
 )
+from symfind.storage.references import (
+    ReferencesAnswer,
+    ReferencesQuery,
+    UseIndex,
+    classified_uses,
+    find_references,
+)
 from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
 from symfind.storage.words import squash
@@ -272,6 +279,31 @@ class Searcher:
             suggestions=suggestions,
             failures=failures,
         )
+
+    def find_references(
+        self, query: ReferencesQuery, *, daemon: DaemonStatus | None = None
+    ) -> ReferencesAnswer:
+        """Where the definition `query` names is used, in tiers (`storage/references.py`).
+
+        Raises:
+            QueryError: The query is refused, or its path and line name no definition.
+            IndexDamaged: The file table is damaged; reindex.
+        """
+        return find_references(
+            query, UseIndex(self._searcher, self._schema, self.manifest),
+            search=lambda search: self.search(search, daemon=daemon),
+            freshness=self.freshness(daemon),
+        )
+
+    def reference_sites(self, query: ReferencesQuery) -> dict[str, list[tuple[str, int, int]]]:
+        """Every use of the definition `query` names, by tier, unpaged (to measure
+        `find_references`: `storage.references.classified_uses`).
+
+        Raises:
+            QueryError: The query is refused, or names no definition.
+        """
+        return classified_uses(query, UseIndex(self._searcher, self._schema, self.manifest),
+                               search=self.search)
 
     def all_symbols(self) -> list[Symbol]:
         """Every indexed symbol, sorted by path, line and name (for checks and exports)."""

@@ -23,6 +23,7 @@ from symfind.storage.errors import IndexDamaged, StorageError
 from symfind.storage.heap import release_free_memory
 from symfind.storage.query import SearchQuery
 from symfind.storage.records import SearchResponse
+from symfind.storage.references import ReferencesAnswer, ReferencesQuery
 from symfind.storage.router import Plan
 from symfind.storage.search import Searcher
 
@@ -78,6 +79,18 @@ class IndexSource:
         """
         with self.reader() as searcher:
             return searcher.search(query, plan, daemon=daemon)
+
+    def find_references(
+        self, query: ReferencesQuery, *, daemon: DaemonStatus | None = None
+    ) -> ReferencesAnswer:
+        """Where a definition is used (see `Searcher.find_references`).
+
+        Raises:
+            QueryError: The query is refused, or names no definition.
+            IndexMissing, SchemaMismatch, StorageError: As `reader`.
+        """
+        with self.reader() as searcher:
+            return searcher.find_references(query, daemon=daemon)
 
     def _current(self) -> Searcher:
         if self._searcher is None:

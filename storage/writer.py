@@ -1,6 +1,6 @@
 """The single writer of an index: replace a file's symbols, delete files, commit batches.
 
-Imports: msgspec, `extract.records`, `storage` modules.
+Imports: tantivy, msgspec, `extract.records`, `storage` modules.
 
 Crash safety: before Tantivy's commit the batch's changes are appended to the log of
 file states, past what the manifest header counts; after it, a new header counts them
@@ -19,14 +19,15 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
 import msgspec
+import tantivy
 
-from symfind.extract.records import Symbol
+from symfind.extract.records import Import, Occurrence, Symbol
 from symfind.storage.errors import IndexDamaged, IndexLocked, StorageError
 from symfind.storage.index import (
     TANTIVY_DIR,
@@ -46,6 +47,7 @@ from symfind.storage.manifest import (
 )
 from symfind.storage.records import FileState
 from symfind.storage.schema import SCHEMA_VERSION, to_document
+from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD, encode_uses
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +83,13 @@ def _free_bytes(where: Path) -> int:
     except OSError:
         return _FULL_BYTES  # cannot tell: not taken for a full disk
     return info.f_bavail * info.f_frsize
+
+
+def _add_uses(document: tantivy.Document, record: bytes, names: list[str]) -> None:
+    """Put a file's uses on `document`: the names it uses (searched) and their record."""
+    for name in names:
+        document.add_text(USES_FIELD, name)
+    document.add_bytes(USES_RECORD_FIELD, record)
 
 
 @contextmanager
@@ -250,20 +259,34 @@ class IndexWriter:
     def _tantivy_dir(self) -> Path:
         return self.index_dir / TANTIVY_DIR
 
-    def replace_file(self, path: str, state: FileState, symbols: Iterable[Symbol]) -> None:
-        """Stage: drop every symbol of `path`, then add `symbols`.
+    def replace_file(
+        self, path: str, state: FileState, symbols: Iterable[Symbol],
+        occurrences: Sequence[Occurrence] = (), imports: Sequence[Import] = (),
+        language: str = "",
+    ) -> None:
+        """Stage: drop every document of `path`, then add `symbols`, the first of them
+        carrying the file's `occurrences` and `imports` (its `FileState.uses` when the
+        file defines nothing: `storage/uses.py`); `language`: the file's, when it
+        defines nothing (else its symbols say it).
 
         Raises:
             OSError: The index cannot be written (a full disk).
         """
         count = 0
+        uses = (encode_uses(path, language or state.language, occurrences, imports)
+                if occurrences or imports else None)
         with _system_errors(self._tantivy_dir):
             self._writer.delete_documents_by_term("path", path)
             for symbol in symbols:
-                self._writer.add_document(to_document(symbol))
+                document = to_document(symbol)
+                if uses is not None and count == 0:
+                    _add_uses(document, *uses)
+                self._writer.add_document(document)
                 count += 1
         self._forget(path)
-        self._files[path] = msgspec.structs.replace(state, symbols=count)
+        # A file that defines nothing: its uses go in its file state, logged in this commit.
+        kept = uses[0] if uses is not None and count == 0 else b""
+        self._files[path] = msgspec.structs.replace(state, symbols=count, uses=kept)
         self._symbols += count
         self._stage(path)
 

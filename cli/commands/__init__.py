@@ -1,4 +1,4 @@
-"""The commands of `symfind`, one module each (`daemon.cli` assembles their parsers and
+"""The commands of `symfind`, one module each (`cli.program` assembles their parsers and
 maps their errors to exit codes): `index` (index, reindex), `search`, `status`, `daemon`,
 `mcp` (mcp, serve, token). `arguments` and `output` hold what several of them share.
 

@@ -53,7 +53,8 @@ def test_inspector_lists_tools_strictly(inspector: Path, server_command: list[st
                ["--method", "tools/list"])
     assert (done.returncode, done.stderr) == (0, "")
     tools = json.loads(done.stdout)["result"]["tools"]
-    assert [t["name"] for t in tools] == ["codebase_search", "help", "read_symbol", "index_status"]
+    assert [t["name"] for t in tools] == ["codebase_search", "help", "read_symbol", "find_references",
+                                         "index_status"]
 
 
 def test_inspector_calls_codebase_search(inspector: Path, server_command: list[str], tmp_path: Path) -> None:

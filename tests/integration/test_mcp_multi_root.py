@@ -27,7 +27,7 @@ from tests.integration.test_multi_repo import ALL_ANSWER, FIXTURES, index, make_
 pytestmark = pytest.mark.anyio
 
 NAMES = ("billing", "frontend", "tools", "legacy")
-TOOL_NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
+TOOL_NAMES = ["codebase_search", "help", "read_symbol", "find_references", "index_status"]
 
 Row = tuple[str, str, str, int]
 

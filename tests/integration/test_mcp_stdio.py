@@ -21,7 +21,7 @@ from tests.integration.mcp_support import index_env, index_repo, kept_private, m
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
+TOOL_NAMES = ["codebase_search", "help", "read_symbol", "find_references", "index_status"]
 TIMEOUT_S = 30
 
 

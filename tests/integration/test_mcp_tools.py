@@ -24,7 +24,7 @@ from tests.integration.mcp_support import assert_valid, error_text, index_repo, 
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
+TOOL_NAMES = ["codebase_search", "help", "read_symbol", "find_references", "index_status"]
 ANSWER_LIMIT_CHARS = 20_000
 
 
@@ -255,7 +255,7 @@ async def test_empty_search_says_why_and_what_next(client: Client, indexed: tupl
     assert out["empty_reason"] == "no indexed definition matches 'Zqxjvwk' closely enough"
     assert out["next_actions"] == [
         "try another spelling, the bare name, or a few words",
-        "for text inside bodies or for usages/references, use grep instead",
+        "for usages/references, use find_references; for text inside bodies, grep",
     ]
     filtered = await ok(client, "codebase_search", {"query": "HttpClient", "path": "nowhere/**"})
     expected = Searcher(indexed[1]).search(SearchQuery(text="HttpClient", path="nowhere/**"))
@@ -396,7 +396,8 @@ async def test_help_documents_live_weights_and_index_contents(
     out = await ok(client, "help", {})
     manifest = read_manifest(indexed[1])
     assert manifest is not None
-    assert [t["name"] for t in out["tools"]] == ["codebase_search", "read_symbol", "index_status", "help"]
+    assert [t["name"] for t in out["tools"]] == ["codebase_search", "read_symbol", "find_references",
+                                                "index_status", "help"]
     assert out["routes"] == [
         {"route": str(r), "weights": {str(c): w for c, w in weights.items()}}
         for r, weights in WEIGHTS.items()

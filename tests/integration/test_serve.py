@@ -36,7 +36,7 @@ from tests.integration.test_multi_repo import FIXTURES
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = ["codebase_search", "help", "read_symbol", "index_status"]
+TOOL_NAMES = ["codebase_search", "help", "read_symbol", "find_references", "index_status"]
 INSPECTOR_TIMEOUT_S = 60
 WATCH_TIMEOUT_S = 60.0
 

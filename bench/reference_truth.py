@@ -1,0 +1,433 @@
+"""Ground truth for the references benchmark: what each language's own tool says uses.
+
+For every corpus of `bench/references.toml`, definitions are drawn by a fixed seed from
+the corpus's product code (test files left out), in three kind groups: class/type,
+function, method. For each, the language's oracle is asked for its references: jedi for
+Python, gopls for Go (`gopls references`), the TypeScript compiler's LanguageService for
+TypeScript (`bench/reference_oracles/ts_references.js`), clangd for C. The answer, without
+the definition itself, is written to `bench/references/truth-<corpus>.json` (kept in git,
+so that the comparison needs no oracle):
+
+    {"corpus", "language", "oracle", "oracle_version",
+     "seeds": [{"name", "qualname", "kind", "group", "path", "line", "column",
+                "uses": [[path, line, column], ...], "error": ""}]}
+
+Paths are relative to the repository (the corpus, or its `subdir`); lines and columns are
+1-based. Oracles miss uses (jedi and gopls through receivers whose type they cannot infer,
+clangd in code its compile flags leave out): `bench/references_audit.toml` records, by
+hand, which side each disagreement with symfind falls on, and `bench.references` applies
+it.
+
+Usage:
+    python -m bench.reference_truth                  # every corpus of the table
+    python -m bench.reference_truth requests cobra   # some
+
+Needs: `pip install jedi` (the `bench` extra), Debian's `gopls` and `golang-go`, `clangd`,
+and typescript@5 from npm (installed under `bench/out/node` on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import re
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from bench import corpora
+
+log = logging.getLogger("bench.reference_truth")
+
+BENCH = Path(__file__).resolve().parent
+TABLE = BENCH / "references.toml"
+OUT = BENCH / "references"
+SEED = 33
+GROUPS = {
+    "class": "type", "struct": "type", "interface": "type", "trait": "type", "enum": "type",
+    "type": "type", "function": "function", "method": "method",
+}
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|testdata|__tests__|spec)(/|$)|(_test\.go|\.test\.ts|\.spec\.ts)$"
+                        r"|(^|/)test_[^/]*\.py$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    corpus: corpora.Corpus
+    subdir: str
+    language: str
+    oracle: str
+    seeds: int
+
+    @property
+    def root(self) -> Path:
+        """The repository, symbolic links resolved (the oracles report resolved paths)."""
+        return (self.corpus.path / self.subdir if self.subdir else self.corpus.path).resolve()
+
+
+def load_table() -> list[Entry]:
+    table = {c.name: c for c in corpora.load_table()}
+    with TABLE.open("rb") as f:
+        rows = tomllib.load(f)["corpus"]
+    return [Entry(table[r["corpus"]], r.get("subdir", ""), r["language"], r["oracle"],
+                  int(r["seeds"])) for r in rows]
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH.search(path))
+
+
+def source_files(root: Path, language: str) -> list[str]:
+    """The repository's files of `language`, as symfind reads them (repository-relative)."""
+    from symfind.extract import language_for_path
+
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            rel = path.relative_to(root).as_posix()
+            if language_for_path(rel) == language:
+                found.append(rel)
+    return found
+
+
+def draw_seeds(entry: Entry) -> list[dict]:
+    """`entry.seeds` definitions per kind group, from product code, by a fixed seed."""
+    from symfind.extract import extract_symbols
+
+    by_group: dict[str, list[dict]] = {"type": [], "function": [], "method": []}
+    for rel in source_files(entry.root, entry.language):
+        if is_test_path(rel):
+            continue
+        source = (entry.root / rel).read_bytes()
+        lines = source.decode("utf-8", "replace").splitlines()
+        for symbol in extract_symbols(rel, source):
+            group = GROUPS.get(str(symbol.kind))
+            if (group is None or symbol.name.startswith("__") or len(symbol.name) < 3
+                    or symbol.name == "constructor"):
+                continue  # a constructor's uses are its class's
+            if any(c["qualname"] == symbol.qualname and c["path"] == rel
+                   for c in by_group[group][-8:]):
+                continue  # overloads of one definition: seeded once
+            column = _name_column(lines, symbol.line, symbol.name)
+            if column:
+                by_group[group].append({
+                    "name": symbol.name, "qualname": symbol.qualname, "kind": str(symbol.kind),
+                    "group": group, "path": rel, "line": symbol.line, "column": column})
+    rng = random.Random(f"{SEED}:{entry.corpus.name}")
+    chosen = []
+    for group, candidates in by_group.items():
+        chosen += rng.sample(candidates, min(entry.seeds, len(candidates)))
+    return chosen
+
+
+def _name_column(lines: list[str], line: int, name: str) -> int:
+    """1-based column of `name` as a whole word on `line`, 0 when it is not there."""
+    if not 0 < line <= len(lines):
+        return 0
+    match = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", lines[line - 1])
+    return match.start() + 1 if match else 0
+
+
+# -- oracles ---------------------------------------------------------------------------
+
+def jedi_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
+    import jedi
+
+    project = jedi.Project(str(root))
+    answers = []
+    for seed in seeds:
+        script = jedi.Script(path=str(root / seed["path"]), project=project)
+        names = script.get_references(seed["line"], seed["column"] - 1, include_builtins=False)
+        uses = []
+        for name in names:
+            if name.module_path is None or (name.is_definition() and not _is_import(name)):
+                continue
+            try:
+                rel = Path(name.module_path).resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                continue  # outside the repository (the standard library, site-packages)
+            uses.append([rel, name.line, name.column + 1])
+        answers.append(sorted(uses))
+    return f"jedi {jedi.__version__}", answers
+
+
+GOCODE = Path("/usr/share/gocode/src")
+
+
+def go_workspace(root: Path) -> Path:
+    """A copy of the Go module at `root` whose dependencies resolve offline: each required
+    module is replaced by a copy of the source Debian installs under /usr/share/gocode
+    (`apt-get install golang-…-dev`), given a go.mod when it has none."""
+    import shutil
+    import tempfile
+
+    work = Path(tempfile.mkdtemp(prefix="refs-go-"))
+    copy = work / "module"
+    shutil.copytree(root, copy, symlinks=True)
+    go_mod = (copy / "go.mod").read_text(encoding="utf-8")
+    pending, replaces, seen = _required(go_mod), [], set()
+    while pending:  # the dependencies' own requirements too: go checks the whole graph
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        source = GOCODE / module
+        dep = work / "deps" / module
+        if source.is_dir():
+            shutil.copytree(source, dep, symlinks=True)
+        else:
+            # Not installed: an empty module stands in (the test-only requirements of
+            # dependencies, never imported by the corpus; a corpus import of it would
+            # show as a gopls error on that definition).
+            log.info("go: %s is not under %s: an empty module stands in", module, GOCODE)
+            dep.mkdir(parents=True)
+        dep_mod = dep / "go.mod"
+        if dep_mod.exists():
+            pending += _required(dep_mod.read_text(encoding="utf-8"))
+        else:
+            dep_mod.write_text(f"module {module}\n", encoding="utf-8")
+        (dep / "go.sum").unlink(missing_ok=True)
+        replaces.append(f"replace {module} => {dep}\n")
+    (copy / "go.mod").write_text(go_mod + "\n" + "".join(replaces), encoding="utf-8")
+    (copy / "go.sum").unlink(missing_ok=True)
+    # Let go settle go.mod itself (a dependency may require a newer version of another):
+    # gopls loads read-only. Everything is replaced locally, so nothing is downloaded.
+    subprocess.run(["go", "list", "-mod=mod", "-e", "./..."], cwd=copy, env=_go_env(),
+                   capture_output=True, check=False)
+    return copy
+
+
+def _required(go_mod: str) -> list[str]:
+    return re.findall(r'^\s*(?:require\s+)?"?([\w.-]+\.[\w./-]+)"?\s+v[\w.+-]+', go_mod, re.M)
+
+
+def _is_import(name: object) -> bool:
+    """Whether a jedi name that defines something is the name an import binds (a use of
+    the imported definition, as the other oracles count imports)."""
+    tree_name = getattr(getattr(name, "_name", None), "tree_name", None)
+    node = tree_name
+    while node is not None and node.type not in ("import_from", "import_name", "file_input"):
+        node = node.parent
+    return node is not None and node.type in ("import_from", "import_name")
+
+
+def gopls_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
+    version = subprocess.run(["gopls", "version"], capture_output=True, text=True,
+                             check=False).stdout.splitlines()[0:1]
+    root = go_workspace(root)
+    answers = []
+    for seed in seeds:
+        position = f"{root / seed['path']}:{seed['line']}:{seed['column']}"
+        result = subprocess.run(["gopls", "references", position], capture_output=True,
+                                text=True, cwd=root, check=False, timeout=600,
+                                env=_go_env())
+        if result.returncode != 0:
+            log.warning("gopls %s: %s", position, result.stderr.strip()[:300])
+            answers.append(None)
+            continue
+        uses = []
+        for line in result.stdout.splitlines():
+            match = re.match(r"(.+?):(\d+):(\d+)(?:-\d+)?$", line.strip())
+            if not match:
+                continue
+            try:
+                rel = Path(match[1]).resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                continue
+            uses.append([rel, int(match[2]), int(match[3])])
+        answers.append(sorted(uses))
+    return (version[0] if version else "gopls"), answers
+
+
+def _go_env() -> dict[str, str]:
+    import os
+
+    # Offline: modules come from the local replace directives only.
+    return {**os.environ, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GONOSUMDB": "*",
+            "GONOSUMCHECK": "1", "GOSUMDB": "off", "GOTOOLCHAIN": "local"}
+
+
+NODE_DIR = BENCH / "out" / "node"
+TYPESCRIPT = "typescript@5"
+
+
+def tsserver_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
+    package = NODE_DIR / "node_modules" / "typescript"
+    if not package.is_dir():
+        subprocess.run(["npm", "install", "--silent", "--prefix", str(NODE_DIR), TYPESCRIPT],
+                       check=True)
+    version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
+    positions = [{"path": s["path"], "line": s["line"], "column": s["column"]} for s in seeds]
+    result = subprocess.run(["node", str(BENCH / "ts_references.js"), str(package), str(root)],
+                            input=json.dumps(positions), capture_output=True, text=True,
+                            check=True, timeout=3600)
+    answers = json.loads(result.stdout)
+    return f"typescript {version}", [sorted(a) if a is not None else None for a in answers]
+
+
+class _Lsp:
+    """The least of a Language Server Protocol client: requests in turn over stdio."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        self.process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.progress_open: set = set()
+        self.progress_begun: set = set()
+
+    def send(self, payload: dict) -> None:
+        body = json.dumps(payload).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def read(self) -> dict:
+        length = 0
+        while (line := self.process.stdout.readline().strip()):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        message = json.loads(self.process.stdout.read(length))
+        if message.get("method") == "$/progress":
+            value = message["params"]["value"]
+            token = message["params"]["token"]
+            if value.get("kind") == "begin":
+                self.progress_open.add(token)
+                self.progress_begun.add(token)
+            elif value.get("kind") == "end":
+                self.progress_open.discard(token)
+        elif "id" in message and "method" in message:  # a request of the server's: accept
+            self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+        return message
+
+    def request(self, method: str, params: dict) -> object:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.read()
+            if message.get("id") == self.next_id and "method" not in message:
+                return message.get("result")
+
+    def notify(self, method: str, params: dict) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+BACKGROUND_INDEX = "backgroundIndexProgress"
+
+
+def _typedef_names(root: Path, seed: dict) -> list[tuple[int, int]]:
+    """Where `typedef struct NAME {...} NAME;` names its typedef: clangd keeps the tag and
+    the typedef apart, and code uses the typedef, so both are asked (symfind finds the
+    definition at the tag)."""
+    if seed["group"] != "type":
+        return []
+    lines = (root / seed["path"]).read_text(encoding="utf-8", errors="replace").splitlines()
+    closing = re.compile(rf"^\s*}}\s*({re.escape(seed['name'])})\s*[;,]")
+    for number in range(seed["line"], min(len(lines), seed["line"] + 400)):
+        match = closing.match(lines[number - 1])
+        if match:
+            return [(number, match.start(1) + 1)]
+    return []
+
+
+def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
+    """clangd over LSP, after its background index has read every file of a compilation
+    database that compiles each C file of the repository with the repository's
+    directories on the include path."""
+    version = subprocess.run(["clangd", "--version"], capture_output=True, text=True,
+                             check=False).stdout.splitlines()[0]
+    includes = sorted({f"-I{(root / rel).parent}" for rel in source_files(root, "c")})
+    database = [{"directory": str(root), "file": str(root / rel),
+                 "arguments": ["cc", "-c", "-std=gnu11", "-DLUA_USE_LINUX", *includes,
+                               str(root / rel)]}
+                for rel in source_files(root, "c") if rel.endswith(".c")]
+    (root / "compile_commands.json").write_text(json.dumps(database), encoding="utf-8")
+    lsp = _Lsp(["clangd", "--background-index", "-j=2", "--log=error"], root)
+    try:
+        lsp.request("initialize", {"processId": None, "rootUri": root.as_uri(),
+                                   "capabilities": {"window": {"workDoneProgress": True}}})
+        lsp.notify("initialized", {})
+        opened = root / database[0]["file"]
+        lsp.notify("textDocument/didOpen", {"textDocument": {
+            "uri": opened.as_uri(), "languageId": "c", "version": 1,
+            "text": opened.read_text(encoding="utf-8", errors="replace")}})
+        # The background index reports its work as progress under its own token: wait
+        # until it has begun and ended (other progress, the open file's, comes first).
+        while not ({BACKGROUND_INDEX} <= lsp.progress_begun) or lsp.progress_open:
+            lsp.read()
+        answers = []
+        opened_uris = {opened.as_uri()}
+        for seed in seeds:
+            uri = (root / seed["path"]).as_uri()
+            if uri not in opened_uris:  # clangd answers for open documents only
+                opened_uris.add(uri)
+                lsp.notify("textDocument/didOpen", {"textDocument": {
+                    "uri": uri, "languageId": "c", "version": 1,
+                    "text": (root / seed["path"]).read_text(encoding="utf-8", errors="replace")}})
+            result = []
+            for line, column in [(seed["line"], seed["column"]), *_typedef_names(root, seed)]:
+                result += lsp.request("textDocument/references", {
+                    "textDocument": {"uri": uri},
+                    "position": {"line": line - 1, "character": column - 1},
+                    "context": {"includeDeclaration": False}}) or []
+            uses = set()
+            for location in result:
+                path = Path(unquote(location["uri"].removeprefix("file://")))
+                try:
+                    rel = path.resolve().relative_to(root.resolve()).as_posix()
+                except ValueError:
+                    continue
+                start = location["range"]["start"]
+                uses.add((rel, start["line"] + 1, start["character"] + 1))
+            answers.append(sorted(list(u) for u in uses))
+        return version, answers
+    finally:
+        lsp.close()
+        (root / "compile_commands.json").unlink(missing_ok=True)
+
+
+ORACLES = {"jedi": jedi_uses, "gopls": gopls_uses, "tsserver": tsserver_uses,
+           "clangd": clangd_uses}
+
+
+def build(entry: Entry) -> Path:
+    corpora.fetch(entry.corpus)
+    seeds = draw_seeds(entry)
+    oracle = ORACLES[entry.oracle]
+    version, answers = oracle(entry.root, seeds)
+    for seed, uses in zip(seeds, answers, strict=True):
+        seed["uses"] = uses if uses is not None else []
+        seed["error"] = "" if uses is not None else "the oracle failed on this definition"
+    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT / f"truth-{entry.corpus.name}.json"
+    out.write_text(json.dumps({"corpus": entry.corpus.name, "language": entry.language,
+                               "oracle": entry.oracle, "oracle_version": version,
+                               "seeds": seeds}, indent=1) + "\n", encoding="utf-8")
+    log.info("%s: %d seeds, %d uses (%s)", entry.corpus.name, len(seeds),
+             sum(len(s["uses"]) for s in seeds), version)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="corpora (default: all of the table)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    entries = [e for e in load_table() if not args.names or e.corpus.name in args.names]
+    for entry in entries:
+        if entry.oracle not in ORACLES:
+            log.warning("%s: oracle %s not wired yet", entry.corpus.name, entry.oracle)
+            continue
+        build(entry)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

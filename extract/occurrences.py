@@ -1,0 +1,862 @@
+"""A file's uses of names (`Occurrence`) and its imports (`Import`), read from the parse
+tree that `parse.extract_file` already made, with one query per language.
+
+Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
+I/O except reading the bundled `.scm` query files, no global state except the cache of
+compiled queries.
+
+Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
+
+- `@scope` a node whose bindings are local to all of it: a function, a lambda, a
+  comprehension (block scopes are read as their function's: a name bound anywhere in a
+  function is local to all of it, which may drop a use of a shadowed outer name, never
+  keep a local);
+- `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
+  target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
+  own name); `@bind.type` a type's name (where the language keeps types' names apart,
+  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a
+  destructuring target (`a, (b, c)`: the identifiers found through nodes whose type ends
+  in `pattern` or `_list`, not those of an attribute, a subscript or a default). A name
+  bound outside every scope is the module's: not local. A name that is a definition
+  symfind indexes (a `Symbol`'s name) binds nothing: its uses are kept;
+- `@global` a name a scope declares global (Python `global x`): not local there;
+- `@skip` a node none of whose names is a use (keyword-argument names, import paths,
+  object keys); definitions' own names are skipped without a pattern (`defined`);
+  `@skip.weak` a name that is no use unless a pattern of a kind other than `plain`
+  captures it (Kotlin's import paths, whose last name is the one imported);
+- `@ref.<kind>` a use, of a `UseKind` (`@ref.attribute_call`...), with `@receiver` what it
+  is looked up on. A name several patterns capture takes the first of `_PRIORITY`'s kinds.
+  A name with a receiver is always a use; a bare name only when no enclosing scope binds it;
+- `@hint.var` a name whose type the file shows: `@hint.type` its declared type,
+  `@hint.new` a type constructed for it (`T{}`, `new T()`), or `@hint.call` the function
+  called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
+  Python's `C(...)` capitalised, Go's `NewC(...)`). A name given two types, or also
+  bound without one, gets none;
+- `@import` an import statement, with `@import.source` (the module, quotes dropped),
+  `@import.name` the name it takes and `@import.alias` what it binds it as,
+  `@import.module` a module bound itself (as its alias, or its own name), or
+  `@import.wildcard`; `@import.path` the module's path and the name taken as one
+  (`a.b.C`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import operator
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from tree_sitter import Node, Query, QueryCursor
+from tree_sitter_language_pack import get_language
+
+from symfind.extract.languages import LANGUAGES
+from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
+
+RECEIVER_MAX_CHARS = 80
+_PACKAGE = Path(__file__).resolve().parent
+
+# The kind a name takes when several patterns capture it: the most specific first.
+_PRIORITY = {
+    kind: rank
+    for rank, kind in enumerate(
+        (
+            UseKind.IMPORT,
+            UseKind.DECORATOR,
+            UseKind.INHERIT,
+            UseKind.ATTRIBUTE_CALL,
+            UseKind.CALL,
+            UseKind.TYPE,
+            UseKind.ATTRIBUTE,
+            UseKind.PLAIN,
+        )
+    )
+}
+# (capture, kind, whether a receiver is looked for): attributes have one; another kind
+# only when its pattern says so (`@ref.call.member`: `new a.B()`, `pkg.T{}`).
+_BY_PRIORITY = sorted(
+    [(f"ref.{kind.value}", kind, kind in (UseKind.ATTRIBUTE, UseKind.ATTRIBUTE_CALL))
+     for kind in UseKind] + [(f"ref.{kind.value}.member", kind, True) for kind in UseKind],
+    key=lambda item: (_PRIORITY[item[1]], not item[0].endswith(".member")))
+_CLASS_KINDS = frozenset(
+    {SymbolKind.CLASS, SymbolKind.STRUCT, SymbolKind.INTERFACE, SymbolKind.TRAIT,
+     SymbolKind.ENUM}
+)
+_WHITESPACE = re.compile(r"\s+")
+_IDENTIFIER = re.compile(r"[$@]{0,2}\w+")
+# A type as written, down to the name a receiver's type is looked up by: quotes,
+# pointers, references and qualifiers before it and generic arguments after it dropped.
+_TYPE_PREFIX = re.compile(
+    r"^(?:[*&\s\"']|\[\]|'\w+\s|"
+    r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
+_GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+# Declared types that leave the type to the compiler.
+_INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
+_TYPE_NAME = re.compile(r"[\w.:\\$]+")
+_NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
+
+
+class _Rules(NamedTuple):
+    """What differs between languages beyond their query."""
+
+    #: Receivers that are the enclosing class's instance (or the class itself).
+    self_names: frozenset[str] = frozenset()
+    #: The one that names the instance, for its fields (`this.client`).
+    self_name: str = ""
+    #: The type a call assigned to a name constructs, or "" (`_python_ctor`).
+    ctor: Callable[[str], str] = lambda callee: ""
+    #: The name a module imported without an alias is bound as.
+    module_name: Callable[[str], str] = lambda source: source
+    #: The methods a `@hint.ctor` may name for its receiver to be a type constructed
+    #: (Rust's `T::new()`, Ruby's `C.new`).
+    ctor_names: frozenset[str] = frozenset()
+    #: The functions an `@import.callee` may name (`require`).
+    import_callees: frozenset[str] = frozenset()
+    #: Names the language itself defines (`len`, `int`): no definition in any repository
+    #: to find, and among the most frequent names. Not uses, unless the file defines or
+    #: imports the name itself.
+    builtins: frozenset[bytes] = frozenset()
+    #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
+    #: type's use is local only when a type of that name is (`@bind.type`).
+    type_namespace: bool = False
+    #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
+    #: receiver no scope binds takes the type of the field of that name.
+    implicit_self: bool = False
+
+
+def _python_ctor(callee: str) -> str:
+    """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming."""
+    last = callee.rsplit(".", 1)[-1]
+    return callee if last[:1].isupper() and not last.isupper() else ""
+
+
+def _cpp_ctor(callee: str) -> str:
+    """`Connection` for `auto c = Connection(...)`, `net::Pool` for `net::Pool(...)`: a
+    capitalised callee, by the naming most C++ code uses for types."""
+    last = callee.rsplit("::", 1)[-1].split("<", 1)[0]
+    return callee.split("<", 1)[0] if last[:1].isupper() and not last.isupper() else ""
+
+
+def _go_ctor(callee: str) -> str:
+    """`Server` for `NewServer`, `http.Server` for `http.NewServer`."""
+    package, dot, last = callee.rpartition(".")
+    if len(last) > 3 and last.startswith("New") and last[3].isupper():
+        return f"{package}{dot}{last[3:]}"
+    return ""
+
+
+def _go_package(source: str) -> str:
+    """Go binds an import path to its package's name: the path's last element (the
+    `.vN` of gopkg.in's paths dropped)."""
+    return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
+
+
+_PYTHON_BUILTINS = frozenset(
+    b"abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile "
+    b"complex delattr dict dir divmod enumerate eval exec filter float format frozenset "
+    b"getattr globals hasattr hash help hex id input int isinstance issubclass iter len list "
+    b"locals map max memoryview min next object oct open ord pow print property range repr "
+    b"reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip "
+    b"__name__ __file__ __doc__ __all__ NotImplemented Ellipsis".split()
+)
+_GO_BUILTINS = frozenset(
+    b"bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune "
+    b"string uint uint8 uint16 uint32 uint64 uintptr any comparable append cap clear close "
+    b"complex copy delete imag len make max min new panic print println real recover _".split()
+)
+
+_JS_BUILTINS = frozenset(
+    b"require module exports undefined arguments globalThis window document console Object "
+    b"Array JSON Math Promise String Number Boolean Error TypeError RangeError Symbol Map Set "
+    b"WeakMap WeakSet Date RegExp parseInt parseFloat isNaN setTimeout clearTimeout "
+    b"setInterval clearInterval Record Partial Required Readonly Pick Omit Exclude Extract "
+    b"NonNullable ReturnType Parameters InstanceType Awaited".split()
+)
+_JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
+             import_callees=frozenset({"require"}), builtins=_JS_BUILTINS)
+
+_JAVA_BUILTINS = frozenset(
+    b"String Object Integer Long Short Byte Boolean Double Float Character Number Math "
+    b"System Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs Exception "
+    b"RuntimeException Error Throwable IllegalArgumentException IllegalStateException "
+    b"NullPointerException UnsupportedOperationException Iterable Comparable Runnable "
+    b"Thread StringBuilder Class Void CharSequence Enum Record var".split()
+)
+
+_CSHARP_BUILTINS = frozenset(
+    b"String Object Console Math Exception ArgumentException ArgumentNullException "
+    b"InvalidOperationException NotImplementedException NotSupportedException Task List "
+    b"Dictionary IEnumerable IDisposable Guid DateTime TimeSpan Func Action nameof var value "
+    b"Obsolete Serializable".split()
+)
+
+_RUST_BUILTINS = frozenset(
+    b"Some None Ok Err Vec String Box Option Result Self Default Clone Copy Debug Send Sync "
+    b"Sized Fn FnMut FnOnce Iterator IntoIterator From Into PartialEq Eq PartialOrd Ord Hash "
+    b"Display Drop AsRef ToString println print eprintln eprint format vec assert assert_eq "
+    b"assert_ne debug_assert panic write writeln matches unreachable todo unimplemented "
+    b"derive test cfg allow deny inline dbg".split()
+)
+
+_KOTLIN_BUILTINS = frozenset(
+    b"it String Int Long Short Byte Boolean Double Float Char Any Unit Nothing Array List "
+    b"MutableList Map MutableMap Set MutableSet listOf mutableListOf mapOf mutableMapOf setOf "
+    b"mutableSetOf arrayOf emptyList emptyMap println print require check error lazy "
+    b"Exception IllegalArgumentException IllegalStateException Override JvmStatic "
+    b"Deprecated Suppress".split()
+)
+
+_RUBY_BUILTINS = frozenset(
+    b"puts print p pp require require_relative load autoload raise attr_accessor "
+    b"attr_reader attr_writer include extend prepend private protected public "
+    b"module_function new loop lambda proc format sprintf block_given? Integer Float String "
+    b"Array Hash Kernel Object StandardError ArgumentError RuntimeError NotImplementedError "
+    b"Struct Comparable Enumerable".split()
+)
+
+_PHP_BUILTINS = frozenset(
+    b"count strlen sprintf printf array_map array_filter array_keys array_values array_merge "
+    b"in_array implode explode is_array is_string is_int is_null json_encode json_decode "
+    b"isset unset empty print_r var_dump str_replace substr trim strtolower strtoupper "
+    b"Exception InvalidArgumentException RuntimeException LogicException Closure Throwable "
+    b"self static parent true false null TRUE FALSE NULL".split()
+)
+
+_RULES: dict[str, _Rules] = {
+    "php": _Rules(self_names=frozenset({"$this", "self", "static"}), self_name="$this",
+                  builtins=_PHP_BUILTINS),
+    "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
+                     builtins=_PYTHON_BUILTINS),
+    "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
+    "c": _Rules(module_name=lambda source: "", type_namespace=True),
+    "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
+                  module_name=lambda source: "", type_namespace=True),
+    "csharp": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                     implicit_self=True, module_name=lambda source: source,
+                     builtins=_CSHARP_BUILTINS),
+    "java": _Rules(self_names=frozenset({"this"}), self_name="this", type_namespace=True,
+                   implicit_self=True, builtins=_JAVA_BUILTINS),
+    "javascript": _JS,
+    "kotlin": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_python_ctor,
+                     type_namespace=True, implicit_self=True, builtins=_KOTLIN_BUILTINS),
+    "ruby": _Rules(self_names=frozenset({"self"}), self_name="self", implicit_self=True,
+                   module_name=lambda source: "", ctor_names=frozenset({"new"}),
+                   import_callees=frozenset({"require", "require_relative", "load", "autoload"}),
+                   builtins=_RUBY_BUILTINS),
+    "rust": _Rules(self_names=frozenset({"self"}), self_name="self", type_namespace=True,
+                   ctor_names=frozenset(
+                       {"new", "default", "with_capacity", "from", "builder", "open", "connect"}),
+                   module_name=lambda source: source.rsplit("::", 1)[-1],
+                   builtins=_RUST_BUILTINS),
+    "typescript": _JS,
+    "tsx": _JS,
+}
+
+
+class _Queries(NamedTuple):
+    """A language's refs query, with cursors kept (making one costs ~0.1 ms, a tenth of
+    a small file's extraction); like the cached parsers, used by one thread at a time."""
+
+    every: QueryCursor  # the whole file: run once over the tree, for its captures
+    imports: QueryCursor  # its import patterns alone, on each import statement
+    hints: QueryCursor  # its receiver-type patterns alone, on a receiver's binding
+
+
+@functools.cache
+def _queries(language: str) -> _Queries | None:
+    """The language's refs query, or None when it has none yet."""
+    spec = LANGUAGES[language]
+    stems = spec.refs or (language,)
+    files = [_PACKAGE / "queries" / f"{stem}-refs.scm" for stem in stems]
+    if not all(path.is_file() for path in files):
+        return None
+    text = "\n".join(path.read_text(encoding="utf-8") for path in files)
+    grammar = get_language(spec.grammar)  # type: ignore[arg-type]
+    patterns = _patterns(text)
+    alone = []
+    for capture in ("@import", "@hint"):
+        chosen = "\n".join(pattern for pattern in patterns if capture in pattern)
+        cursor = QueryCursor(Query(grammar, chosen or f"(ERROR) {capture}"))
+        cursor.set_max_start_depth(0)  # patterns rooted at the node given only
+        alone.append(cursor)
+    # The whole file once over the tree: a hint pattern's root and name are all it needs
+    # there (its type is matched again, alone, for the few names used as receivers).
+    every = re.sub(r"\s@hint\.(?:type|new|call)\b", "", text)
+    return _Queries(QueryCursor(Query(grammar, every)), *alone)
+
+
+_PATTERN_TAIL = re.compile(r"\s*(?:@[\w.]+|[?*+])")
+
+
+def _patterns(text: str) -> list[str]:
+    """The top-level patterns of a query's text, comments left out."""
+    patterns: list[str] = []
+    depth, start, index, length = 0, -1, 0, len(text)
+    while index < length:
+        char = text[index]
+        if char == ";":
+            index = text.find("\n", index)
+            index = length if index < 0 else index
+            continue
+        if char == '"':
+            index = text.index('"', index + 1) + 1  # no escaped quotes in our queries
+            continue
+        if char in "([":
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth == 0:
+                index += 1
+                while tail := _PATTERN_TAIL.match(text, index):
+                    index = tail.end()
+                patterns.append(text[start:index])
+                continue
+        index += 1
+    return patterns
+
+
+class _Nest:
+    """The spans around positions asked about in increasing order: a sweep over spans
+    sorted by start (then longest first), so that each costs a few steps."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self._spans = spans
+        self._next = 0
+        self.stack: list[int] = []  # indices into spans, outermost first
+
+    def at(self, position: int) -> list[int]:
+        spans, stack = self._spans, self.stack
+        while self._next < len(spans) and spans[self._next][0] <= position:
+            start = spans[self._next][0]
+            while stack and spans[stack[-1]][1] <= start:
+                stack.pop()
+            stack.append(self._next)
+            self._next += 1
+        while stack and spans[stack[-1]][1] <= position:
+            stack.pop()
+        return stack
+
+
+def _text(node: Node, parsed: bytes) -> str:
+    return parsed[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _receiver_text(node: Node, parsed: bytes) -> str:
+    text = _text(node, parsed)
+    if len(text) > RECEIVER_MAX_CHARS or "\n" in text or "  " in text or "\t" in text:
+        text = _WHITESPACE.sub(" ", text).strip()[:RECEIVER_MAX_CHARS]
+    return text
+
+
+def type_name(text: str) -> str:
+    """A declared type as a receiver type: `*Server` → `Server`, `Optional[Session]` →
+    `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole; "" for a type with no
+    name to keep (`[T; 3]`, `(A, B)`, `A | B`)."""
+    text = text.strip().strip("\"'")
+    optional = _OPTIONAL.match(text)
+    if optional:
+        text = optional[1].strip().strip("\"'")
+    text = _NULLABLE.sub("", text)
+    text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
+    if text in _INFERRED:
+        return ""
+    return text if text and _TYPE_NAME.fullmatch(text) else ""
+
+
+_SPACE = b" \t\r\n"
+_first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
+
+
+def occurrences_and_imports(
+    root: Node,
+    language: str,
+    parsed: bytes,
+    symbols: list[Symbol],
+    defined: list[tuple[int, int]],
+    check: Callable[[], None],
+) -> tuple[list[Occurrence], list[Import]]:
+    """The uses of names one parse tree shows that it does not bind locally, ordered by
+    line then column, and its imports in source order.
+
+    One run of the language's query gives every capture at once; an import statement's
+    parts, which belong together, are matched again on the statement alone by the
+    query's import patterns (`set_max_start_depth(0)`: only patterns rooted there).
+
+    Args:
+        root: The file's parse tree.
+        language: Language id (`extract.languages`).
+        parsed: The bytes the tree was parsed from.
+        symbols: The file's definitions (for each use's enclosing definition and the
+            types of `self`).
+        defined: The byte spans of the definitions' names in `parsed`: not uses.
+        check: Raises when the extraction's deadline has passed.
+
+    Returns:
+        The occurrences and the imports; both empty for a language without a refs query.
+
+    Raises:
+        ParseTimeout: The deadline passed (from `check`).
+    """
+    queries = _queries(language)
+    if queries is None:
+        return [], []
+    rules = _RULES.get(language, _Rules())
+    captured = queries.every.captures(root)
+    check()
+    alone = queries.imports
+    statements = {node.start_byte: node for node in captured.get("import", ())}
+    taken = [record for _, statement in sorted(statements.items())
+             for record in _imports(statement, alone, parsed, rules)]
+    imports = [record for _, record in taken]
+    sources = {start: record.source for start, record in taken}  # an imported name's module
+    hints: dict[int, str] = {}  # a bound name's start byte → its type
+    member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
+    receivers = {node.end_byte: node for node in captured.get("receiver", ())}
+    _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
+    # Names are bytes until they are kept: most are locals, dropped without decoding.
+    binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
+             for node in captured.get("bind", ())]
+    binds.extend((node.start_byte, parsed[node.start_byte : node.end_byte], True)
+                 for node in captured.get("bind.outer", ()))
+    for node in captured.get("bind.all", ()):
+        _destructured(node, parsed, binds)
+    # A type's name, where types have names of their own (C's `struct mode *mode`), is
+    # kept apart from values' as `:name` (no identifier starts with a colon).
+    mark = b":" if rules.type_namespace else b""
+    binds.extend((node.start_byte, mark + parsed[node.start_byte : node.end_byte], False)
+                 for node in captured.get("bind.type", ()))
+    globals_ = [(node.start_byte, parsed[node.start_byte : node.end_byte])
+                for node in captured.get("global", ())]
+    scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
+                    key=lambda span: (span[0], -span[1]))
+    skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
+    # Lower-case names only (HTML tags in JSX, Java's package names, PHP's `X::class`):
+    # told apart here, not by a query predicate (one reads a node's text back through the
+    # parser's input callback: 0.8 s on one large Go file).
+    skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
+                 if 0x61 <= parsed[node.start_byte] <= 0x7A)
+    skips.extend(defined)
+    bindings = _bindings(scopes, binds, globals_, hints, defined)
+    check()
+    # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
+    # binding is none (None).
+    uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
+    for capture, kind, member in _BY_PRIORITY:
+        if kind is UseKind.PLAIN and "skip.weak" in captured:
+            for node in captured["skip.weak"]:  # no use, unless a pattern above says so
+                uses.setdefault(node.start_byte, None)
+        nodes = captured.get(capture)
+        if nodes:
+            for node in nodes:
+                start = node.start_byte
+                if start not in uses:
+                    uses[start] = (kind, node, member)
+    occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
+                               symbols, member_hints, parsed, rules,
+                               LANGUAGES[language].separator, check)
+    return occurrences, imports
+
+
+class _Bindings(NamedTuple):
+    module: dict[bytes, str]  # the module's names → their types ("" unknown)
+    scopes: list[dict[bytes, str]]  # each scope's local names → their types
+    sites: list[int]  # where names are bound (start bytes): not uses
+
+
+def _bindings(
+    scopes: list[tuple[int, int]], binds: list[tuple[int, bytes, bool]],
+    globals_: list[tuple[int, bytes]], hints: dict[int, str], defined: list[tuple[int, int]],
+) -> _Bindings:
+    """The names each scope binds, with their types where known, and the module's."""
+    definitions = {start for start, _ in defined}
+    module: dict[bytes, str] = {}
+    bound: list[dict[bytes, str]] = [{} for _ in scopes]
+    sites: list[tuple[int, bytes]] = []
+    binds.sort(key=_first)
+    # The scopes around each binding, by a sweep (as `_Nest`, written out: it runs for
+    # every binding of the file).
+    stack: list[int] = []
+    next_scope, count = 0, len(scopes)
+    for start, name, outer in binds:
+        while next_scope < count and scopes[next_scope][0] <= start:
+            scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= scope_start:
+                stack.pop()
+            stack.append(next_scope)
+            next_scope += 1
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        depth = len(stack) - (2 if outer else 1)
+        type_ = hints.get(start, "") if hints else ""
+        if depth < 0:
+            names = module
+        elif start in definitions:
+            continue
+        else:
+            names = bound[stack[depth]]
+        known = names.get(name)
+        if known is None:
+            names[name] = type_
+        elif known != type_:
+            names[name] = ""
+        sites.append((start, name))  # a binding, a module's too, is no use
+    if globals_:
+        nest = _Nest(scopes)
+        for start, name in sorted(globals_):
+            chain = nest.at(start)
+            if chain:
+                bound[chain[-1]].pop(name, None)
+        undeclared = {name for _, name in globals_}  # a global's assignments are uses
+        sites = [(start, name) for start, name in sites if name not in undeclared]
+    return _Bindings(module, bound, [start for start, _ in sites])
+
+
+def _visible(scopes: list[tuple[int, int]],
+             bound: list[dict[bytes, str]]) -> list[frozenset[bytes]]:
+    """The local names seen in each scope: its own and those of the scopes around it."""
+    visible: list[frozenset[bytes]] = []
+    stack: list[int] = []
+    for index, (start, _) in enumerate(scopes):
+        while stack and scopes[stack[-1]][1] <= start:
+            stack.pop()
+        names = bound[index].keys()
+        visible.append(visible[stack[-1]].union(names) if stack else frozenset(names))
+        stack.append(index)
+    return visible
+
+
+_NAME_TYPES = frozenset(
+    {"identifier", "shorthand_property_identifier_pattern", "shorthand_field_identifier"})
+_PATTERN_ENDS = ("pattern", "_list")
+_DEFAULTED = frozenset({"assignment_pattern", "object_assignment_pattern"})
+_NAMED_PATTERNS = frozenset({"tuple_struct_pattern", "struct_pattern"})
+_NESTING_DECLARATORS = frozenset(
+    {"parenthesized_declarator", "reference_declarator", "structured_binding_declarator"})
+
+
+def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]]) -> None:
+    """The names a destructuring target binds (`@bind.all`)."""
+    if node.type in _NAME_TYPES:
+        binds.append((node.start_byte, parsed[node.start_byte : node.end_byte], False))
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in _NAME_TYPES:
+            binds.append((current.start_byte, parsed[current.start_byte : current.end_byte],
+                           False))
+        elif current.type in _DEFAULTED:  # `b = dflt`: the default is no binding
+            left = current.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif current.type in _NESTING_DECLARATORS:  # `(*fp)(int)`, `&x`, `[a, b]`
+            stack.extend(current.named_children)
+        elif current.type.endswith("declarator"):  # C's `*p = &x`, `a[n]`: the name only
+            inner = current.child_by_field_name("declarator")
+            if inner is not None:
+                stack.append(inner)
+        elif current.type in _NAMED_PATTERNS:  # Rust's `Some(v)`, `Point { x, y }`
+            kind = current.child_by_field_name("type")
+            stack.extend(child for child in current.named_children if child != kind)
+        elif current.type.endswith(_PATTERN_ENDS):
+            stack.extend(current.named_children)
+
+
+def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
+           receivers: dict[int, Node], hints: dict[int, str],
+           member_hints: list[tuple[int, str, str]]) -> None:
+    """The types of the names used as receivers (`x` of `x.f()`, `self.x` of
+    `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
+    most are not (a name is matched with its type again on its pattern's root alone)."""
+    wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    prefix = rules.self_name.encode() + b"."
+    candidates = [(node, False) for node in captured.get("hint.var", ())
+                  if parsed[node.start_byte : node.end_byte] in wanted]
+    for node in captured.get("hint.member", ()):
+        field = parsed[node.start_byte : node.end_byte]
+        if prefix + field in wanted or (rules.implicit_self and field in wanted):
+            candidates.append((node, True))
+    if not candidates:
+        return
+    roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
+    starts = [start for start, _ in roots]
+    for var, member in candidates:
+        index = bisect.bisect_right(starts, var.start_byte) - 1
+        while index >= 0 and roots[index][1].end_byte < var.end_byte:
+            index -= 1  # a root before it that ends before it: look further back
+        if index < 0:
+            continue
+        type_ = _hint_type(roots[index][1], var, alone, parsed, rules)
+        if type_ is None:
+            continue
+        text = _text(var, parsed)
+        if member:
+            text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
+        elif _IDENTIFIER.fullmatch(text):
+            hints[var.start_byte] = type_
+            continue
+        self_name, _, member = text.partition(".")
+        if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+            member_hints.append((var.start_point.row + 1, text, type_))
+
+
+def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
+               rules: _Rules) -> str | None:
+    """The type one hint pattern rooted at `root` gives `var` (a declared type first,
+    then a constructed one, then a constructor's call), or None when none does."""
+    found: dict[str, Node] = {}
+    for _, captures in alone.matches(root):
+        if captures.get("hint", (None,))[0] != root:
+            continue
+        named = captures.get("hint.var") or captures.get("hint.member")
+        if not named or named[0] != var:
+            continue
+        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor"):
+            if capture in captures:
+                found.setdefault(capture, captures[capture][0])
+    if not found:
+        return None
+    if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
+        found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
+    if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
+        return type_name(_text(found["hint.arg"], parsed))  # Go's `new(T)`
+    for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
+        if capture in found:
+            type_ = type_name(_text(found[capture], parsed))
+            if type_:
+                return type_
+    if "hint.call" in found:
+        return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed)))
+    return ""
+
+
+def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
+             rules: _Rules) -> list[tuple[int, Import]]:
+    """The names one import statement binds, in source order, each with the start byte
+    of the name it takes (the module's, when it takes none)."""
+    line = statement.start_point.row + 1
+    records: list[tuple[int, Import]] = []
+    for _, captures in alone.matches(statement):
+        if "import" not in captures or captures["import"][0] != statement:
+            continue
+        callee = captures.get("import.callee")
+        if callee and _text(callee[0], parsed) not in rules.import_callees:
+            continue  # a call of something else than `require` with a string
+        alias = _text(captures["import.alias"][0], parsed) if "import.alias" in captures else ""
+        if "import.module" in captures:
+            module = captures["import.module"][0]
+            source = _text(module, parsed).strip("\"'`<>")
+            records.append((module.start_byte, Import(
+                name=alias or rules.module_name(source), source=source, line=line)))
+            continue
+        if "import.path" in captures:  # the module's path and the name, as one (Kotlin)
+            path = captures["import.path"][0]
+            source, _, imported = _text(path, parsed).rpartition(".")
+            records.append((path.end_byte - len(imported.encode()), Import(
+                name=alias or imported, source=source, imported=imported, line=line)))
+            continue
+        source_node = captures.get("import.source")  # none: the global namespace (PHP)
+        source = _text(source_node[0], parsed).strip("\"'`<>") if source_node else ""
+        if "import.wildcard" in captures:
+            records.append((captures["import.wildcard"][0].start_byte,
+                            Import(name="*", source=source, line=line)))
+        elif "import.default" in captures:  # JavaScript's `import X from "m"`
+            name_node = captures["import.default"][0]
+            records.append((name_node.start_byte, Import(
+                name=_text(name_node, parsed), source=source, imported="default", line=line)))
+        else:
+            name_node = captures["import.name"][0]
+            imported = _text(name_node, parsed)
+            records.append((name_node.start_byte, Import(
+                name=alias or imported, source=source, imported=imported, line=line)))
+    if len(records) > 1:  # a module binding no name counts when it is the only one
+        records = [record for record in records if record[1].name]
+    records.sort(key=lambda record: record[0])
+    return records
+
+
+def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | None:
+    """The receiver captured right before a name and its separator (`a.b`, `a?.b`,
+    `a->b`, `A::b`, `a&.b`, `A\\b`)."""
+    end = start
+    while end and parsed[end - 1] in _SPACE:
+        end -= 1
+    if end < 2:
+        return None
+    last = parsed[end - 1]
+    if last == 0x2E:  # .
+        end -= 2 if parsed[end - 2] in b"?&" else 1
+    elif last == 0x5C:  # backslash
+        end -= 1
+    elif (last == 0x3E and parsed[end - 2] == 0x2D) or (last == 0x3A and parsed[end - 2] == 0x3A):
+        end -= 2  # -> ::
+    else:
+        return None
+    while end and parsed[end - 1] in _SPACE:
+        end -= 1
+    return receivers.get(end)
+
+
+def _occurrences(
+    uses: dict[int, tuple[UseKind, Node, bool] | None], receivers: dict[int, Node],
+    imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
+    bindings: _Bindings,
+    skips: list[tuple[int, int]], symbols: list[Symbol],
+    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
+    check: Callable[[], None],
+) -> list[Occurrence]:
+    """The uses kept, in source order: a sweep over the uses, the skipped spans, the
+    scopes and the definitions' lines together."""
+    skips.sort()
+    skips.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel: the sweep needs no bound check
+    spans = sorted(
+        ((min(s.start_line or s.line, s.line), s.end_line + 1, i) for i, s in enumerate(symbols)),
+        key=lambda span: (span[0], -span[1], span[2]),
+    )
+    order = [i for _, _, i in spans]
+    enclosing = _Nest([(start, end) for start, end, _ in spans])
+    members = _member_types(member_hints, symbols, spans, order, separator)
+    visible = _visible(scopes, bindings.scopes)
+    separate = rules.type_namespace
+    builtins = rules.builtins
+    if builtins:
+        builtins = builtins.difference([symbol.name.encode() for symbol in symbols],
+                                       [record.name.encode() for record in imports])
+    scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
+    stack: list[int] = []  # the scopes around the current use, outermost first
+    next_scope, next_scope_start = 0, scopes[0][0]
+    scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
+    skip_index, next_skip, covered = 0, skips[0][0], -1
+    last_line, around, enclosing_name = -1, [], ""
+    occurrences: list[Occurrence] = []
+    append = occurrences.append
+    type_kind = UseKind.TYPE if separate else None
+    types_seen: dict[tuple[str, int, int], str] = {}
+    # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
+    for position, start in enumerate(sorted(uses)):
+        use = uses[start]
+        if use is None:
+            continue
+        if not position & 0x3FFF:
+            check()  # a large file: the deadline, every 16,384 names
+        if next_skip <= start:
+            while skips[skip_index][0] <= start:
+                if skips[skip_index][1] > covered:
+                    covered = skips[skip_index][1]
+                skip_index += 1
+            next_skip = skips[skip_index][0]
+        if start < covered:
+            continue
+        if next_scope_start <= start or scope_end <= start:
+            while scopes[next_scope][0] <= start:
+                scope_start = scopes[next_scope][0]
+                while stack and scopes[stack[-1]][1] <= scope_start:
+                    stack.pop()
+                stack.append(next_scope)
+                next_scope += 1
+            next_scope_start = scopes[next_scope][0]
+            while stack and scopes[stack[-1]][1] <= start:
+                stack.pop()
+            if stack:
+                scope_end, seen = scopes[stack[-1]][1], visible[stack[-1]]
+            else:
+                scope_end, seen = len(parsed) + 1, frozenset()
+        kind, node, member = use
+        written = parsed[start : node.end_byte]
+        if not written:  # a node the parser made up (a missing name)
+            continue
+        receiver_node = _receiver(start, receivers, parsed) if member else None
+        if receiver_node is None and (written in builtins or (
+                (b":" + written if kind is type_kind else written) in seen)):
+            continue
+        name = written.decode("utf-8", errors="replace")
+        row, column = node.start_point
+        line = row + 1
+        if line != last_line:
+            last_line = line
+            around = list(enclosing.at(line))
+            enclosing_name = symbols[order[around[-1]]].qualname if around else ""
+        receiver = receiver_type = ""
+        if kind is UseKind.IMPORT:
+            receiver = sources.get(start, "")
+        elif receiver_node is not None:
+            receiver = _receiver_text(receiver_node, parsed)
+            # The same receiver in the same scope and definition has the same type.
+            key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
+            receiver_type = types_seen.get(key)  # type: ignore[assignment]
+            if receiver_type is None:
+                receiver_type = types_seen[key] = _receiver_type(
+                    receiver, stack, bindings, around, order, symbols, members, rules,
+                    separator)
+        if column:
+            prefix = parsed[start - column : start]
+            if not prefix.isascii():
+                column = len(prefix.decode("utf-8", errors="replace"))
+        append(Occurrence(name=name, line=line, column=column + 1, kind=kind,
+                          receiver=receiver, receiver_type=receiver_type,
+                          enclosing=enclosing_name))
+    scopes.pop()
+    return occurrences
+
+
+def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol],
+                     separator: str) -> str:
+    """The class `self`/`this` is an instance of: the innermost class-like definition
+    around, else the scope of the innermost method's name (C++'s `void Pool::reset()`,
+    Rust's `impl Pool { fn reset(&self) }`)."""
+    method = ""
+    for index in reversed(around):
+        symbol = symbols[order[index]]
+        if symbol.kind in _CLASS_KINDS:
+            return symbol.qualname
+        if not method and symbol.kind is SymbolKind.METHOD:
+            method = symbol.qualname
+    scope, found, _ = method.rpartition(separator) if separator else ("", "", "")
+    return scope if found else ""
+
+
+def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol],
+                  spans: list[tuple[int, int, int]], order: list[int],
+                  separator: str) -> dict[tuple[str, str], str]:
+    """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree."""
+    types: dict[tuple[str, str], str] = {}
+    if not member_hints:
+        return types
+    nest = _Nest([(start, end) for start, end, _ in spans])
+    for line, text, type_ in sorted(member_hints):
+        owner = _enclosing_class(nest.at(line), order, symbols, separator)
+        if owner:
+            known = types.get((owner, text))
+            types[(owner, text)] = type_ if known is None or known == type_ else ""
+    return types
+
+
+def _receiver_type(
+    receiver: str, chain: list[int], bindings: _Bindings, around: list[int],
+    order: list[int], symbols: list[Symbol], members: dict[tuple[str, str], str],
+    rules: _Rules, separator: str,
+) -> str:
+    if receiver in rules.self_names:
+        return _enclosing_class(around, order, symbols, separator)
+    if _IDENTIFIER.fullmatch(receiver):
+        name = receiver.encode()
+        for scope in reversed(chain):
+            known = bindings.scopes[scope].get(name)
+            if known is not None:
+                return known
+        known = bindings.module.get(name)
+        if known is not None or not (rules.implicit_self and members):
+            return known or ""
+        owner = _enclosing_class(around, order, symbols, separator)
+        return members.get((owner, f"{rules.self_name}.{receiver}"), "")
+    if members:
+        head, dot, _ = receiver.partition(".")
+        if dot and head in rules.self_names:
+            return members.get((_enclosing_class(around, order, symbols, separator), receiver),
+                               "")
+    return ""

@@ -1,0 +1,86 @@
+; Go uses of names (occurrences) and imports: the captures are explained in
+; extract/occurrences.py. Our own query: the grammar ships no reference tags.
+
+; --- Scopes: functions, methods, function literals, interface methods and function
+; types (their parameters' names); a generic type's parameters.
+(function_declaration) @scope
+(method_declaration) @scope
+(func_literal) @scope
+(method_elem) @scope
+(function_type) @scope
+(type_spec type_parameters: (_)) @scope
+
+; --- Local bindings: parameters and results, receivers and their type parameters,
+; `:=`, `var`, `const`, `range` and type-switch names.
+(parameter_declaration name: (identifier) @bind)
+(variadic_parameter_declaration name: (identifier) @bind)
+(type_parameter_declaration name: (identifier) @bind)
+(method_declaration receiver: (parameter_list (parameter_declaration
+  type: [(generic_type type_arguments: (type_arguments (type_elem (type_identifier) @bind)))
+         (pointer_type (generic_type
+           type_arguments: (type_arguments (type_elem (type_identifier) @bind))))])))
+(short_var_declaration left: (expression_list (identifier) @bind))
+(var_spec name: (identifier) @bind @skip)
+(const_spec name: (identifier) @bind @skip)
+(range_clause left: (expression_list (identifier) @bind))
+(type_switch_statement alias: (expression_list (identifier) @bind))
+(receive_statement left: (expression_list (identifier) @bind))
+; A local type's name.
+(type_spec name: (type_identifier) @bind.outer)
+
+; --- Not uses: struct keys in composite literals, the blank identifier.
+(keyed_element key: (literal_element (identifier) @skip))
+
+; --- Uses.
+(call_expression function: (identifier) @ref.call)
+(call_expression function: (selector_expression
+  operand: (_) @receiver field: (field_identifier) @ref.attribute_call))
+(call_expression function: (index_expression operand: (identifier) @ref.call))
+(call_expression function: (index_expression operand: (selector_expression
+  operand: (_) @receiver field: (field_identifier) @ref.attribute_call)))
+(selector_expression operand: (_) @receiver field: (field_identifier) @ref.attribute)
+
+; Composite literals construct: `T{}`, `pkg.T{}`.
+(composite_literal type: (type_identifier) @ref.call)
+(composite_literal type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member))
+(composite_literal type: (generic_type type: (type_identifier) @ref.call))
+(composite_literal type: (generic_type
+  type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member)))
+
+; Embedded fields and interfaces.
+(field_declaration !name type: [(type_identifier) @ref.inherit.member
+                                 (pointer_type (type_identifier) @ref.inherit.member)
+                                 (qualified_type package: (_) @receiver
+                                                 name: (type_identifier) @ref.inherit.member)
+                                 (pointer_type (qualified_type package: (_) @receiver
+                                                               name: (type_identifier) @ref.inherit.member))])
+(interface_type (type_elem (type_identifier) @ref.inherit))
+(interface_type (type_elem (qualified_type package: (_) @receiver
+                                           name: (type_identifier) @ref.inherit.member)))
+
+(qualified_type package: (_) @receiver name: (type_identifier) @ref.type.member)
+(type_identifier) @ref.type
+(identifier) @ref.plain
+
+; --- Receiver types: declared types, composite literals, `new(T)`, `NewT()`.
+(parameter_declaration name: (identifier) @hint.var type: (_) @hint.type) @hint
+(var_spec . name: (identifier) @hint.var . type: (_) @hint.type) @hint
+(var_spec . name: (identifier) @hint.var .
+  value: (expression_list . [(composite_literal type: (_) @hint.new)
+                             (unary_expression operand: (composite_literal type: (_) @hint.new))
+                             (call_expression function: [(identifier) (selector_expression)] @hint.call)] .)) @hint
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . [(composite_literal type: (_) @hint.new)
+                             (unary_expression operand: (composite_literal type: (_) @hint.new))
+                             (call_expression function: [(identifier) (selector_expression)] @hint.call)] .)) @hint
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (call_expression
+    function: (identifier) @hint.call
+    arguments: (argument_list . (_) @hint.arg .)) .)) @hint
+
+; --- Imports: `"net/http"` binds `http`, `h "net/http"` binds `h`, `. "strings"` all.
+(import_spec !name path: (_) @import.module) @import
+(import_spec name: (package_identifier) @import.alias path: (_) @import.module) @import
+(import_spec name: (dot) path: (_) @import.source @import.wildcard) @import

@@ -1,0 +1,87 @@
+; JavaScript, TypeScript and TSX uses of names (occurrences) and imports, what their
+; grammars share: the captures are explained in extract/occurrences.py. Our own query.
+
+; --- Scopes: functions, methods, classes (their type parameters), loops and catch
+; clauses (their `let` and `const`).
+(function_declaration) @scope
+(generator_function_declaration) @scope
+(function_expression) @scope
+(generator_function) @scope
+(arrow_function) @scope
+(method_definition) @scope
+(class_declaration) @scope
+(class) @scope
+(for_statement) @scope
+(for_in_statement) @scope
+(catch_clause) @scope
+
+; --- Local bindings.
+(variable_declarator name: [(identifier) @bind (object_pattern) @bind.all (array_pattern) @bind.all])
+(for_in_statement left: [(identifier) @bind (_ (_)) @bind.all])
+(catch_clause parameter: [(identifier) @bind (_ (_)) @bind.all])
+(arrow_function parameter: (identifier) @bind)
+(function_expression name: (identifier) @bind)
+(function_declaration name: (identifier) @bind.outer)
+(generator_function_declaration name: (identifier) @bind.outer)
+
+; --- Not uses: default and namespace import names, export aliases, `require` itself.
+(import_clause (identifier) @skip)
+(namespace_import (identifier) @skip)
+(import_specifier alias: (identifier) @skip)
+(export_specifier alias: (identifier) @skip)
+
+; --- Uses.
+(import_specifier name: (identifier) @ref.import)
+(export_statement (export_clause (export_specifier name: (identifier) @ref.import)) source: (_))
+
+(decorator (identifier) @ref.decorator)
+(decorator (member_expression object: (_) @receiver property: (property_identifier) @ref.decorator.member))
+(decorator (call_expression function: (identifier) @ref.decorator))
+(decorator (call_expression function: (member_expression
+  object: (_) @receiver property: (property_identifier) @ref.decorator.member)))
+
+(call_expression function: (member_expression
+  object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @ref.attribute_call))
+; `await a.f<T>()` reads as a call of `await a.f` in TypeScript's grammar.
+(call_expression function: (await_expression (member_expression
+  object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @ref.attribute_call)))
+(call_expression function: (identifier) @ref.call)
+(new_expression constructor: (identifier) @ref.call)
+(new_expression constructor: (member_expression
+  object: (_) @receiver property: (property_identifier) @ref.call.member))
+(member_expression
+  object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @ref.attribute)
+
+(shorthand_property_identifier) @ref.plain
+(identifier) @ref.plain
+
+; --- Receiver types: names assigned `new C()`.
+(variable_declarator name: (identifier) @hint.var
+  value: (new_expression constructor: (_) @hint.new)) @hint
+(assignment_expression left: [(identifier) (member_expression)] @hint.var
+  right: (new_expression constructor: (_) @hint.new)) @hint
+
+; --- Imports: `import X from`, `import {a as b} from`, `import * as ns from`,
+; `import "m"` (a statement's module alone counts when it binds nothing else),
+; `require("m")`.
+(import_statement (import_clause (identifier) @import.default) source: (string (string_fragment) @import.source)) @import
+(import_statement (import_clause (named_imports (import_specifier
+  name: (_) @import.name alias: (_)? @import.alias))) source: (string (string_fragment) @import.source)) @import
+(import_statement (import_clause (namespace_import (identifier) @import.alias))
+  source: (string (string_fragment) @import.module)) @import
+(import_statement source: (string (string_fragment) @import.module)) @import
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.module) .)))
+  @import
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
+                         (pair_pattern key: (property_identifier) @import.name
+                                       value: (identifier) @import.alias)])
+  value: (call_expression function: (identifier) @import.callee
+                          arguments: (arguments . (string (string_fragment) @import.source) .)))
+  @import

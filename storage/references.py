@@ -1,0 +1,1045 @@
+"""Where a definition is used: the index's stored uses resolved at query time, in tiers.
+
+Imports: tantivy, msgspec, `extract.records`, `storage` modules.
+
+Nothing spanning files is stored (`storage/uses.py`): each file keeps its own uses and
+imports, and everything that ties a use in one file to a definition in another is worked
+out here, when asked, from the commit searched. Each use of the target's name falls in one
+tier:
+
+- **resolved**: evidence ties it to the target: a module-level name used in its own
+  module (or, in Go, its package), or in a file whose import binds it from the target's
+  module (directly or through a module that re-exports it); a member used on a receiver
+  whose type the file shows to be the target's class or a subclass (`self` in the class);
+  a bare name the repository defines once;
+- **possible**: nothing says no, nothing says yes: a receiver whose type the file does not
+  show, or a base class or interface that declares the member (the call may dispatch
+  here); collapsed by receiver (`s.get` ×34) with the reason;
+- **elsewhere**: the use is of another definition of the same name (`requests.get` for
+  `Session.get`, a bare `get` imported from another module): counted by that definition,
+  not listed.
+
+Import sources map to files per language, by table (`_MODULE_FILES`): Python dotted and
+relative modules to `.py` files and packages' `__init__.py`; Go import paths to
+directories; JavaScript and TypeScript relative specifiers to files; C and C++ includes
+to headers (an include brings every name of its header; a function's declaration in a
+header stands for its definition). Other languages' imports are not followed yet: their
+uses are resolved only in their own file or for a name defined once, and are possible
+otherwise.
+
+An answer says what it counted in each tier, what it could not check (dynamic dispatch,
+reflection, macros, files the index skipped) and how fresh the index is; a name used in
+many files is answered within a time budget and marked partial when the budget ran out.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+import msgspec
+import tantivy
+
+from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
+from symfind.storage.errors import QueryError
+from symfind.storage.freshness import describe, is_partial
+from symfind.storage.priors import is_test_path
+from symfind.storage.query import SearchQuery
+from symfind.storage.records import Freshness, Manifest, SearchResponse
+from symfind.storage.schema import decode_record
+from symfind.storage.uses import (
+    USES_FIELD,
+    USES_RECORD_FIELD,
+    FileUses,
+    Use,
+    decode_file_uses,
+    uses_named,
+)
+from symfind.storage.words import QUALIFIER, qualifier_parts, squash
+
+#: Default and largest number of resolved uses one answer lists (the counts cover all).
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500
+#: Default time budget of one answer; past it the files left are not read (`partial`).
+DEFAULT_BUDGET_MS = 1000
+MAX_BUDGET_MS = 30_000
+#: Groups of possible uses, and definitions elsewhere, listed at most (the rest counted).
+POSSIBLE_GROUPS = 15
+POSSIBLE_SAMPLES = 3
+ELSEWHERE_GROUPS = 10
+ALTERNATIVES = 5
+#: Files read between two looks at the clock.
+_CLOCK_EVERY = 16
+#: Rounds of re-exports followed (`__init__.py` importing from a submodule, and so on).
+_REEXPORT_ROUNDS = 3
+#: Languages in which a bare name inside a class's method may be a member of the class
+#: (an implicit `this`).
+_IMPLICIT_THIS = frozenset({"java", "cpp", "csharp", "kotlin", "c"})
+_CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
+_INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
+_MEMBER_KINDS = frozenset({SymbolKind.METHOD})
+
+
+class Tier:
+    RESOLVED = "resolved"
+    POSSIBLE = "possible"
+    ELSEWHERE = "elsewhere"
+
+
+class ReferencesQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """One "where is it used" question.
+
+    Attributes:
+        target: The definition's name or qualified name (`get`, `Session.get`); with
+            `path`, only its last part is matched.
+        path: The definition's file, to pin one definition (as a read handle does).
+        line: A line of that definition (its name's or its first line), with `path`.
+        limit: Resolved uses listed, 1..MAX_LIMIT (the counts cover all of them).
+        cursor: `next_cursor` of the previous answer, for the next page of resolved uses.
+        budget_ms: Time allowed to read the files that use the name.
+    """
+
+    target: str = ""
+    path: str = ""
+    line: int = 0
+    limit: int = DEFAULT_LIMIT
+    cursor: str = ""
+    budget_ms: int = DEFAULT_BUDGET_MS
+
+    def check(self) -> int:
+        """Validate; returns the offset the cursor points at.
+
+        Raises:
+            QueryError: No target, a limit or budget out of range, a malformed cursor.
+        """
+        if not self.target.strip() and not self.path:
+            raise QueryError("say which definition: a name, a qualified name, or a handle")
+        if not 1 <= self.limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {self.limit}")
+        if not 1 <= self.budget_ms <= MAX_BUDGET_MS:
+            raise QueryError(f"budget_ms must be between 1 and {MAX_BUDGET_MS}, "
+                             f"got {self.budget_ms}")
+        if not self.cursor:
+            return 0
+        _, _, offset = self.cursor.partition(":")
+        if not offset.isdigit():
+            raise QueryError(f"malformed cursor {self.cursor!r}: pass `next_cursor` as given")
+        return int(offset)
+
+
+class Definition(msgspec.Struct, frozen=True, kw_only=True):
+    """A definition an answer names: the target, an alternative, or an enclosing one."""
+
+    name: str
+    qualname: str
+    kind: str
+    language: str
+    path: str
+    line: int
+    start_line: int
+    end_line: int
+
+
+class Site(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One use: where, how, on what, and why it is in its tier."""
+
+    line: int
+    column: int
+    kind: str
+    receiver: str = ""
+    reason: str = ""
+
+
+class SiteGroup(msgspec.Struct, frozen=True, kw_only=True):
+    """Resolved uses in one file inside one definition (`enclosing`: None at module
+    level)."""
+
+    path: str
+    test: bool
+    enclosing: Definition | None
+    sites: list[Site]
+
+
+class PossibleGroup(msgspec.Struct, frozen=True, kw_only=True):
+    """Possible uses on one receiver, for one reason: counted, with a few samples."""
+
+    receiver: str
+    reason: str
+    count: int
+    files: int
+    samples: list[str]  # `path:line`
+
+
+class ElsewhereGroup(msgspec.Struct, frozen=True, kw_only=True):
+    """Uses of another definition of the name (or of a name from outside the index)."""
+
+    of: str  # that definition (`requests.api.get` at `path:line`), or what it comes from
+    reason: str
+    count: int
+
+
+class ReferencesAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer to a `ReferencesQuery`: counts first, then groups.
+
+    Attributes:
+        target: The definition whose uses were looked for (None: none found).
+        alternatives: Other definitions the target's name or qualified name matches.
+        resolved, possible, elsewhere: Uses counted in each tier (in the files read).
+        resolved_files: Files with a resolved use.
+        groups: This page of resolved uses, by file then enclosing definition.
+        possible_groups, elsewhere_groups: The other tiers, collapsed.
+        files_read, files_using: Files read, of those that use the name.
+        partial: Why the counts may be short ("" when complete).
+        unchecked: What this answer could not check.
+        skipped: Files the index holds no uses for, by reason (`too_large`, ...).
+        next_cursor: For the next page of resolved uses ("" when none).
+        empty_reason: Why nothing was resolved, when nothing was.
+    """
+
+    query: str
+    target: Definition | None
+    alternatives: list[Definition]
+    resolved: int
+    possible: int
+    elsewhere: int
+    resolved_files: int
+    groups: list[SiteGroup]
+    possible_groups: list[PossibleGroup]
+    elsewhere_groups: list[ElsewhereGroup]
+    files_read: int
+    files_using: int
+    freshness: Freshness
+    took_ms: float
+    partial: str = ""
+    unchecked: list[str] = []
+    skipped: dict[str, int] = {}
+    next_cursor: str = ""
+    empty_reason: str = ""
+
+
+# ---- reading the index ------------------------------------------------------------------
+
+
+#: Where a file's uses are read from: its first definition's document, or (a file that
+#: defines nothing) its manifest entry, decoded already.
+Source = tantivy.DocAddress | FileUses
+
+
+class UseIndex:
+    """The lookups resolution needs, over one commit: its Tantivy searcher and schema, and
+    its manifest (the files, the skipped ones, the uses of files that define nothing)."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
+                 manifest: Manifest) -> None:
+        self._searcher = searcher
+        self._schema = schema
+        self.manifest = manifest
+        self._files: dict[str, list[Symbol]] = {}  # definitions by file, read once
+        self._loose: list[FileUses] | None = None  # uses of files that define nothing
+
+    def _docs(self, query: tantivy.Query) -> list[tantivy.Document]:
+        count = self._searcher.search(query, 1, count=True).count
+        if not count:
+            return []
+        hits = self._searcher.search(query, count, count=False).hits
+        return [self._searcher.doc(address) for _, address in hits]
+
+    def _term(self, field: str, value: str) -> tantivy.Query:
+        return tantivy.Query.term_query(self._schema, field, value)
+
+    def definitions_named(self, name: str) -> list[Symbol]:
+        """Every definition whose name is exactly `name`, by path and line."""
+        found = []
+        for document in self._docs(self._term("name_exact", squash(name))):
+            symbol = decode_record(document.get_all("record")[0])
+            if symbol.name == name:
+                found.append(symbol)
+        return sorted(found, key=lambda s: (s.path, s.line))
+
+    def definitions_in(self, path: str) -> list[Symbol]:
+        """The definitions of one file, by line."""
+        if path not in self._files:
+            documents = self._docs(self._term("path", path))
+            self._files[path] = sorted(
+                (decode_record(document.get_all("record")[0]) for document in documents),
+                key=lambda s: (s.line, s.name))
+        return self._files[path]
+
+    def _files_without_definitions(self) -> list[FileUses]:
+        if self._loose is None:
+            self._loose = [decode_file_uses(state.uses) for _, state
+                           in sorted(self.manifest.files.items()) if state.uses]
+        return self._loose
+
+    def files_using(self, names: Iterable[str]) -> list[Source]:
+        """Where to read the uses of the files that use any of `names`."""
+        wanted = set(names)
+        clauses = [(tantivy.Occur.Should, self._term(USES_FIELD, name)) for name in wanted]
+        query = tantivy.Query.boolean_query(clauses)
+        count = self._searcher.search(query, 1, count=True).count
+        found: list[Source] = sorted(
+            (address for _, address in self._searcher.search(query, count).hits),
+            key=lambda a: (a.segment_ord, a.doc)) if count else []
+        found += [record for record in self._files_without_definitions()
+                  if not wanted.isdisjoint(record.names)]
+        return found
+
+    def read_uses(self, source: Source) -> FileUses:
+        if isinstance(source, FileUses):
+            return source
+        return decode_file_uses(self._searcher.doc(source).get_all(USES_RECORD_FIELD)[0])
+
+    def uses_of_file(self, path: str) -> FileUses | None:
+        """A file's stored uses (None: it uses nothing, or is not indexed)."""
+        state = self.manifest.files.get(path)
+        if state is not None and state.uses:
+            return decode_file_uses(state.uses)
+        for document in self._docs(self._term("path", path)):
+            record = document.get_all(USES_RECORD_FIELD)
+            if record:
+                return decode_file_uses(record[0])
+        return None
+
+
+# ---- import sources → files, per language -----------------------------------------------
+
+
+def _python_module_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The files a Python import source names, seen from `importer`: `.models`,
+    `..pkg.mod`, `requests.sessions` (matched at any depth: `src/requests/sessions.py`)."""
+    dots = len(source) - len(source.lstrip("."))
+    rest = source[dots:].replace(".", "/")
+    if dots:
+        base = posixpath.dirname(importer)
+        for _ in range(dots - 1):
+            base = posixpath.dirname(base)
+        stem = posixpath.join(base, rest) if rest else base
+        candidates = [f"{stem}.py", f"{stem}.pyi", posixpath.join(stem, "__init__.py")]
+        return {c for c in candidates if c in files}
+    if not rest:
+        return set()
+    tails = (f"{rest}.py", f"{rest}.pyi", f"{rest}/__init__.py")
+    return {f for f in files for tail in tails if f == tail or f.endswith("/" + tail)}
+
+
+def _go_package_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The `.go` files of the directory a Go import path names: the longest tail of the
+    path that is a directory of the index (`net/http` → `src/net/http/*.go`)."""
+    parts = [part for part in source.split("/") if part]
+    directories = _go_directories(files)
+    for keep in range(len(parts), 0, -1):
+        tail = "/".join(parts[-keep:])
+        found = [d for d in directories if d == tail or d.endswith("/" + tail)]
+        if found and (keep > 1 or len(parts) == 1):
+            return {f for d in found for f in directories[d]}
+    return set()
+
+
+_GO_DIRECTORIES: dict[int, dict[str, list[str]]] = {}
+
+
+def _go_directories(files: frozenset[str]) -> dict[str, list[str]]:
+    """The `.go` files of an index by directory (one file list's, kept while it is)."""
+    key = id(files)
+    if key not in _GO_DIRECTORIES:
+        _GO_DIRECTORIES.clear()
+        by_directory: dict[str, list[str]] = defaultdict(list)
+        for path in files:
+            if path.endswith(".go"):
+                by_directory[posixpath.dirname(path)].append(path)
+        _GO_DIRECTORIES[key] = dict(by_directory)
+    return _GO_DIRECTORIES[key]
+
+
+_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", "/index.ts",
+                    "/index.tsx", "/index.js", "/index.jsx")
+
+
+def _script_module_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The file a JavaScript or TypeScript relative specifier names (`./client` →
+    `client.ts`, `client/index.ts`...); a package's name (`axios`) names none of ours."""
+    if not source.startswith("."):
+        return set()
+    stem = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if stem.endswith(".js"):  # TypeScript's ESM spelling of its own `.ts` file
+        candidates = [stem, stem[:-3] + ".ts", stem[:-3] + ".tsx"]
+    else:
+        candidates = [stem + suffix for suffix in _SCRIPT_SUFFIXES]
+    return {candidate for candidate in candidates if candidate in files}
+
+
+def _c_header_files(source: str, importer: str, files: frozenset[str]) -> set[str]:
+    """The header an `#include` names: beside the including file first, else any indexed
+    file whose path ends with it (`linux/list.h` → `include/linux/list.h`)."""
+    beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), source))
+    if beside in files:
+        return {beside}
+    return {f for f in files if f == source or f.endswith("/" + source)}
+
+
+#: Language → (import source, importing file, indexed files) → the files it names.
+_MODULE_FILES: dict[str, Callable[[str, str, frozenset[str]], set[str]]] = {
+    "python": _python_module_files,
+    "go": _go_package_files,
+    "javascript": _script_module_files,
+    "typescript": _script_module_files,
+    "tsx": _script_module_files,
+    "c": _c_header_files,
+    "cpp": _c_header_files,
+}
+#: Languages whose imports bind no name: an include brings every name of its header.
+_INCLUDES = frozenset({"c", "cpp"})
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
+
+
+def _same_unit(language: str, one: str, other: str) -> bool:
+    """Whether two files share their top-level names: one module in Python, one package
+    (directory) in Go, one file elsewhere."""
+    if language == "go":
+        return posixpath.dirname(one) == posixpath.dirname(other)
+    return one == other
+
+
+# ---- resolution -------------------------------------------------------------------------
+
+
+def _last(qualname: str) -> str:
+    parts = qualifier_parts(qualname)
+    return parts[-1] if parts else qualname
+
+
+def _container(symbol: Symbol) -> str:
+    parts = qualifier_parts(symbol.qualname)
+    return parts[-2] if len(parts) > 1 else ""
+
+
+def _head(receiver: str) -> str:
+    """The first name of a receiver's text: `self.session` → `self`, `pkg.Type` → `pkg`."""
+    for stop in ("(", "[", "<", " "):
+        receiver = receiver.split(stop, 1)[0]
+    parts = QUALIFIER.split(receiver)
+    return parts[0] if parts else receiver
+
+
+def _join(module: str, name: str) -> str:
+    """A Python module and a name in it: `pkg` + `x` → `pkg.x`, `.` + `x` → `.x`."""
+    if not name:
+        return module
+    return module + name if not module.strip(".") else f"{module}.{name}"
+
+
+def _definition(symbol: Symbol) -> Definition:
+    return Definition(name=symbol.name, qualname=symbol.qualname, kind=str(symbol.kind),
+                      language=symbol.language, path=symbol.path, line=symbol.line,
+                      start_line=symbol.start_line or symbol.line, end_line=symbol.end_line)
+
+
+def _where(symbol: Symbol) -> str:
+    return f"{symbol.qualname} ({symbol.path}:{symbol.line})"
+
+
+class _Verdict(msgspec.Struct, frozen=True):
+    tier: str
+    reason: str
+    of: str = ""  # elsewhere: which definition, or where the name comes from
+
+
+class _Resolver:
+    """Classifies the uses of one target's name (see the module docstring)."""
+
+    def __init__(self, target: Symbol, others: list[Symbol], index: UseIndex,
+                 files: frozenset[str]) -> None:
+        self.target = target
+        self.name = target.name
+        self.others = others
+        self.index = index
+        self.files = files
+        self.container = _container(target)
+        own = index.definitions_in(target.path)
+        container_kinds = {s.kind for s in own if s.qualname.endswith(self.container)
+                           and _last(s.qualname) == self.container} if self.container else set()
+        self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
+        self.family: set[str] = {self.container} if self.member else set()
+        self.bases: set[str] = set()
+        self._declaring: dict[str, bool] = {}
+        self._types: dict[str, bool] = {}
+        self.other_members: dict[str, Symbol] = {}
+        self.other_top: dict[str, list[Symbol]] = defaultdict(list)
+        for other in others:
+            owner = _container(other)
+            if owner and (other.kind in _MEMBER_KINDS or not self._top_level(other)):
+                self.other_members.setdefault(owner, other)
+            else:
+                self.other_top[other.path].append(other)
+        self.providers: set[str] = {target.path}
+        self._mapped: dict[tuple[str, str, str], set[str]] = {}
+
+    def _top_level(self, symbol: Symbol) -> bool:
+        return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
+            symbol.kind not in _MEMBER_KINDS and len(qualifier_parts(symbol.qualname)) <= 2)
+
+    # -- class hierarchy, from the uses of class names in base lists -----------------------
+
+    def learn_hierarchy(self, uses_of: Callable[[str], list[Use]]) -> None:
+        """Subclasses of the target's class (uses of its name as a base, three levels down),
+        and its bases or interfaces that declare the member."""
+        if not self.member:
+            return
+        frontier = {self.container}
+        for _ in range(3):
+            found = set()
+            for name in frontier:
+                for use in uses_of(name):
+                    if use.kind is UseKind.INHERIT and use.enclosing:
+                        found.add(_last(use.enclosing))
+            frontier = found - self.family
+            self.family |= frontier
+            if not frontier:
+                break
+        self.bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
+                      if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
+
+    def _indexed_type(self, name: str) -> bool:
+        """Whether the repository defines a type of that name."""
+        if name not in self._types:
+            self._types[name] = any(s.kind in _CLASS_KINDS
+                                    for s in self.index.definitions_named(name))
+        return self._types[name]
+
+    def _declares(self, owner: str) -> bool:
+        """Whether `owner`, which defines a member of the name too, is a base of the
+        target's class or an interface (then a call on it may dispatch to the target)."""
+        if owner not in self._declaring:
+            member = self.other_members[owner]
+            self._declaring[owner] = owner in self.bases or any(
+                s.kind in _INTERFACE_KINDS and _last(s.qualname) == owner
+                for s in self.index.definitions_in(member.path))
+        return self._declaring[owner]
+
+    def learn_reexports(self, records: Sequence[FileUses]) -> None:
+        """Modules that import the target's name from a module providing it provide it too
+        (`__init__.py`: `from .api import get`)."""
+        if self.member:
+            return
+        for _ in range(_REEXPORT_ROUNDS):
+            grown = False
+            for record in records:
+                if record.path in self.providers:
+                    continue
+                for item in record.imports:
+                    if item.imported == self.name and self._provides(record, item.source):
+                        self.providers.add(record.path)
+                        grown = True
+                        break
+            if not grown:
+                return
+
+    def _module_files(self, record: FileUses, source: str) -> set[str]:
+        # Mapping a source scans the file list: once per source and importing directory
+        # (a hot name's thousands of uses share a few imports).
+        key = (record.language, source, "" if record.language == "go" else
+               posixpath.dirname(record.path))  # Go's import paths are not relative
+        found = self._mapped.get(key)
+        if found is None:
+            mapping = _MODULE_FILES.get(record.language)
+            found = self._mapped[key] = (mapping(source, record.path, self.files)
+                                         if mapping else set())
+        return found
+
+    def _provides(self, record: FileUses, source: str) -> bool:
+        return bool(self._module_files(record, source) & self.providers)
+
+    # -- one use ---------------------------------------------------------------------------
+
+    def classify(self, record: FileUses, use: Use) -> _Verdict:
+        if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
+            return self._imported(record, use)
+        if self.member:
+            return self._member(record, use)
+        return self._top(record, use)
+
+    def _binding(self, record: FileUses, name: str) -> Import | None:
+        for item in record.imports:
+            if item.name == name:
+                return item
+        return None
+
+    def _receiver_binding(self, record: FileUses, receiver: str) -> tuple[Import | None, str]:
+        """The import that binds a receiver's first names (`import os.path` binds
+        `os.path`), and the module the receiver then names (Python dotted, or the Go
+        import path)."""
+        best = None
+        for item in record.imports:
+            if item.name and item.name != "*" and (
+                    receiver == item.name or receiver.startswith(item.name + ".")) and (
+                    best is None or len(item.name) > len(best.name)):
+                best = item
+        if best is None:
+            return None, ""
+        if record.language != "python":
+            return best, best.source
+        module = _join(best.source, best.imported)
+        return best, _join(module, receiver[len(best.name):].lstrip("."))
+
+    def _elsewhere_in(self, paths: set[str], fallback: str) -> _Verdict:
+        for path in sorted(paths):
+            for other in self.other_top.get(path, ()):
+                return _Verdict(Tier.ELSEWHERE, "imported from another module", _where(other))
+        return _Verdict(Tier.ELSEWHERE, "from another module", fallback)
+
+    def _top(self, record: FileUses, use: Use) -> _Verdict:
+        language = record.language
+        follows = language in _MODULE_FILES
+        if use.receiver:
+            item, module = self._receiver_binding(record, use.receiver)
+            if item is None or not follows:
+                if use.receiver_type:
+                    member = self.other_members.get(_last(use.receiver_type))
+                    return _Verdict(Tier.ELSEWHERE, f"a member of {use.receiver_type}",
+                                    _where(member) if member else
+                                    f"a member of {use.receiver_type}")
+                if not follows:
+                    return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
+                return _Verdict(Tier.ELSEWHERE, "a member of an object, not a module's name",
+                                "members of objects")
+            paths = self._module_files(record, module)
+            if paths & self.providers:
+                return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
+            if paths:
+                return self._elsewhere_in(paths, module)
+            if language == "go" and _last(module) == self._package():
+                return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
+            return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
+        if _same_unit(language, record.path, self.target.path) and language == (
+                self.target.language):
+            return _Verdict(Tier.RESOLVED, "in its own module" if language != "go"
+                            else "in its own package")
+        item = self._binding(record, use.name)
+        if item is not None and follows:
+            source = item.source
+            paths = self._module_files(record, source)
+            if item.imported and not paths & self.providers and language == "python":
+                paths |= self._module_files(record, _join(source, item.imported))
+            if paths & self.providers:
+                return _Verdict(Tier.RESOLVED, f"imported from {source}")
+            if paths:
+                return self._elsewhere_in(paths, source)
+            return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
+        if language == "go":
+            return _Verdict(Tier.ELSEWHERE, "a name of another package",
+                            f"package of {posixpath.dirname(record.path) or '.'}")
+        stars = [i for i in record.imports if i.name == "*" or (
+            language in _INCLUDES and not i.name)]
+        if any(self._provides(record, i.source) for i in stars):
+            return _Verdict(Tier.RESOLVED, "through #include of its header"
+                            if language in _INCLUDES else "through `import *` of its module")
+        if language in _INCLUDES and record.path in self.providers:
+            return _Verdict(Tier.RESOLVED, "in the header that declares it")
+        if not self.others:
+            return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
+        if stars:
+            return _Verdict(Tier.POSSIBLE, "an #include may bring it" if language in _INCLUDES
+                            else "a `*` import may bring it")
+        if not follows:
+            return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
+        return _Verdict(Tier.POSSIBLE, "no import in the file says which definition")
+
+    def _imported(self, record: FileUses, use: Use) -> _Verdict:
+        """The name inside an import statement: of the target when its module provides
+        it (the module itself, when the name is a submodule)."""
+        source = use.receiver or next((item.source for item in record.imports
+                                       if use.name in (item.imported, item.name)), "")
+        if self.member:  # a member is not imported by its own name
+            return self._elsewhere_in(self._module_files(record, source), source)
+        if record.language not in _MODULE_FILES:
+            if not self.others:
+                return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
+            return _Verdict(Tier.POSSIBLE, f"{record.language} imports are not followed yet")
+        paths = self._module_files(record, source)
+        if paths & self.providers:
+            return _Verdict(Tier.RESOLVED, f"imported from {source}")
+        if paths:
+            return self._elsewhere_in(paths, source)
+        return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
+
+    def _package(self) -> str:
+        parts = qualifier_parts(self.target.qualname)
+        return parts[0] if self.target.language == "go" and len(parts) > 1 else ""
+
+    def _member(self, record: FileUses, use: Use) -> _Verdict:
+        owner = self.container
+        if use.receiver_type:
+            typed = _last(use.receiver_type)
+            if typed in self.family:
+                how = "self" if _head(use.receiver) in {"self", "cls", "this"} else "receiver"
+                return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
+            if typed in self.other_members and self._declares(typed):
+                return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "
+                                f"{self.name}: may dispatch here")
+            if typed in self.other_members:
+                return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}",
+                                _where(self.other_members[typed]))
+            if self._indexed_type(typed):  # its subclasses are all known: not one of them
+                return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
+                                f"members of {typed}")
+            return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which the index does "
+                            "not define")
+        if use.receiver:
+            head = _head(use.receiver)
+            if use.receiver == owner or _last(use.receiver) in self.family and (
+                    use.receiver.split(".")[-1][:1].isupper()):
+                return _Verdict(Tier.RESOLVED, f"called on the class {use.receiver}")
+            item, module = self._receiver_binding(record, use.receiver)
+            if item is not None and record.language in _MODULE_FILES:
+                if item.imported in self.family and use.receiver == item.name:
+                    return _Verdict(Tier.RESOLVED, f"called on the class {item.imported}")
+                if _last(module) in self.family:
+                    return _Verdict(Tier.RESOLVED, f"called on the class {_last(module)}")
+                paths = self._module_files(record, module)
+                return self._elsewhere_in(paths, f"module {module}")
+            if head in {"super()", "super"}:
+                return _Verdict(Tier.POSSIBLE, "through super(): a base's member")
+            return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
+        if record.language in _IMPLICIT_THIS and _last(use.enclosing.rsplit(".", 1)[0]) in (
+                self.family):
+            return _Verdict(Tier.RESOLVED, "an implicit this in its class")
+        for others in self.other_top.values():
+            return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", _where(others[0]))
+        return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", "bare names")
+
+
+def uses_of_all(index: UseIndex, path: str) -> list[Use]:
+    """Every use in one file (for its base lists)."""
+    record = index.uses_of_file(path)
+    return uses_named(record, record.names) if record is not None else []
+
+
+# ---- the answer -------------------------------------------------------------------------
+
+_UNCHECKED = {
+    "python": "calls through getattr(), a string or a dict of functions are not seen",
+    "go": "calls through an interface value are possible at best; reflection is not seen",
+    "c": "uses inside macro expansions are not seen (macros are not expanded)",
+    "cpp": "uses inside macro expansions and template instantiations are not resolved",
+    "javascript": "computed member names (`obj[name]()`) are not seen",
+    "typescript": "computed member names (`obj[name]()`) are not seen",
+}
+_ALWAYS_UNCHECKED = (
+    "dynamic dispatch: a call on an object whose type the file does not show is "
+    "'possible', not resolved",
+    "code generated at build time is seen only where its files are indexed",
+)
+
+
+def _distance(one: str, other: str) -> int:
+    """How far apart two files are: 0 the same file, then by directories not shared."""
+    if one == other:
+        return 0
+    a, b = one.split("/")[:-1], other.split("/")[:-1]
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return 1 + (len(a) - shared) + (len(b) - shared)
+
+
+def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
+    """Whether `symbol` is the C or C++ target's declaration in a header (`int f(void);`
+    for `int f(void) {...}`): the same definition, not another one."""
+    return (target.language in _INCLUDES and symbol.qualname == target.qualname
+            and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
+
+
+def _module_qualified(wanted: str, qualname: str, path: str) -> bool:
+    """Whether `wanted` is `qualname` with its module before it: each part before it is a
+    directory or the file's stem (`requests.api.get` for `get` in `src/requests/api.py`)."""
+    parts, own = qualifier_parts(wanted), qualifier_parts(qualname)
+    if len(parts) <= len(own) or parts[-len(own):] != own:
+        return False
+    where = set(path.rsplit(".", 1)[0].split("/"))
+    return all(part in where for part in parts[:-len(own)])
+
+
+def _pick_target(
+    query: ReferencesQuery, index: UseIndex,
+    search: Callable[[SearchQuery], SearchResponse],
+) -> tuple[Symbol | None, list[Symbol], str]:
+    """The definition asked about, the other definitions the query matches, and why there
+    is none when there is none.
+
+    Raises:
+        QueryError: `path` and `line` name no definition (the file changed since?).
+    """
+    name = _last(query.target) if query.target else ""
+    if query.path:
+        here = [s for s in index.definitions_in(query.path)
+                if (not name or s.name == name)
+                and (s.line == query.line or (s.start_line or s.line) <= query.line <= s.end_line)]
+        if not here:
+            raise QueryError(f"no definition {name or ''} at {query.path}:{query.line} in the "
+                             "index (the file changed since?) — search for it again")
+        exact = [s for s in here if s.line == query.line or s.start_line == query.line]
+        # The innermost definition holding the line: the one starting last.
+        return max(exact or here, key=lambda s: (s.start_line or s.line, s.line)), [], ""
+    response = search(SearchQuery(text=query.target, limit=20, explain=True))
+    wanted = query.target.strip()
+    named = [r for r in response.results if r.name == name] or [
+        r for r in response.results if r.name.lower() == name.lower()]
+    separators = (".", "::", "#", "/", "\\")
+    # A qualified name must match: `Session.get` is not any `get`; `requests.Session.get`
+    # (a module before it) is `Session.get`, and `get` is every `get`.
+    chosen = [r for r in named if r.qualname == wanted
+              or r.qualname.endswith(tuple(sep + wanted for sep in separators))
+              or _module_qualified(wanted, r.qualname, r.path)
+              ] if wanted != name else named
+    if not chosen:
+        nearest = ", ".join(response.suggestions[:3] or [r.qualname for r in response.results[:3]])
+        why = f"no definition named {wanted!r} is indexed"
+        return None, [], why + (f" (nearest: {nearest})" if nearest else "")
+    picks = [index.definitions_in(r.path) for r in chosen[:1 + ALTERNATIVES]]
+    symbols = []
+    for result, defined in zip(chosen, picks, strict=False):
+        symbols += [s for s in defined if s.line == result.line and s.name == result.name][:1]
+    if not symbols:
+        return None, [], f"no definition named {wanted!r} is indexed"
+    return symbols[0], symbols[1:], ""
+
+
+def find_references(
+    query: ReferencesQuery,
+    index: UseIndex,
+    *,
+    search: Callable[[SearchQuery], SearchResponse],
+    freshness: Freshness,
+) -> ReferencesAnswer:
+    """Where the definition `query` names is used, in tiers (see the module docstring).
+
+    Args:
+        query: The definition, and how much of the answer.
+        index: The commit's lookups, and its file table (imports are mapped to its files;
+            its skipped files are reported).
+        search: The definition search (to find the target by name).
+        freshness: How current the commit is (said by every answer).
+
+    Raises:
+        QueryError: The query does not pass `ReferencesQuery.check`, or its path and line
+            name no definition.
+    """
+    started = time.perf_counter()
+    offset = query.check()
+    deadline = started + query.budget_ms / 1000
+    manifest = index.manifest
+    target, alternatives, missing = _pick_target(query, index, search)
+    skipped = dict(Counter(manifest.skipped.values()))
+    fresh_note = describe(freshness) if is_partial(freshness) else ""
+    common = {"query": query.target or f"{query.path}:{query.line}", "freshness": freshness,
+              "skipped": skipped}
+    if target is None:
+        reason = missing + (f"; {fresh_note}" if fresh_note else "")
+        return ReferencesAnswer(
+            **common, target=None, alternatives=[], resolved=0, possible=0, elsewhere=0,
+            resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
+            files_read=0, files_using=0, took_ms=_ms(started),
+            partial=fresh_note, empty_reason=reason,
+            unchecked=list(_ALWAYS_UNCHECKED))
+    addresses, classified, out_of_time, cut, tiers, languages = _classify(
+        target, index, manifest, deadline)
+    name = target.name
+    resolved = sorted(
+        tiers[Tier.RESOLVED],
+        key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
+                          item[0].path, item[1].line, item[1].column))
+    page = resolved[offset:offset + query.limit]
+    groups = _groups(page, index)
+    partial = []
+    if out_of_time:
+        partial.append(f"the time budget ({query.budget_ms} ms) ran out: {classified:,} of "
+                       f"the {len(addresses):,} files that use {name} were read")
+    if cut:
+        partial.append(f"the time budget ran out while finding the subclasses of "
+                       f"{', '.join(cut)}: uses on a subclass not found are 'possible'")
+    if fresh_note:
+        partial.append(fresh_note)
+    unchecked = [*_ALWAYS_UNCHECKED, *(_UNCHECKED[lang] for lang in sorted(languages)
+                                       if lang in _UNCHECKED)]
+    unfollowed = sorted(lang for lang in languages if lang and lang not in _MODULE_FILES)
+    if unfollowed:
+        unchecked.append(f"imports are not followed for {', '.join(unfollowed)}: its uses "
+                         "outside their own file are resolved only for a name defined once")
+    unread = sum(1 for state in manifest.files.values() if not state.uses_read)
+    if unread:
+        unchecked.append(f"{unread:,} indexed files whose uses were not read before the "
+                         "parse deadline (their definitions are indexed)")
+    if skipped:
+        unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
+                         + ", ".join(f"{reason} {count:,}" for reason, count
+                                     in sorted(skipped.items())))
+    counts = {tier: len(tiers[tier]) for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
+    more = offset + len(page) < len(resolved)
+    return ReferencesAnswer(
+        **common,
+        target=_definition(target),
+        alternatives=[_definition(s) for s in alternatives],
+        **counts,
+        resolved_files=len({record.path for record, _, _ in resolved}),
+        groups=groups,
+        possible_groups=_possible_groups(tiers[Tier.POSSIBLE]),
+        elsewhere_groups=_elsewhere_groups(tiers[Tier.ELSEWHERE]),
+        files_read=classified,
+        files_using=len(addresses),
+        took_ms=_ms(started),
+        partial="; ".join(partial),
+        unchecked=unchecked,
+        next_cursor=f"{freshness.generation}:{offset + len(page)}" if more else "",
+        empty_reason="" if resolved else _empty_reason(name, counts, out_of_time, fresh_note),
+    )
+
+
+def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
+        list[int], int, bool, list[str],
+        dict[str, list[tuple[FileUses, Use, _Verdict]]], set[str]]:
+    """Every use of `target`'s name in the files classified before `deadline`, in its tier:
+    the files that use the name, how many were classified, whether time ran out, the
+    classes whose subclasses were not all found in time, the tiers, and the languages
+    read."""
+    name = target.name
+    named = [s for s in index.definitions_named(name)
+             if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
+    others = [s for s in named if not _declaration_of(s, target)]
+    files = frozenset(manifest.files)
+    resolver = _Resolver(target, others, index, files)
+    # A C or C++ definition's declarations in headers stand for it: including one of them
+    # brings it.
+    resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
+    cache: dict[str, list[Use]] = {}
+    cut: list[str] = []  # class names whose uses were not all read in time
+
+    def uses_of(other: str) -> list[Use]:
+        if other not in cache:
+            found = cache[other] = []
+            for count, source in enumerate(index.files_using([other])):
+                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+                    cut.append(other)
+                    break
+                found += uses_named(index.read_uses(source), [other])
+        return cache[other]
+
+    resolver.learn_hierarchy(uses_of)
+    addresses = index.files_using([name])
+    records: list[FileUses] = []
+    out_of_time = False
+    for count, address in enumerate(addresses):
+        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        records.append(index.read_uses(address))
+    resolver.learn_reexports(records)
+    tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
+    languages: set[str] = {target.language}
+    classified = 0
+    for record in records:
+        if classified % _CLOCK_EVERY == 0 and classified and time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        languages.add(record.language)
+        aliases = {item.name for item in record.imports
+                   if item.imported == name and item.name not in ("", "*", name)}
+        for use in uses_named(record, [name, *sorted(aliases)]):
+            verdict = resolver.classify(record, use)
+            tiers[verdict.tier].append((record, use, verdict))
+        classified += 1
+    return addresses, classified, out_of_time, cut, tiers, languages
+
+
+def classified_uses(
+    query: ReferencesQuery,
+    index: UseIndex,
+    *,
+    search: Callable[[SearchQuery], SearchResponse],
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Every use of the definition `query` names, by tier, as (path, line, column): the
+    whole classification `find_references` counts, pages and groups (to measure it).
+
+    Raises:
+        QueryError: As `find_references`.
+    """
+    query.check()
+    target, _, missing = _pick_target(query, index, search)
+    if target is None:
+        raise QueryError(missing)
+    deadline = time.perf_counter() + query.budget_ms / 1000
+    tiers = _classify(target, index, index.manifest, deadline)[4]
+    return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
+            for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+def _empty_reason(name: str, counts: dict[str, int], out_of_time: bool, fresh: str) -> str:
+    """Never a bare "0 references": what was found instead, and what may be missing."""
+    possible, elsewhere = counts[Tier.POSSIBLE], counts[Tier.ELSEWHERE]
+    if possible or elsewhere:
+        reason = (f"no use is tied to this definition by evidence; {possible:,} possible "
+                  f"(see possible_groups) and {elsewhere:,} of other definitions named {name}")
+    else:
+        reason = f"no indexed file uses the name {name}"
+    if out_of_time:
+        reason += "; not every file was read (see partial)"
+    if fresh:
+        reason += f"; {fresh}"
+    return reason
+
+
+def _groups(page: list[tuple[FileUses, Use, _Verdict]], index: UseIndex) -> list[SiteGroup]:
+    """Resolved uses by file, then by enclosing definition (found among the file's
+    definitions, for its read handle)."""
+    groups: list[SiteGroup] = []
+    by_key: dict[tuple[str, str], list[Site]] = {}
+    order: list[tuple[str, str]] = []
+    for record, use, verdict in page:
+        key = (record.path, use.enclosing)
+        if key not in by_key:
+            by_key[key] = []
+            order.append(key)
+        by_key[key].append(Site(line=use.line, column=use.column, kind=str(use.kind),
+                                receiver=use.receiver, reason=verdict.reason))
+    definitions: dict[str, list[Symbol]] = {}
+    for path, enclosing in order:
+        if path not in definitions:
+            definitions[path] = index.definitions_in(path)
+        sites = by_key[(path, enclosing)]
+        holder = None
+        if enclosing:
+            line = sites[0].line
+            holders = [s for s in definitions[path] if s.qualname == enclosing
+                       and (s.start_line or s.line) <= line <= s.end_line]
+            holder = _definition(holders[0]) if holders else None
+        groups.append(SiteGroup(path=path, test=is_test_path(path), enclosing=holder,
+                                sites=sites))
+    return groups
+
+
+def _possible_groups(items: list[tuple[FileUses, Use, _Verdict]]) -> list[PossibleGroup]:
+    buckets: dict[tuple[str, str], list[tuple[FileUses, Use]]] = defaultdict(list)
+    for record, use, verdict in items:
+        buckets[(use.receiver, verdict.reason)].append((record, use))
+    ranked = sorted(buckets.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return [
+        PossibleGroup(receiver=receiver, reason=reason, count=len(found),
+                      files=len({record.path for record, _ in found}),
+                      samples=[f"{record.path}:{use.line}" for record, use in
+                               sorted(found, key=lambda f: (is_test_path(f[0].path), f[0].path,
+                                                            f[1].line))[:POSSIBLE_SAMPLES]])
+        for (receiver, reason), found in ranked[:POSSIBLE_GROUPS]
+    ]
+
+
+def _elsewhere_groups(items: list[tuple[FileUses, Use, _Verdict]]) -> list[ElsewhereGroup]:
+    counted = Counter((verdict.of, verdict.reason) for _, _, verdict in items)
+    ranked = sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [ElsewhereGroup(of=of, reason=reason, count=count)
+            for (of, reason), count in ranked[:ELSEWHERE_GROUPS]]

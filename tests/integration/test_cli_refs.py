@@ -1,0 +1,126 @@
+"""`symfind refs` as a user runs it: the real command on a real index of a small Python
+package, read directly and through a running daemon, in text and JSON; its bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_cli import symfind
+
+FILES = {
+    "shop/cart.py": (
+        "class Cart:\n"                                   # 1
+        "    def add(self, item):\n"                      # 2
+        "        self.items.append(item)\n"               # 3
+        "\n"                                              # 4
+        "    def add_many(self, items):\n"                # 5
+        "        for item in items:\n"                    # 6
+        "            self.add(item)\n"                    # 7
+    ),
+    "shop/checkout.py": (
+        "from shop.cart import Cart\n"                    # 1
+        "\n"                                              # 2
+        "\n"                                              # 3
+        "def checkout(items):\n"                          # 4
+        "    cart = Cart()\n"                             # 5
+        "    cart.add_many(items)\n"                      # 6
+        "    return cart\n"                               # 7
+    ),
+    "shop/__init__.py": "",
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path_factory.mktemp("refs") / "shop-repo"
+    for rel, text in FILES.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    (repo / ".git").mkdir()
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path_factory.mktemp("refs-index"))}
+    result = symfind("index", str(repo), env=env)
+    assert result.returncode == 0, result.stderr
+    return repo, env
+
+
+def without_timing(text: str) -> str:
+    return re.sub(r"; [0-9.]+ ms\]$", "; … ms]", text.rstrip("\n"), flags=re.M)
+
+
+UNCHECKED = (
+    "not checked: dynamic dispatch: a call on an object whose type the file does not show is "
+    "'possible', not resolved\n"
+    "not checked: code generated at build time is seen only where its files are indexed\n"
+    "not checked: calls through getattr(), a string or a dict of functions are not seen\n"
+)
+
+
+def test_refs_lists_the_uses_of_a_class_by_file_and_enclosing_definition(shop) -> None:
+    repo, env = shop
+    result = symfind("refs", "Cart", str(repo), env=env)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert without_timing(result.stdout) == (
+        "Cart (class)  shop/cart.py:1 — 2 resolved in 1 file, 0 possible, 0 elsewhere\n"
+        "shop/checkout.py  at module level\n"
+        "       1  import          shop.cart\n"
+        "shop/checkout.py  in checkout\n"
+        "       5  call\n"
+        + UNCHECKED +
+        "[references; 1 file read; … ms]")
+
+
+def test_refs_of_a_method_through_self_and_a_typed_local(shop) -> None:
+    repo, env = shop
+    result = symfind("refs", "shop/cart.py:2", "--repo", str(repo), env=env)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert without_timing(result.stdout) == (
+        "Cart.add (method)  shop/cart.py:2 — 1 resolved in 1 file, 0 possible, 0 elsewhere\n"
+        "shop/cart.py  in Cart.add_many\n"
+        "       7  attribute_call  self\n"
+        + UNCHECKED +
+        "[references; 1 file read; … ms]")
+    answer = json.loads(symfind("refs", "Cart.add_many", str(repo), "--json", env=env).stdout)
+    assert [(g["path"], [(s["line"], s["kind"], s["receiver"]) for s in g["sites"]])
+            for g in answer["groups"]] == [("shop/checkout.py", [(6, "attribute_call", "cart")])]
+    assert (answer["resolved"], answer["possible"], answer["elsewhere"]) == (1, 0, 0)
+
+
+def test_refs_with_a_daemon_running_answers_the_same_and_says_it_is_current(shop) -> None:
+    repo, env = shop
+    direct = json.loads(symfind("refs", "Cart", str(repo), "--json", env=env).stdout)
+    assert symfind("daemon", "start", str(repo), env=env).returncode == 0
+    try:
+        via = json.loads(symfind("refs", "Cart", str(repo), "--json", env=env).stdout)
+    finally:
+        symfind("daemon", "stop", str(repo), env=env)
+    states = []
+    for answer in (direct, via):
+        answer.pop("took_ms")
+        states.append(answer.pop("freshness")["state"])
+    # Without a daemon nothing keeps the index fresh; with one, the answer says it is current.
+    assert states == ["unwatched", "current"]
+    assert via == direct
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["refs", ""], "symfind: say which definition: a name, a qualified name, or a handle\n"),
+    (["refs", "Cart", "--limit", "0"],
+     "symfind: argument --limit: must be between 1 and 500, got 0 — see `symfind refs --help`\n"),
+    (["refs", "Cart", "--bogus"],
+     "symfind: unrecognized arguments: --bogus — see `symfind refs --help`\n"),
+])
+def test_bad_input_is_one_line_and_exit_2(shop, args: list[str], message: str) -> None:
+    repo, env = shop
+    result = symfind(*args, cwd=repo, env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", message)
+
+
+def test_a_name_nothing_defines_says_so(shop) -> None:
+    repo, env = shop
+    result = symfind("refs", "Basket", str(repo), env=env)
+    assert result.returncode == 0
+    assert result.stdout.startswith("no definition: no definition named 'Basket' is indexed")

@@ -1,0 +1,483 @@
+"""Every language's uses of names and imports (`Extraction.occurrences`, `.imports`)
+match their golden, compared whole, and the rules of what is a use hold.
+
+Each `tests/fixtures/languages/<lang>/refs_sample.*` has its expected occurrences and
+imports in `expected_refs.json`, one record a line; `--update-goldens` rewrites them
+(review the diff by eye: every occurrence listed is a use of a name the file does not
+bind locally, and no use is missing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from symfind.extract import LANGUAGES, Import, Occurrence, extract_file
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
+
+
+def refs_languages() -> list[str]:
+    return sorted(language for language in LANGUAGES
+                  if any((FIXTURES / language).glob("refs_sample.*")))
+
+
+def golden_text(occurrences: list[Occurrence], imports: list[Import]) -> str:
+    """One record a line, fields by name: a reviewable diff."""
+    def lines(records: list[Occurrence] | list[Import]) -> str:
+        return ",\n".join(
+            "    " + json.dumps(msgspec.structs.asdict(record), ensure_ascii=False)
+            for record in records)
+    return (f'{{\n  "imports": [\n{lines(imports)}\n  ],\n'
+            f'  "occurrences": [\n{lines(occurrences)}\n  ]\n}}\n')
+
+
+@pytest.mark.parametrize("language", refs_languages())
+def test_fixture_occurrences_match_golden(language: str, update_goldens: bool) -> None:
+    (source,) = (FIXTURES / language).glob("refs_sample.*")
+    extraction = extract_file(f"{language}/{source.name}", source.read_bytes(),
+                              language=language)
+    text = golden_text(extraction.occurrences, extraction.imports)
+    golden = FIXTURES / language / "expected_refs.json"
+    if update_goldens:
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def uses(source: str, language: str = "python") -> list[tuple[str, str, str, str]]:
+    """(name, kind, receiver, receiver type) of each occurrence in `source`."""
+    extraction = extract_file(f"t.{language}", source.encode(), language=language)
+    return [(o.name, o.kind.value, o.receiver, o.receiver_type)
+            for o in extraction.occurrences]
+
+
+def test_python_locals_parameters_and_loop_variables_are_not_uses() -> None:
+    source = (
+        "def f(a, b=1, *args, c: int = 2, **kw):\n"
+        "    x = a + b + c + len(args) + len(kw)\n"
+        "    for i, (j, k) in pairs:\n"
+        "        x += i + j + k\n"
+        "    squares = [n * n for n in x]\n"
+        "    with open(x) as fh:\n"
+        "        pass\n"
+        "    try:\n"
+        "        pass\n"
+        "    except Error as e:\n"
+        "        raise e\n"
+        "    return (y := squares) and y and fh and outer\n"
+    )
+    assert uses(source) == [  # int, len and open are builtins
+        ("pairs", "plain", "", ""),
+        ("Error", "plain", "", ""),
+        ("outer", "plain", "", ""),
+    ]
+
+
+def test_python_a_name_local_to_one_function_is_a_use_in_another() -> None:
+    source = "def f():\n    total = 1\n\ndef g():\n    return total\n"
+    assert uses(source) == [("total", "plain", "", "")]
+
+
+def test_python_closures_see_the_enclosing_function_locals() -> None:
+    source = "def f(items):\n    def key(item):\n        return items[item]\n    return key\n"
+    assert uses(source) == [("key", "plain", "", "")]  # key is a definition symfind indexes
+
+
+def test_python_a_global_declaration_makes_assignments_uses() -> None:
+    source = "count = 0\n\ndef bump():\n    global count\n    count += 1\n"
+    assert uses(source) == [("count", "plain", "", "")]
+
+
+def test_python_builtins_are_not_uses_unless_the_file_binds_them() -> None:
+    assert uses("x = len(a) + str(b)\n") == [("a", "plain", "", ""), ("b", "plain", "", "")]
+    assert uses("from .compat import str\nx = len(a) + str(b)\n") == [
+        ("str", "import", ".compat", ""),
+        ("a", "plain", "", ""),
+        ("str", "call", "", ""),
+        ("b", "plain", "", ""),
+    ]
+
+
+def test_python_keyword_argument_names_are_not_uses() -> None:
+    assert uses("connect(timeout=3, retries=limit)\n") == [
+        ("connect", "call", "", ""),
+        ("limit", "plain", "", ""),
+    ]
+
+
+def test_python_attributes_are_uses_whatever_their_receiver() -> None:
+    source = "def f(session):\n    session.headers.update(session.auth)\n"
+    assert uses(source) == [
+        ("headers", "attribute", "session", ""),
+        ("update", "attribute_call", "session.headers", ""),
+        ("auth", "attribute", "session", ""),
+    ]
+
+
+def test_python_self_and_cls_have_their_class_type() -> None:
+    source = (
+        "class Outer:\n"
+        "    class Client:\n"
+        "        def send(self):\n"
+        "            return self.adapter.send(self)\n"
+        "        @classmethod\n"
+        "        def make(cls):\n"
+        "            return cls.default()\n"
+    )
+    assert uses(source) == [
+        ("adapter", "attribute", "self", "Outer.Client"),
+        ("send", "attribute_call", "self.adapter", ""),
+        ("default", "attribute_call", "cls", "Outer.Client"),
+    ]
+
+
+def test_python_constructed_and_annotated_names_have_their_type() -> None:
+    source = (
+        "import requests\n"
+        "def f(s: Session, t: Optional['Timeout'], n):\n"
+        "    r = requests.Session()\n"
+        "    c = make_client()\n"
+        "    d = Thing()\n"
+        "    d = Other()\n"
+        "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get()\n"
+    )
+    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+        ("Session", "attribute_call", "requests", ""),
+        ("get", "attribute_call", "s", "Session"),
+        ("total", "attribute_call", "t", "Timeout"),
+        ("x", "attribute_call", "n", ""),
+        ("get", "attribute_call", "r", "requests.Session"),
+        ("get", "attribute_call", "c", ""),  # not clearly a constructor
+        ("get", "attribute_call", "d", ""),  # two types: none
+    ]
+
+
+def test_python_members_assigned_a_constructor_have_its_type() -> None:
+    source = (
+        "class Client:\n"
+        "    def __init__(self):\n"
+        "        self.pool = Pool()\n"
+        "    def close(self):\n"
+        "        self.pool.close()\n"
+    )
+    assert uses(source)[-1] == ("close", "attribute_call", "self.pool", "Pool")
+
+
+def test_python_imports_with_aliases() -> None:
+    source = (
+        "import os, a.b as ab\n"
+        "from .models import Request as Req, Response\n"
+        "from .. import util\n"
+        "from x import *\n"
+    )
+    extraction = extract_file("t.py", source.encode())
+    assert extraction.imports == [
+        Import(name="os", source="os", line=1),
+        Import(name="ab", source="a.b", line=1),
+        Import(name="Req", source=".models", imported="Request", line=2),
+        Import(name="Response", source=".models", imported="Response", line=2),
+        Import(name="util", source="..", imported="util", line=3),
+        Import(name="*", source="x", line=4),
+    ]
+    assert uses(source) == [
+        ("Request", "import", ".models", ""),
+        ("Response", "import", ".models", ""),
+        ("util", "import", "..", ""),
+    ]
+
+
+def test_occurrences_carry_lines_columns_in_characters_and_the_enclosing_definition() -> None:
+    source = "class A:\n    def m(self):\n        é = 'ü'; return ñ.f()\n"
+    extraction = extract_file("t.py", source.encode())
+    assert extraction.occurrences == [
+        Occurrence(name="ñ", line=3, column=25, kind="plain", enclosing="A.m"),
+        Occurrence(name="f", line=3, column=27, kind="attribute_call", receiver="ñ",
+                   enclosing="A.m"),
+    ]
+
+
+def test_go_locals_parameters_and_struct_keys_are_not_uses() -> None:
+    source = (
+        "package p\n"
+        "func f(a int, rest ...string) (n int) {\n"
+        "\tx := T{Name: a, Size: size}\n"
+        "\tvar y, z = 1, 2\n"
+        "\tfor i, v := range rest { n += i + len(v) + y + z }\n"
+        "\tg := func(k string) bool { return k == x.Name }\n"
+        "\tswitch t := x.(type) { case U: return t.n }\n"
+        "\treturn g(global)\n"
+        "}\n"
+    )
+    assert uses(source, "go") == [
+        ("T", "call", "", ""),
+        ("size", "plain", "", ""),
+        ("Name", "attribute", "x", "T"),
+        ("U", "type", "", ""),
+        ("n", "attribute", "t", ""),
+        ("global", "plain", "", ""),
+    ]
+
+
+def test_go_receivers_and_declared_names_have_their_type() -> None:
+    source = (
+        "package p\n"
+        "import h \"net/http\"\n"
+        "func (s *Server[T]) Serve(r *h.Request) {\n"
+        "\tvar b bytes.Buffer\n"
+        "\tc := &Config{}\n"
+        "\td := NewClient()\n"
+        "\te := pool.NewConn(1)\n"
+        "\tf := new(Thing)\n"
+        "\tg := build()\n"
+        "\ts.x(); r.y(); b.z(); c.w(); d.v(); e.u(); f.t(); g.s()\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("NewConn", "attribute_call", "pool", ""),
+        ("x", "attribute_call", "s", "Server"),
+        ("y", "attribute_call", "r", "h.Request"),
+        ("z", "attribute_call", "b", "bytes.Buffer"),
+        ("w", "attribute_call", "c", "Config"),
+        ("v", "attribute_call", "d", "Client"),
+        ("u", "attribute_call", "e", "pool.Conn"),
+        ("t", "attribute_call", "f", "Thing"),
+        ("s", "attribute_call", "g", ""),
+    ]
+
+
+def test_go_imports_bind_the_package_name_or_the_alias() -> None:
+    source = (
+        "package p\n"
+        "import (\n"
+        "\t\"net/http\"\n"
+        "\tyaml \"gopkg.in/yaml.v3\"\n"
+        "\t\"gopkg.in/ini.v1\"\n"
+        "\t. \"strings\"\n"
+        "\t_ \"embed\"\n"
+        ")\n"
+    )
+    assert extract_file("p.go", source.encode()).imports == [
+        Import(name="http", source="net/http", line=3),
+        Import(name="yaml", source="gopkg.in/yaml.v3", line=4),
+        Import(name="ini", source="gopkg.in/ini.v1", line=5),
+        Import(name="*", source="strings", line=6),
+    ]
+
+
+def test_javascript_parameters_destructuring_and_defaults() -> None:
+    source = (
+        "function f(a, b = dflt, {c, d: e, g = h}, [i], ...j) {\n"
+        "  const {k, l: [m]} = a;\n"
+        "  for (const n of j) { n(b, c, e, g, i, k, m); }\n"
+        "  return (o) => o + p;\n"
+        "}\n"
+    )
+    assert uses(source, "javascript") == [("dflt", "plain", "", ""), ("h", "plain", "", ""),
+                                          ("p", "plain", "", "")]
+
+
+def test_javascript_this_and_new_give_types_and_html_tags_are_not_uses() -> None:
+    source = (
+        "class Store { load() { const c = new Cache(); this.x.y(); c.get(); }\n"
+        "  view() { return <div><Panel.Row /></div>; } }\n"
+    )
+    assert uses(source, "javascript") == [
+        ("Cache", "call", "", ""),
+        ("x", "attribute", "this", "Store"),
+        ("y", "attribute_call", "this.x", ""),
+        ("get", "attribute_call", "c", "Cache"),
+        ("Panel", "plain", "", ""),
+        ("Row", "call", "Panel", ""),
+    ]
+
+
+def test_typescript_annotations_fields_and_type_parameters() -> None:
+    source = (
+        "class Client<T> {\n"
+        "  private http: Http;\n"
+        "  constructor(private config: Config) {}\n"
+        "  get(path: Path): T { return this.http.get(this.config.url, path.value); }\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Http", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Path", "type", "", ""),
+        ("http", "attribute", "this", "Client"),
+        ("get", "attribute_call", "this.http", "Http"),
+        ("config", "attribute", "this", "Client"),
+        ("url", "attribute", "this.config", "Config"),
+        ("value", "attribute", "path", "Path"),
+    ]
+
+
+def test_javascript_imports_and_requires() -> None:
+    source = (
+        "import React, { useState as useS } from 'react';\n"
+        "import * as path from 'path';\n"
+        "import './side-effect';\n"
+        "const fs = require('fs');\n"
+        "const { join, resolve: res } = require('path');\n"
+    )
+    assert extract_file("t.js", source.encode()).imports == [
+        Import(name="React", source="react", imported="default", line=1),
+        Import(name="useS", source="react", imported="useState", line=1),
+        Import(name="path", source="path", line=2),
+        Import(name="", source="./side-effect", line=3),
+        Import(name="fs", source="fs", line=4),
+        Import(name="join", source="path", imported="join", line=5),
+        Import(name="res", source="path", imported="resolve", line=5),
+    ]
+
+
+def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
+    source = (
+        "int lookup(struct table *table, const char *key);\n"
+        "int count(struct device *device, int n)\n"
+        "{\n"
+        "\tint i, total = 0, *p = &total;\n"
+        "\tstruct node *it = device->first;\n"
+        "\tfor (i = 0; i < n; i++)\n"
+        "\t\ttotal += lookup(device->table, names[i]) + it->size;\n"
+        "\treturn total + LIMIT;\n"
+        "}\n"
+    )
+    assert uses(source, "c") == [
+        ("table", "type", "", ""),
+        ("device", "type", "", ""),  # a type's name, though a parameter's too
+        ("node", "type", "", ""),
+        ("first", "attribute", "device", "device"),
+        ("lookup", "call", "", ""),
+        ("table", "attribute", "device", "device"),
+        ("names", "plain", "", ""),
+        ("size", "attribute", "it", "node"),
+        ("LIMIT", "plain", "", ""),
+    ]
+
+
+def test_cpp_this_in_an_out_of_line_method_and_auto_constructions() -> None:
+    source = (
+        "namespace net {\n"
+        "template <typename T> T* Pool<T>::take(const Key& key) {\n"
+        "  auto conn = Connection(key);\n"
+        "  auto* raw = new Socket();\n"
+        "  auto it = items_.find(key);\n"
+        "  this->count_++; conn.open(); raw->bind(); it->second.use();\n"
+        "  return std::move(util::cast<T>(conn));\n"
+        "}\n"
+        "}\n"
+    )
+    assert uses(source, "cpp") == [
+        ("Key", "type", "", ""),
+        ("Connection", "call", "", ""),
+        ("Socket", "call", "", ""),
+        ("items_", "plain", "", ""),
+        ("find", "attribute_call", "items_", ""),
+        ("count_", "attribute", "this", "net::Pool"),
+        ("open", "attribute_call", "conn", "Connection"),
+        ("bind", "attribute_call", "raw", "Socket"),
+        ("second", "attribute", "it", ""),
+        ("use", "attribute_call", "it->second", ""),
+        ("move", "call", "std", ""),
+        ("cast", "call", "util", ""),
+    ]
+
+
+def test_java_fields_without_this_and_names_shared_by_a_type_and_a_value() -> None:
+    source = (
+        "class Pool {\n"
+        "  private Config config;\n"
+        "  void run(Config config, Task task) {\n"
+        "    config.load(); items.add(task); this.config.x();\n"
+        "  }\n"
+        "  Client client() { Client client = new Client(); return client; }\n"
+        "}\n"
+    )
+    assert uses(source, "java") == [
+        ("Config", "type", "", ""),
+        ("Config", "type", "", ""),
+        ("Task", "type", "", ""),
+        ("load", "attribute_call", "config", "Config"),
+        ("items", "plain", "", ""),
+        ("add", "attribute_call", "items", ""),
+        ("config", "attribute", "this", "Pool"),
+        ("x", "attribute_call", "this.config", "Config"),
+        ("Client", "type", "", ""),
+        ("Client", "type", "", ""),
+        ("Client", "call", "", ""),
+    ]
+
+
+def test_rust_patterns_bind_their_names_not_their_types_and_self_is_the_impl_type() -> None:
+    source = (
+        "impl Pool {\n"
+        "    fn take(&self, key: &Key) -> Option<Conn> {\n"
+        "        let Some(conn) = self.free.pop() else { return None };\n"
+        "        if let Point { x, y: py } = origin() { conn.at(x, py); }\n"
+        "        let c = Client::new(key);\n"
+        "        match conn.state { State::Idle(n) => c.go(n), other => fail(other) }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert uses(source, "rust") == [
+        ("Pool", "type", "", ""),
+        ("Key", "type", "", ""),
+        ("Conn", "type", "", ""),
+        ("free", "attribute", "self", "Pool"),
+        ("pop", "attribute_call", "self.free", ""),
+        ("Point", "type", "", ""),
+        ("origin", "call", "", ""),
+        ("at", "attribute_call", "conn", ""),
+        ("Client", "plain", "", ""),
+        ("new", "call", "Client", ""),
+        ("state", "attribute", "conn", ""),
+        ("State", "plain", "", ""),
+        ("Idle", "plain", "State", ""),
+        ("go", "attribute_call", "c", "Client"),
+        ("fail", "call", "", ""),
+    ]
+
+
+def test_every_language_has_a_refs_fixture() -> None:
+    assert refs_languages() == sorted(LANGUAGES)
+
+
+def test_php_imports_with_and_without_a_namespace() -> None:
+    source = "<?php\nuse Foo;\nuse Bar\\Baz as Qux;\nuse A\\{B, C as D};\n"
+    assert extract_file("t.php", source.encode()).imports == [
+        Import(name="Foo", source="", imported="Foo", line=2),
+        Import(name="Qux", source="Bar", imported="Baz", line=3),
+        Import(name="B", source="A", imported="B", line=4),
+        Import(name="D", source="A", imported="C", line=4),
+    ]
+
+
+def test_a_deadline_passed_while_reading_uses_keeps_the_definitions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from symfind.extract import ParseTimeout, parse
+
+    assert extract_file("t.py", b"import os\n").occurrences_read
+
+    def too_long(*_args: object) -> None:
+        raise ParseTimeout("extraction exceeded 5.0s")
+
+    monkeypatch.setattr(parse, "occurrences_and_imports", too_long)
+    extraction = extract_file("t.py", b"import os\n\ndef f():\n    return os.getcwd()\n")
+    assert [symbol.name for symbol in extraction.symbols] == ["f"]
+    assert (extraction.occurrences, extraction.imports, extraction.occurrences_read) == (
+        [], [], False)
+
+
+def test_no_refs_query_has_a_text_predicate() -> None:
+    """A text predicate reads its node's text back through the parser's input callback
+    (extract/parse.py parses from one): on a refs query it ran for most nodes of a kind,
+    0.8 s on go-stdlib's rewriteAMD64.go. What needs a text goes to a capture the Python
+    side reads (`@skip.lower`, `@hint.ctor`, `@import.callee`)."""
+    queries = Path(__file__).resolve().parents[3] / "extract" / "queries"
+    found = [f"{path.name}: {match}" for path in sorted(queries.glob("*-refs.scm"))
+             for match in re.findall(r"\(#[\w-]+[?!]", path.read_text(encoding="utf-8"))]
+    assert found == []
