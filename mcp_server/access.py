@@ -19,8 +19,8 @@ Imports: anyio, mcp, pydantic_core, starlette, `storage`, `mcp_server` modules.
   no use), kept in memory and written at most once a minute (`StoreVerifier.flush_uses`).
 - `ScopeGuard` runs after it: a token limited to repositories none of which this server
   serves gets 403 `insufficient_scope` on every request; on a server with several
-  repositories, a `read_symbol` whose handle names a repository the token may not see gets
-  403 with a JSON-RPC error (SDK clients show its message). It reads the body with the
+  repositories, a `read_symbol` or `find_references` whose handle names a repository the
+  token may not see gets 403 with a JSON-RPC error (SDK clients show its message). It reads the body with the
   SDK's own JSON parser (`pydantic_core.from_json`, depth-limited), so that it sees what
   the SDK would; a body it cannot parse (a nesting too deep among others) gets the SDK's
   400 parse error at once, never passed on unchecked. `visible_roots` tells the tools
@@ -233,16 +233,17 @@ class ScopeGuard:
     Args:
         app: The MCP endpoint, behind the SDK's RequireAuthMiddleware.
         served: Label of each served repository by its root ("" on a one-repository server).
-        read_tool: The name read_symbol is served under (`--tool-prefix` included).
+        handle_tools: The names of the tools that take a `handle` (`read_symbol`,
+            `find_references`), as served (`--tool-prefix` included).
         max_body_bytes: The request body limit (the SDK's, enforced here too when the body is
             read to look for handles).
     """
 
-    def __init__(self, app: ASGIApp, *, served: Mapping[str, str], read_tool: str,
-                 max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, served: Mapping[str, str],
+                 handle_tools: Collection[str], max_body_bytes: int) -> None:
         self.app = app
         self.served = dict(served)
-        self.read_tool = read_tool
+        self.handle_tools = frozenset(handle_tools)
         self.max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -294,8 +295,8 @@ class ScopeGuard:
         await RequestBodyLimitMiddleware(check_handles, self.max_body_bytes)(scope, receive, send)
 
     def _foreign_handle(self, body: bytes, labels: Collection[str]) -> tuple[Any, str] | None:
-        """(request id, repository label) of the first read of a handle naming a repository
-        outside `labels`; None when there is none.
+        """(request id, repository label) of the first call that gives a handle naming a
+        repository outside `labels`; None when there is none.
 
         Raises:
             ValueError: The body is not JSON the SDK would parse (too deep, among others).
@@ -305,7 +306,7 @@ class ScopeGuard:
             if not isinstance(message, dict) or message.get("method") != "tools/call":
                 continue
             params = message.get("params")
-            if not isinstance(params, dict) or params.get("name") != self.read_tool:
+            if not isinstance(params, dict) or params.get("name") not in self.handle_tools:
                 continue
             arguments = params.get("arguments")
             handle = arguments.get("handle") if isinstance(arguments, dict) else None

@@ -323,7 +323,8 @@ def build_app(args: ServeOptions, roots: Sequence[Path], verifier: StoreVerifier
     app.user_middleware.append(Middleware(RecordUse, verifier=verifier))
     app.user_middleware.append(Middleware(
         ScopeGuard, served={str(root): label for root, label in zip(roots, labels, strict=True)},
-        read_tool=prefix + "read_symbol", max_body_bytes=MAX_BODY_BYTES,
+        handle_tools=[prefix + "read_symbol", prefix + "find_references"],
+        max_body_bytes=MAX_BODY_BYTES,
     ))
     return FailureThrottle(TokenFileGate(app, verifier=verifier))
 

@@ -66,6 +66,17 @@ def test_inspector_calls_codebase_search(inspector: Path, server_command: list[s
     assert result["structuredContent"]["results"][0]["qualname"] == "AsyncClient"
 
 
+def test_inspector_calls_find_references(inspector: Path, server_command: list[str], tmp_path: Path) -> None:
+    done = run(inspector, server_command, tmp_path, ["--format", "json", "-q"],
+               ["--method", "tools/call", "--tool-name", "find_references",
+                "--tool-arg", "target=HttpClient.send"])
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)["result"]["structuredContent"]
+    assert answer["target"]["qualname"] == "HttpClient.send"
+    assert [(g["path"], [s["line"] for s in g["sites"]]) for g in answer["groups"]] == [
+        ("httpkit/client.py", [41])]
+
+
 def test_inspector_bad_argument_exits_5(inspector: Path, server_command: list[str], tmp_path: Path) -> None:
     done = run(inspector, server_command, tmp_path, ["--format", "json", "-q"],
                ["--method", "tools/call", "--tool-name", "codebase_search",

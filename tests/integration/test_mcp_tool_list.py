@@ -174,4 +174,4 @@ def test_symfind_mcp_passes_the_prefix_and_refuses_a_bad_one(indexed: tuple[Path
     )
     assert (refused.returncode, refused.stdout, refused.stderr) == (
         2, "", "symfind: argument --tool-prefix: must be a letter then up to 31 letters, "
-        "digits, _ or -; got 'a b'\n")
+        "digits, _ or -; got 'a b' — see `symfind mcp --help`\n")

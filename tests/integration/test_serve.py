@@ -95,7 +95,7 @@ def _same_but_handles(value: Any) -> Any:
 
 
 def comparable(result: CallToolResult) -> tuple[bool, str, Any]:
-    text = re.sub(r"handle: \S+", "handle: …", text_of(result))
+    text = re.sub(r"handle(: |=)\S+", r"handle\1…", text_of(result))
     text = re.sub(r"; [\d.]+ ms", "; … ms", text)
     return result.is_error, text, _same_but_handles(result.structured_content)
 
@@ -110,6 +110,7 @@ async def answers(client: Client, query: str) -> dict[str, Any]:
         "help": comparable(await client.call_tool("help", {})),
         "search": comparable(found),
         "read": comparable(await client.call_tool("read_symbol", {"handle": handle})),
+        "references": comparable(await client.call_tool("find_references", {"handle": handle})),
         "status": comparable(await client.call_tool("index_status", {})),
     }
 
@@ -160,9 +161,17 @@ async def test_a_token_for_some_repositories_sees_only_those(setup: dict[str, An
         assert str(refused.value) == (
             "refused: token 'only-billing' may not read repository 'frontend', which this handle "
             "names — read only the handles of your own searches")
-        # Its own handles still read.
+        with pytest.raises(MCPError) as refused_uses:
+            await client.call_tool("find_references", {"handle": frontend_handle})
+        assert str(refused_uses.value) == str(refused.value)
+        # Its own handles still read, and their uses are found.
         own = found["results"][0]["handle"]
         assert not (await client.call_tool("read_symbol", {"handle": own})).is_error
+        uses = await client.call_tool("find_references", {"handle": own})
+        assert not uses.is_error
+        # On a server of several repositories: one answer per repository the token sees.
+        assert [(r["repo"], r["target"]["qualname"]) for r in uses.structured_content["repos"]] == [
+            ("billing", found["results"][0]["qualname"])]
 
     raw = post(two, json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
         "name": "read_symbol", "arguments": {"handle": frontend_handle}}}),
