@@ -15,6 +15,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | text           | simple + stem − stop words | signature, doc, qualname (and the words run together in its words) and path words | text |
 | body           | simple + stem − stop words | body words (`Symbol.body`: calls, names, comments, container doc) | text |
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
+| length_<field> | (fast u64)      | the length of each BM25-scored field, in words (`field_lengths`) | scoring |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -30,6 +31,11 @@ change bumps it, and an index of another version is rebuilt, never misread):
 5. `text` also holds the English words run together in a qualified name's words
    (`getbaseline` → `get baseline`, `words.compound_parts`), so a question's words find
    C and Lua names that join them without a case change or `_`.
+6. The record holds `Symbol.declaration` (a declaration without a body: `@overload`,
+   `.pyi`, TypeScript signatures and `declare`), which ranking puts after the definition;
+   `length_name_ngram`, `length_words`, `length_text` and `length_body` hold each scored
+   field's length, whose sum over the live documents `storage.scoring` averages (BM25
+   from statistics that deleted documents do not sway).
 """
 
 from __future__ import annotations
@@ -116,6 +122,8 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("kind", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("language", tokenizer_name="raw", index_option="basic")
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
+    for field in SCORED_FIELDS:
+        builder.add_unsigned_field(LENGTH_FIELDS[field], fast=True)
     return builder.build()
 
 
@@ -161,7 +169,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     if not (symbol.name.isascii() and symbol.qualname.isascii()):
         symbol = msgspec.structs.replace(symbol, name=unicodedata.normalize("NFC", symbol.name),
                                          qualname=unicodedata.normalize("NFC", symbol.qualname))
-    squashed = squash(symbol.name)
+    texts = scored_texts(symbol)
+    squashed = texts["name_ngram"]
     doc = tantivy.Document()
     doc.add_bytes("record", _ENCODER.encode(symbol))
     doc.add_text("name_exact", squashed)
@@ -169,18 +178,73 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("name_fuzzy", squashed)
     for term in scope_terms(symbol):
         doc.add_text("scope", term)
-    qualname_words = split_text(symbol.qualname)
-    doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
-    text = [split_words(symbol.signature), split_words(symbol.doc),
-            " ".join(with_compound_parts(qualname_words)),
-            _path_words(symbol.path)]
-    doc.add_text("text", " ".join(part for part in text if part))
-    if symbol.body:
-        doc.add_text("body", split_words(symbol.body))
+    doc.add_text("words", texts["words"])
+    doc.add_text("text", texts["text"])
+    if texts["body"]:
+        doc.add_text("body", texts["body"])
+    for field, length in field_lengths(texts).items():
+        doc.add_unsigned(LENGTH_FIELDS[field], length)
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
     return doc
+
+
+#: The fields scored by BM25, and the analyzer of each (`build_schema`).
+SCORED_FIELDS: dict[str, str] = {
+    "name_ngram": "ngram23", "words": "words_en", "text": "text_en", "body": "text_en",
+}
+#: The fast field holding each scored field's length (`field_lengths`).
+LENGTH_FIELDS: dict[str, str] = {field: f"length_{field}" for field in SCORED_FIELDS}
+
+
+def field_lengths(texts: dict[str, str]) -> dict[str, int]:
+    """Each scored field's length in analysed terms, as Tantivy counts it for BM25 (and
+    `storage.scoring` too): the 2–3-grams of the name; for the others, their words that
+    analysis keeps, each distinct word analysed once per process (`_kept_terms`), which
+    costs a dictionary look-up a word where analysing every text again would cost indexing
+    two thirds more."""
+    letters = len(texts["name_ngram"])
+    lengths = {"name_ngram": max(letters - 1, 0) + max(letters - 2, 0)}
+    for field in ("words", "text", "body"):
+        text = texts[field]
+        kept = _kept_terms(SCORED_FIELDS[field])
+        length = 0
+        for word in text.split(" ") if text else ():
+            count = kept.get(word)
+            if count is None:
+                if len(kept) >= _KEPT_TERMS_CACHED:
+                    kept.clear()
+                count = kept[word] = len(analyzers()[SCORED_FIELDS[field]].analyze(word))
+            length += count
+        lengths[field] = length
+    return lengths
+
+
+# Words analysed by `field_lengths`, per analyzer: a repository's vocabulary, bounded.
+_KEPT_TERMS_CACHED = 200_000
+
+
+@functools.cache
+def _kept_terms(analyzer: str) -> dict[str, int]:
+    return {}
+
+
+def scored_texts(symbol: Symbol) -> dict[str, str]:
+    """The text each BM25-scored field of `symbol`'s document holds, before analysis:
+    what `to_document` indexes, and what `storage.scoring` analyses again to score a
+    candidate from its own record. `symbol` is in the form `to_document` stores (names
+    in NFC)."""
+    qualname_words = split_text(symbol.qualname)
+    text = [split_words(symbol.signature), split_words(symbol.doc),
+            " ".join(with_compound_parts(qualname_words)),
+            _path_words(symbol.path)]
+    return {
+        "name_ngram": squash(symbol.name),
+        "words": " ".join(dict.fromkeys(qualname_words)),  # `Gen.gen` ≠ twice the tf
+        "text": " ".join(part for part in text if part),
+        "body": split_words(symbol.body) if symbol.body else "",
+    }
 
 
 def decode_record(data: bytes) -> Symbol:
