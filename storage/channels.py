@@ -23,7 +23,7 @@ from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.priors import is_test_code
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
-from symfind.storage.scoring import Statistics, bm25, tie_key
+from symfind.storage.scoring import BM25, Statistics, tie_key
 from symfind.storage.words import (
     fold,
     meaningful_words,
@@ -230,8 +230,7 @@ def _search(
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
         found = [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)]
-        best = sorted(found, key=lambda c: (_scope_rank(ctx, c), -round(c.score, 9),
-                                            closeness(ctx.plan, c.symbol)))[:limit]
+        best = _best(ctx, found, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
         # What Tantivy left out scores below its last ones by its own measure, which
@@ -240,6 +239,24 @@ def _search(
         if floor < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
             return best
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
+
+
+def _best(ctx: ChannelContext, found: list[Candidate], limit: int) -> list[Candidate]:
+    """The best `limit` of scored candidates (in scope first for a qualified query), equal
+    scores at the cut told apart by `closeness`: the tree, never the order found."""
+    def rank(c: Candidate) -> tuple[int, float]:
+        return (_scope_rank(ctx, c), -round(c.score, 9))
+
+    found = sorted(found, key=rank)
+    if len(found) <= limit:
+        return found
+    cut = rank(found[limit - 1])
+    first = next(i for i, c in enumerate(found) if rank(c) == cut)
+    last = next((i for i in range(limit, len(found)) if rank(found[i]) != cut), len(found))
+    if last > limit:  # a tie across the cut: the tree decides which ones stay
+        tied = sorted(found[first:last], key=lambda c: closeness(ctx.plan, c.symbol))
+        found = found[:first] + tied
+    return found[:limit]
 
 
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
@@ -384,7 +401,7 @@ def _bm25(
 
 def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Callable[[Symbol], float]:
     """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`)."""
-    return lambda symbol: bm25(ctx.stats, field, terms, symbol)
+    return BM25(ctx.stats, field, terms)
 
 
 def _rarest(terms: Sequence[str], frequency: dict[str, int], limit: int | None = None) -> list[str]:
@@ -478,9 +495,10 @@ def text(ctx: ChannelContext) -> list[Candidate]:
         return _bm25(ctx, described, _scorer(ctx, "text", terms))
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
 
+    described_by, used_by = BM25(ctx.stats, "text", terms), BM25(ctx.stats, "body", terms)
+
     def score(symbol: Symbol) -> float:
-        return (bm25(ctx.stats, "text", terms, symbol)
-                + BODY_BOOST * bm25(ctx.stats, "body", terms, symbol))
+        return described_by(symbol) + BODY_BOOST * used_by(symbol)
 
     return _bm25(ctx, Query.boolean_query(either), score)
 
@@ -525,12 +543,11 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     ]
     if not clauses:
         return []
-    found_in = {field: {t: b for t, b in wanted.items() if ctx.stats.doc_freq(field, t)}
-                for field in ("text", "body")}
+    described_by = BM25(ctx.stats, "text", wanted, wanted)
+    used_by = BM25(ctx.stats, "body", wanted, wanted)
 
     def pooled(symbol: Symbol) -> float:
-        return (bm25(ctx.stats, "text", found_in["text"], symbol, found_in["text"])
-                + BODY_BOOST * bm25(ctx.stats, "body", found_in["body"], symbol, found_in["body"]))
+        return described_by(symbol) + BODY_BOOST * used_by(symbol)
 
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled)
     rarity = [_rarity(ctx, analyze(word)) for word in words]

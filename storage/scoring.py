@@ -90,29 +90,41 @@ class Statistics:
         return math.log(1.0 + (self.num_docs - frequency + 0.5) / (frequency + 0.5))
 
 
-@functools.lru_cache(maxsize=32768)
-def _field_terms(symbol: Symbol) -> dict[str, tuple[Counter[str], int]]:
-    """Each scored field's analysed terms of one record (their counts) and its length."""
+@functools.lru_cache(maxsize=65536)
+def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
+    """A scored field's analysed terms in one record (their counts), and its length."""
     texts = scored_texts(symbol)
-    lengths = field_lengths(texts)
-    return {field: (Counter(analyzers()[SCORED_FIELDS[field]].analyze(text) if text else ()),
-                    lengths[field])
-            for field, text in texts.items()}
+    text = texts[field]
+    terms = Counter(analyzers()[SCORED_FIELDS[field]].analyze(text)) if text else {}
+    return terms, field_lengths(texts)[field]
 
 
-def bm25(stats: Statistics, field: str, terms: Iterable[str], symbol: Symbol,
-         boosts: dict[str, float] | None = None) -> float:
-    """The BM25 of `symbol`'s `field` for the query `terms` (each counted once), each term's
-    part times its boost when `boosts` has one."""
-    counts, length = _field_terms(symbol)[field]
-    norm = K1 * (1.0 - B + B * length / stats.average_length(field))
-    score = 0.0
-    for term in sorted(set(terms)):
-        tf = counts.get(term, 0)
-        if tf:
-            part = stats.idf(field, term) * (K1 + 1.0) * tf / (tf + norm)
-            score += part * (boosts.get(term, 1.0) if boosts else 1.0)
-    return score
+class BM25:
+    """A query's BM25 in one field, from the tree alone: call it with a candidate's record.
+
+    Each term counts once; `boosts` multiplies a term's part (1 for a term it lacks)."""
+
+    def __init__(self, stats: Statistics, field: str, terms: Iterable[str],
+                 boosts: dict[str, float] | None = None) -> None:
+        self.field = field
+        self._weights = [
+            (term, stats.idf(field, term) * (K1 + 1.0) * (boosts.get(term, 1.0) if boosts else 1.0))
+            for term in sorted(set(terms)) if stats.doc_freq(field, term)
+        ]
+        self._norm = K1 * (1.0 - B)
+        self._slope = K1 * B / stats.average_length(field)
+
+    def __call__(self, symbol: Symbol) -> float:
+        if not self._weights:
+            return 0.0
+        counts, length = _field_terms(symbol, self.field)
+        norm = self._norm + self._slope * length
+        score = 0.0
+        for term, weight in self._weights:
+            tf = counts.get(term, 0)
+            if tf:
+                score += weight * tf / (tf + norm)
+        return score
 
 
 def tie_key(symbol: Symbol) -> tuple[object, ...]:
