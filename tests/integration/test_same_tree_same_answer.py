@@ -3,7 +3,8 @@ exactly as a fresh index of the same files does (whole ranked lists, every field
 result, `why` included).
 
 Random histories over real packages (`bench/corpora.toml`: requests 2.32.3 in Python,
-cobra 1.6.1-1 in Go): edits inside files, definitions added that share the queries'
+cobra 1.6.1-1 in Go; test files over `MAX_TEST_FILE_BYTES` left out, for time):
+edits inside files, definitions added that share the queries'
 names (in the package and in its tests), files deleted, moved and added, and branch
 switches that replace a third to half of the files at once. Each history starts from
 the package indexed whole and is applied as the daemon applies changes: batches staged in
@@ -32,6 +33,7 @@ from symfind.daemon.walk import IgnoreRules
 from symfind.extract import extract_symbols, language_for_path
 from symfind.extract.records import Symbol
 from symfind.storage import FileState, IndexWriter, Searcher, SearchQuery
+from symfind.storage.priors import _TEST_PATH
 from tests.integration.test_daemon import Running
 
 HISTORIES = 100  # per corpus
@@ -39,6 +41,10 @@ HISTORIES = 100  # per corpus
 ON_DISK_EVERY = 10
 QUESTION_EVERY = 5  # the question (the vector channel: the costliest search) this often
 MAX_STEPS = 4
+# The packages' largest test files are left out (requests' test_requests.py, 104 KB;
+# cobra's completions_test.go and command_test.go, 89 and 70 KB): a history's cost
+# follows the definitions indexed.
+MAX_TEST_FILE_BYTES = 40_000
 
 QUERIES = {
     "requests": [
@@ -84,12 +90,18 @@ def corpus_root(name: str) -> Path:
 Tree = dict[str, bytes]
 
 
+def is_test_path(path: str) -> bool:
+    return _TEST_PATH.search(path) is not None
+
+
 def original_tree(root: Path) -> Tree:
     tree = {}
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root).as_posix()
         if path.is_file() and not path.is_symlink() and language_for_path(relative):
-            tree[relative] = path.read_bytes()
+            data = path.read_bytes()
+            if len(data) <= MAX_TEST_FILE_BYTES or not is_test_path(relative):
+                tree[relative] = data
     return tree
 
 
