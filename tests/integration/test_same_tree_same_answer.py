@@ -12,7 +12,8 @@ the package indexed whole and is applied as the daemon applies changes: batches 
 history is then Tantivy's), some through `apply_changes` on real files, one per package
 by a real daemon watching the directory. Deleted documents stay in Tantivy's segments
 until it merges them, which is what used to sway scores. Seeded: a failure names the
-corpus, the seed and the history, and `SYMFIND_HISTORY_SEED=<seed>` replays it alone.
+corpus, the seed and the history, and `SYMFIND_HISTORY_SEED=<seed>` replays it alone
+(`SYMFIND_HISTORIES=<n>` runs n histories per corpus).
 """
 
 from __future__ import annotations
@@ -247,7 +248,8 @@ def first_difference(kept: dict[str, object], fresh: dict[str, object]) -> str:
 
 def seeds() -> list[int]:
     chosen = os.environ.get("SYMFIND_HISTORY_SEED")
-    return [int(chosen)] if chosen else list(range(HISTORIES))
+    return [int(chosen)] if chosen else list(range(int(os.environ.get("SYMFIND_HISTORIES",
+                                                                       HISTORIES))))
 
 
 @pytest.mark.slow
