@@ -326,3 +326,34 @@ def test_a_daemon_that_followed_branch_switches_answers_as_a_fresh_index(
     fresh = tmp_path / "fresh"
     update_index(Config(repo=repo, index_dir=fresh, options=IndexOptions(), workers=1), fresh=True)
     assert first_difference(kept, answers(fresh, queries)) == ""
+
+
+# More definitions of one name than a channel keeps (`channels.BM25_CANDIDATES`, 50;
+# `EXACT_CANDIDATES`, 100), all scoring alike: which of them a channel keeps is the tree's
+# choice, not the order their documents were written in.
+TIED_FILES = 120
+
+
+@pytest.mark.parametrize(
+    "queries", [["Response", "response handler", "handler", "respons", "response_handler"]])
+def test_ties_beyond_a_channels_cut_are_kept_by_the_tree(
+    queries: list[str], tmp_path: Path
+) -> None:
+    tree = {f"tests/test_case_{n:02d}.py": b"def response_handler(sock):\n    return sock\n"
+            for n in range(TIED_FILES)}
+    tree["src/server.py"] = b"def response_handler(sock):\n    return sock\n"
+    extractions = Extractions()
+    repo = tmp_path / "repo"
+    kept, fresh = tmp_path / "kept", tmp_path / "fresh"
+    build(kept, repo, extractions, tree)
+    rewritten = sorted(tree)
+    random.Random(TIED_FILES).shuffle(rewritten)
+    with open_writer(kept, repo) as writer:  # every file rewritten, in three shuffled batches
+        for batch in (rewritten[::3], rewritten[1::3], rewritten[2::3]):
+            for path in batch:
+                writer.replace_file(path, *extractions.state(path, tree[path]))
+            writer.commit()
+    build(fresh, repo, extractions, tree)
+    assert first_difference(answers(kept, queries), answers(fresh, queries)) == ""
+    assert [r["path"] for r in answers(fresh, ["Response"])["Response"]][:3] == [
+        "src/server.py", "tests/test_case_00.py", "tests/test_case_01.py"]
