@@ -44,7 +44,7 @@ BM25_CANDIDATES = 50
 # A BM25 channel keeps its best candidates by the scores of `storage.scoring`, from what
 # Tantivy ranks best by its own (which deleted documents sway): this many times as many,
 # and more while the last of them might still tie with or beat the ones kept.
-RETRIEVAL_FACTOR = 4
+RETRIEVAL_FACTOR = 2
 RETRIEVAL_MARGIN = 0.1
 # At most this many documents are read for one channel's query: beyond it, candidates that
 # Tantivy scores alike (exact and fuzzy names, which it scores the same) are those it

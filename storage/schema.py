@@ -203,12 +203,14 @@ def field_lengths(texts: dict[str, str]) -> dict[str, int]:
     of the name (what analysis gives), the words of the others, stop words and all. Taking
     only the words analysis keeps (what Tantivy counts) cost each document 40 % more (a
     look-up a word), for lengths a few words apart."""
-    letters = len(texts["name_ngram"])
-    lengths = {"name_ngram": max(letters - 1, 0) + max(letters - 2, 0)}
-    for field in ("words", "text", "body"):
-        text = texts[field]
-        lengths[field] = text.count(" ") + 1 if text else 0
-    return lengths
+    return {field: field_length(field, text) for field, text in texts.items()}
+
+
+def field_length(field: str, text: str) -> int:
+    """One scored field's length (`field_lengths`)."""
+    if field == "name_ngram":
+        return max(len(text) - 1, 0) + max(len(text) - 2, 0)
+    return text.count(" ") + 1 if text else 0
 
 
 def scored_texts(symbol: Symbol) -> dict[str, str]:
@@ -217,15 +219,33 @@ def scored_texts(symbol: Symbol) -> dict[str, str]:
     candidate from its own record. `symbol` is in the form `to_document` stores (names
     in NFC)."""
     qualname_words = split_text(symbol.qualname)
+    return {
+        "name_ngram": squash(symbol.name),
+        "words": _words_text(qualname_words),
+        "text": _text_text(symbol, qualname_words),
+        "body": split_words(symbol.body) if symbol.body else "",
+    }
+
+
+def scored_text(symbol: Symbol, field: str) -> str:
+    """One field of `scored_texts`, computed alone."""
+    if field == "name_ngram":
+        return squash(symbol.name)
+    if field == "body":
+        return split_words(symbol.body) if symbol.body else ""
+    qualname_words = split_text(symbol.qualname)
+    return _words_text(qualname_words) if field == "words" else _text_text(symbol, qualname_words)
+
+
+def _words_text(qualname_words: list[str]) -> str:
+    return " ".join(dict.fromkeys(qualname_words))  # `Gen.gen` ≠ twice the tf
+
+
+def _text_text(symbol: Symbol, qualname_words: list[str]) -> str:
     text = [split_words(symbol.signature), split_words(symbol.doc),
             " ".join(with_compound_parts(qualname_words)),
             _path_words(symbol.path)]
-    return {
-        "name_ngram": squash(symbol.name),
-        "words": " ".join(dict.fromkeys(qualname_words)),  # `Gen.gen` ≠ twice the tf
-        "text": " ".join(part for part in text if part),
-        "body": split_words(symbol.body) if symbol.body else "",
-    }
+    return " ".join(part for part in text if part)
 
 
 def decode_record(data: bytes) -> Symbol:

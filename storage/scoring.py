@@ -20,7 +20,7 @@ depend on the index's history:
 - N, the live documents (`Searcher.num_docs`), and n(t), the live documents holding a
   term, counted (Tantivy's count skips deleted documents), once per commit;
 - tf and the field's length, from the candidate's own record analysed as it was indexed
-  (`schema.scored_texts`, `schema.field_lengths`);
+  (`schema.scored_text`, `schema.field_length`);
 - the average length: the sum of the live documents' lengths (each document keeps its
   own in a fast field, which Tantivy's aggregation sums over live documents only) over N.
 
@@ -42,8 +42,8 @@ from symfind.storage.schema import (
     LENGTH_FIELDS,
     SCORED_FIELDS,
     analyzers,
-    field_lengths,
-    scored_texts,
+    field_length,
+    scored_text,
 )
 
 K1 = 1.2
@@ -93,10 +93,9 @@ class Statistics:
 @functools.lru_cache(maxsize=65536)
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
     """A scored field's analysed terms in one record (their counts), and its length."""
-    texts = scored_texts(symbol)
-    text = texts[field]
+    text = scored_text(symbol, field)
     terms = Counter(analyzers()[SCORED_FIELDS[field]].analyze(text)) if text else {}
-    return terms, field_lengths(texts)[field]
+    return terms, field_length(field, text)
 
 
 class BM25:
