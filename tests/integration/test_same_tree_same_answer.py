@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
