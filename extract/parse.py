@@ -117,6 +117,12 @@ _WRAPPERS = frozenset(
 )
 # Sibling nodes right before a definition that belong to it.
 _LEADING_SIBLINGS = frozenset({"attribute_item"})
+# Declarations without a body (`Symbol.declaration`): TypeScript's signatures, and files
+# that hold nothing else.
+_SIGNATURE_NODES = frozenset({"function_signature", "method_signature",
+                              "abstract_method_signature"})
+_DECLARATION_FILES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+_OVERLOAD = re.compile(r"@\s*(?:[\w.]+\.)?overload\s*$")
 _QUALIFIER_SPLIT = re.compile(r"::|\.|\\|#|->")
 _GENERIC_ARGS = re.compile(r"[<\[].*$", re.S)
 # Pointers, references, lifetimes and qualifiers before a type name (`&'a mut`, `*const`).
@@ -843,6 +849,8 @@ def _symbols_in(
                 scopes.setdefault(definition.node.id, (spec.separator.join(written), type_like))
 
     attributes = parsed if b"#[" in parsed else None  # Rust's `#[...]` (`_anchor`)
+    declarations = spec.name in {"python", "typescript", "tsx"}
+    stubs = path.endswith(_DECLARATION_FILES)  # a file of declarations only
     symbols: list[Symbol] = []
     nodes: list[Node] = []  # each symbol's definition node, for its body words
     lineages: list[list[Node]] = []  # and its ancestors, for the container it stands in
@@ -876,6 +884,7 @@ def _symbols_in(
         doc = _doc(definition, anchor, parent, source)
         if kind in SCOPE_KINDS:
             docs[definition.node.id] = doc
+        declaration = stubs or (declarations and _is_declaration(definition.node, parents, parsed))
         nodes.append(definition.node)
         lineages.append(parents)
         symbols.append(
@@ -890,9 +899,41 @@ def _symbols_in(
                 start_line=anchor.start_point.row + 1,
                 signature=_signature(definition.node, source),
                 doc=doc,
+                declaration=declaration,
             )
         )
     return _with_bodies(symbols, nodes, lineages, docs, source)
+
+
+def _is_declaration(node: Node, parents: list[Node], parsed: bytes) -> bool:
+    """Whether a Python or TypeScript definition is a declaration without a body
+    (`Symbol.declaration`): a TypeScript signature or `declare`d definition, a Python
+    `@overload` or a Python function whose body is `...` alone (its docstring aside)."""
+    if node.type in _SIGNATURE_NODES:
+        return True
+    if any(parent.type == "ambient_declaration" for parent in parents):
+        return True
+    if node.type != "function_definition":
+        return False
+    wrapper = parents[0] if parents else None
+    if wrapper is not None and wrapper.type == "decorated_definition" and any(
+        child.type == "decorator" and _OVERLOAD.search(_text(child, parsed))
+        for child in wrapper.children
+    ):
+        return True
+    body = node.child_by_field_name("body")
+    if body is None:
+        return False
+    # Statements as the grammar gives them: an expression alone or in its statement.
+    statements = [
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_child_count == 1
+        else statement
+        for statement in body.named_children if statement.type != "comment"
+    ]
+    if statements and statements[0].type == "string":
+        statements = statements[1:]  # the docstring
+    return [statement.type for statement in statements] == ["ellipsis"]
 
 
 def _with_bodies(symbols: list[Symbol], nodes: list[Node], lineages: list[list[Node]],

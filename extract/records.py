@@ -106,12 +106,19 @@ class Symbol(SymbolHead, frozen=True, kw_only=True):
             (names it calls and uses, comments, string literals, parameter and return
             types), then its container's doc; space-separated, capped (`BODY_MAX_WORDS`).
             Searched, not shown.
+        declaration: A declaration without a body, standing for a definition elsewhere
+            or beside it: in Python an `@overload` stub, a function or method whose body
+            is `...` alone, or any definition of a stub file (`.pyi`); in TypeScript an
+            overload signature, a method signature, a `declare`d definition or any of a
+            `.d.ts` file. Ranked after a definition with a body that nothing else tells
+            apart from it.
     """
 
     start_line: int = 0
     signature: str = ""
     doc: str = ""
     body: str = ""
+    declaration: bool = False
 
 
 class UseKind(enum.StrEnum):

@@ -33,6 +33,7 @@ from symfind.storage.abbreviations import initials as word_initials
 from symfind.storage.priors import is_test_code
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
+from symfind.storage.scoring import BM25, Statistics, tie_key
 from symfind.storage.words import (
     fold,
     meaningful_words,
@@ -50,6 +51,15 @@ Query = tantivy.Query
 EXACT_CANDIDATES = 100
 FUZZY_CANDIDATES = 200  # per edit distance
 BM25_CANDIDATES = 50
+# A BM25 channel keeps its best candidates by the scores of `storage.scoring`, from what
+# Tantivy ranks best by its own (which deleted documents sway): this many times as many,
+# and more while the last of them might still tie with or beat the ones kept.
+RETRIEVAL_FACTOR = 2
+RETRIEVAL_MARGIN = 0.1
+# At most this many documents are read for one channel's query: beyond it, candidates that
+# Tantivy scores alike (exact and fuzzy names, which it scores the same) are those it
+# lists first.
+MAX_RETRIEVED = 4096
 # Past a budget of postings (documents listed under the query's terms, read by a
 # disjunction whatever the limit), the ngram, words and text channels let only the rarest
 # terms select candidates (see `_rarest`): what bounds their cost in a large repository.
@@ -107,6 +117,8 @@ class ChannelContext(NamedTuple):
     #: `scope_cost` of the documents seen so far in this search, by document key: the
     #: channels rank many of the same candidates.
     scope_costs: dict[tuple[int, int], int]
+    #: The live documents' statistics of the commit searched (`storage.scoring`).
+    stats: Statistics
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -115,13 +127,16 @@ def kind_rank(symbol: Symbol) -> int:
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     """The shared tie-break: the name as typed (ignoring case and width), then exactly
-    as typed, then definition kind, path and line."""
+    as typed, then the product's code before its tests, definition kind, a definition
+    before its declarations (`@overload` stubs, TypeScript overload signatures), then the
+    tree's own order (`scoring.tie_key`: path, line, ...)."""
     return (
         fold(symbol.name) != fold(plan.name),
         symbol.name != plan.name,
+        is_test_code(symbol),
         kind_rank(symbol),
-        symbol.path,
-        symbol.line,
+        symbol.declaration,
+        *tie_key(symbol),
     )
 
 
@@ -199,13 +214,64 @@ def _segment_cost(wanted: str, tiers: tuple[list[str], ...]) -> int:
     return best
 
 
-def _search(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
+def _search(
+    ctx: ChannelContext, must: Query, limit: int, score: Callable[[Symbol], float] | None = None
+) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
-    that the candidate cap keeps it."""
+    that the candidate cap keeps it.
+
+    With `score` (a BM25 of `storage.scoring`, from the tree alone), the best `limit`
+    candidates by it, each with it as its score; without, for queries Tantivy scores
+    alike (names), the best `limit` by `closeness` of every match (`MAX_RETRIEVED` at most):
+    never the ones Tantivy happens to list first."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
-    return ctx.fetch(ctx.searcher.search(query, limit, count=False).hits)
+    if score is None:
+        result = ctx.searcher.search(query, limit, count=True)
+        hits = result.hits
+        if (result.count or 0) > len(hits):
+            hits = ctx.searcher.search(query, min(result.count, MAX_RETRIEVED), count=False).hits
+        found = ctx.fetch(hits)
+        if len(found) <= limit:
+            return found
+        return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+    retrieve = limit * RETRIEVAL_FACTOR
+    while True:
+        hits = ctx.searcher.search(query, retrieve, count=False).hits
+        found = [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)]
+        best = _best(ctx, found, limit)
+        if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
+            return best
+        # What Tantivy left out scores below its last ones by its own measure, which
+        # deleted documents sway: stop once those are clearly below the ones kept.
+        floor = min(c.score for c in found)
+        if floor < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
+            return best
+        retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
+
+
+def _best(ctx: ChannelContext, found: list[Candidate], limit: int) -> list[Candidate]:
+    """The best `limit` of scored candidates (in scope first for a qualified query), equal
+    scores at the cut told apart by `closeness`: the tree, never the order found."""
+    def rank(c: Candidate) -> tuple[int, float]:
+        return (_scope_rank(ctx, c), -round(c.score, 9))
+
+    found = sorted(found, key=rank)
+    if len(found) <= limit:
+        return found
+    cut = rank(found[limit - 1])
+    first = next(i for i, c in enumerate(found) if rank(c) == cut)
+    last = next((i for i in range(limit, len(found)) if rank(found[i]) != cut), len(found))
+    if last > limit:  # a tie across the cut: the tree decides which ones stay
+        tied = sorted(found[first:last], key=lambda c: closeness(ctx.plan, c.symbol))
+        found = found[:first] + tied
+    return found[:limit]
+
+
+def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
+    """A qualified query's candidates that match its scope before the others."""
+    return 0 if not ctx.plan.scope or _in_scope(ctx, candidate) else 1
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
@@ -220,7 +286,7 @@ def _scope_boosts(ctx: ChannelContext) -> list[Query]:
         edits = max_edits_for(term)
         boosts.append(
             Query.fuzzy_term_query(ctx.schema, "scope", term, distance=edits)
-            if edits and not ctx.searcher.doc_freq("scope", term)
+            if edits and not ctx.stats.doc_freq("scope", term)
             else Query.term_query(ctx.schema, "scope", term)
         )
     return boosts
@@ -290,9 +356,10 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
 
     consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES))
     if plan.max_edits and not any(c.distance == 0 for c in found.values()):
-        pool = _should_terms(ctx, "name_ngram", rare_grams(ctx, plan.key), FUZZY_POOL_MIN_SHARE)
+        grams = rare_grams(ctx, plan.key)
+        pool = _should_terms(ctx, "name_ngram", grams, FUZZY_POOL_MIN_SHARE)
         if pool is not None:
-            consider(_search(ctx, pool, BM25_CANDIDATES))
+            consider(_search(ctx, pool, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams)))
     for edits in range(1, plan.max_edits + 1):
         # Squashing never lengthens a distance, so a name within `edits` squashed edits is
         # at least as far as written: once a name this close is found, the automaton
@@ -333,11 +400,18 @@ def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
     return cost < MISSING_SCOPE_COST * len(ctx.plan.scope)
 
 
-def _bm25(ctx: ChannelContext, must: Query | None) -> list[Candidate]:
+def _bm25(
+    ctx: ChannelContext, must: Query | None, score: Callable[[Symbol], float]
+) -> list[Candidate]:
     if must is None:
         return []
-    found = _search(ctx, must, BM25_CANDIDATES)
+    found = _search(ctx, must, BM25_CANDIDATES, score)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+
+
+def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Callable[[Symbol], float]:
+    """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`)."""
+    return BM25(ctx.stats, field, terms)
 
 
 def _rarest(terms: Sequence[str], frequency: dict[str, int], limit: int | None = None) -> list[str]:
@@ -359,7 +433,7 @@ def rare_grams(ctx: ChannelContext, key: str) -> list[str]:
     budget (any small repository); beyond, the rarest `MAX_QUERY_GRAMS` of its trigrams
     that some name has (bigrams only when it has no such trigram) within the budget."""
     grams = list(dict.fromkeys(analyzers()["ngram23"].analyze(key)))
-    frequency = {g: ctx.searcher.doc_freq("name_ngram", g) for g in grams}
+    frequency = {g: ctx.stats.doc_freq("name_ngram", g) for g in grams}
     if sum(frequency.values()) <= POSTINGS_BUDGET:
         return grams
     present = [g for g in grams if frequency[g]]
@@ -372,7 +446,7 @@ def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query |
     same order among documents that have a rare term, without reading every posting of
     a common one."""
     unique = list(dict.fromkeys(terms))
-    frequency = {t: ctx.searcher.doc_freq(field, t) for t in unique}
+    frequency = {t: ctx.stats.doc_freq(field, t) for t in unique}
     if sum(frequency.values()) <= POSTINGS_BUDGET:
         return _should_terms(ctx, field, unique)
     drivers = _rarest([t for t in unique if frequency[t]], frequency)
@@ -387,7 +461,8 @@ def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query |
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = rare_grams(ctx, ctx.plan.key)
-    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE))
+    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE),
+                 _scorer(ctx, "name_ngram", grams))
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
@@ -408,7 +483,8 @@ def words(ctx: ChannelContext) -> list[Candidate]:
                 -len(wanted.intersection(split_identifier(symbol.name))),
                 -round(c.score, 5), *closeness(ctx.plan, symbol))
 
-    return _ranked(ctx, _search(ctx, query, BM25_CANDIDATES), order)
+    found = _search(ctx, query, BM25_CANDIDATES, _scorer(ctx, "words", terms))
+    return _ranked(ctx, found, order)
 
 
 #: How much a word found in a definition's body (`Symbol.body`) counts against one found
@@ -426,9 +502,15 @@ def text(ctx: ChannelContext) -> list[Candidate]:
         return []
     used = _any_terms(ctx, "body", terms)
     if used is None:
-        return _bm25(ctx, described)
+        return _bm25(ctx, described, _scorer(ctx, "text", terms))
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
-    return _bm25(ctx, Query.boolean_query(either))
+
+    described_by, used_by = BM25(ctx.stats, "text", terms), BM25(ctx.stats, "body", terms)
+
+    def score(symbol: Symbol) -> float:
+        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+
+    return _bm25(ctx, Query.boolean_query(either), score)
 
 
 #: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
@@ -467,11 +549,17 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
         (Occur.Should, Query.boost_query(Query.term_query(ctx.schema, field, term), boost))
         for term, closeness_ in wanted.items()
         for field, boost in (("text", closeness_), ("body", closeness_ * BODY_BOOST))
-        if ctx.searcher.doc_freq(field, term)
+        if ctx.stats.doc_freq(field, term)
     ]
     if not clauses:
         return []
-    pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL)
+    described_by = BM25(ctx.stats, "text", wanted, wanted)
+    used_by = BM25(ctx.stats, "body", wanted, wanted)
+
+    def pooled(symbol: Symbol) -> float:
+        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+
+    pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled)
     rarity = [_rarity(ctx, analyze(word)) for word in words]
     matches = model.soft_match(words, rarity, [_meaningful_words(c.symbol) for c in pool])
     found = sorted(
@@ -486,8 +574,8 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
 
 def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
     """The inverse document frequency of a word (its rarest stem) over texts and bodies."""
-    total = max(ctx.searcher.num_docs, 1)
-    frequency = min((ctx.searcher.doc_freq("text", t) + ctx.searcher.doc_freq("body", t)
+    total = max(ctx.stats.num_docs, 1)
+    frequency = min((ctx.stats.doc_freq("text", t) + ctx.stats.doc_freq("body", t)
                      for t in terms), default=0)
     return math.log(1 + total / (frequency + 1))
 

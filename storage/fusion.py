@@ -2,7 +2,8 @@
 Imports: nothing but the standard library.
 
 score(d) = Σ_c w_c / (k + rank_c(d)), ranks start at 1, each id counts once per channel
-(its best rank). Ties break by the caller's key (exact name, kind, path, line).
+(its best rank). Ties break by the caller's key (`channels.closeness`: the name, the
+product's code before its tests, kind, a definition before its declarations, the tree).
 `blend` adds channels' scores instead of their ranks (each over its channel's best), for
 channels whose scores say how much better one result is than the next.
 """

@@ -6,7 +6,9 @@ A developer who describes behaviour ("where are cookies merged into a request") 
 code that does it, not the tests that exercise it: in a repository whose tests name
 themselves after what they test (`TestMergeCookies`, `test_merge_cookies`), tests match a
 question's words as well as the code does, and outnumber it. Unless the question speaks
-of tests, definitions in test code rank below the rest at equal evidence.
+of tests, definitions in test code rank below the rest at equal evidence. For a name,
+nothing is scaled: among definitions nothing else tells apart, the product's code comes
+before its tests (`is_test_code` in `channels.closeness`, the shared tie-break).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 | uses           | raw             | names the file uses (on one document of the file)  | references |
 | uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
+| length_<field> | (fast u64)      | the length of each BM25-scored field, in words (`field_lengths`) | scoring |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -40,6 +41,11 @@ change bumps it, and an index of another version is rebuilt, never misread):
 7. References: `uses` and `uses_record` hold each file's uses of names and its imports,
    on its first definition's document (`storage/uses.py`); a stored use's kind is its
    position in `storage.uses.KINDS` (a small integer, not its name).
+8. The record holds `Symbol.declaration` (a declaration without a body: `@overload`,
+   `.pyi`, TypeScript signatures and `declare`), which ranking puts after the definition;
+   `length_name_ngram`, `length_words`, `length_text` and `length_body` hold each scored
+   field's length, whose sum over the live documents `storage.scoring` averages (BM25
+   from statistics that deleted documents do not sway).
 """
 
 from __future__ import annotations
@@ -132,6 +138,8 @@ def build_schema() -> tantivy.Schema:
     builder.add_text_field("path", tokenizer_name="raw", index_option="basic")
     builder.add_text_field(USES_FIELD, tokenizer_name="raw", index_option="basic")
     builder.add_bytes_field(USES_RECORD_FIELD, stored=True)
+    for field in SCORED_FIELDS:
+        builder.add_unsigned_field(LENGTH_FIELDS[field], fast=True)
     return builder.build()
 
 
@@ -186,7 +194,8 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     if not (symbol.name.isascii() and symbol.qualname.isascii()):
         symbol = msgspec.structs.replace(symbol, name=unicodedata.normalize("NFC", symbol.name),
                                          qualname=unicodedata.normalize("NFC", symbol.qualname))
-    squashed = squash(symbol.name)
+    texts = scored_texts(symbol)
+    squashed = texts["name_ngram"]
     doc = tantivy.Document()
     doc.add_bytes("record", _ENCODER.encode(symbol))
     doc.add_text("name_exact", squashed)
@@ -194,14 +203,12 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("name_fuzzy", squashed)
     for term in scope_terms(symbol):
         doc.add_text("scope", term)
-    qualname_words = split_text(symbol.qualname)
-    doc.add_text("words", " ".join(dict.fromkeys(qualname_words)))  # `Gen.gen` ≠ twice the tf
-    text = [split_words(symbol.signature), split_words(symbol.doc),
-            " ".join(with_compound_parts(qualname_words)),
-            _path_words(symbol.path)]
-    doc.add_text("text", " ".join(part for part in text if part))
-    if symbol.body:
-        doc.add_text("body", split_words(symbol.body))
+    doc.add_text("words", texts["words"])
+    doc.add_text("text", texts["text"])
+    if texts["body"]:
+        doc.add_text("body", texts["body"])
+    for field, length in field_lengths(texts).items():
+        doc.add_unsigned(LENGTH_FIELDS[field], length)
     name_parts = _name_parts(symbol.name)
     if name_parts[0]:
         doc.add_text("initials", name_parts[0])
@@ -211,6 +218,64 @@ def to_document(symbol: Symbol) -> tantivy.Document:
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
     return doc
+
+
+#: The fields scored by BM25, and the analyzer of each (`build_schema`).
+SCORED_FIELDS: dict[str, str] = {
+    "name_ngram": "ngram23", "words": "words_en", "text": "text_en", "body": "text_en",
+}
+#: The fast field holding each scored field's length (`field_lengths`).
+LENGTH_FIELDS: dict[str, str] = {field: f"length_{field}" for field in SCORED_FIELDS}
+
+
+def field_lengths(texts: dict[str, str]) -> dict[str, int]:
+    """Each scored field's length, as BM25 normalises it (`storage.scoring`): the 2–3-grams
+    of the name (what analysis gives), the words of the others, stop words and all. Taking
+    only the words analysis keeps (what Tantivy counts) cost each document 40 % more (a
+    look-up a word), for lengths a few words apart."""
+    return {field: field_length(field, text) for field, text in texts.items()}
+
+
+def field_length(field: str, text: str) -> int:
+    """One scored field's length (`field_lengths`)."""
+    if field == "name_ngram":
+        return max(len(text) - 1, 0) + max(len(text) - 2, 0)
+    return text.count(" ") + 1 if text else 0
+
+
+def scored_texts(symbol: Symbol) -> dict[str, str]:
+    """The text each BM25-scored field of `symbol`'s document holds, before analysis:
+    what `to_document` indexes, and what `storage.scoring` analyses again to score a
+    candidate from its own record. `symbol` is in the form `to_document` stores (names
+    in NFC)."""
+    qualname_words = split_text(symbol.qualname)
+    return {
+        "name_ngram": squash(symbol.name),
+        "words": _words_text(qualname_words),
+        "text": _text_text(symbol, qualname_words),
+        "body": split_words(symbol.body) if symbol.body else "",
+    }
+
+
+def scored_text(symbol: Symbol, field: str) -> str:
+    """One field of `scored_texts`, computed alone."""
+    if field == "name_ngram":
+        return squash(symbol.name)
+    if field == "body":
+        return split_words(symbol.body) if symbol.body else ""
+    qualname_words = split_text(symbol.qualname)
+    return _words_text(qualname_words) if field == "words" else _text_text(symbol, qualname_words)
+
+
+def _words_text(qualname_words: list[str]) -> str:
+    return " ".join(dict.fromkeys(qualname_words))  # `Gen.gen` ≠ twice the tf
+
+
+def _text_text(symbol: Symbol, qualname_words: list[str]) -> str:
+    text = [split_words(symbol.signature), split_words(symbol.doc),
+            " ".join(with_compound_parts(qualname_words)),
+            _path_words(symbol.path)]
+    return " ".join(part for part in text if part)
 
 
 def decode_record(data: bytes) -> Symbol:

@@ -62,6 +62,7 @@ from symfind.storage.references import (
 )
 from symfind.storage.router import Channel, Plan, Route
 from symfind.storage.schema import decode_record
+from symfind.storage.scoring import Statistics
 from symfind.storage.words import squash
 
 logger = logging.getLogger(__name__)
@@ -123,6 +124,7 @@ class Searcher:
         self._checked_at = time.monotonic()
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
+        self._stats = Statistics(self._searcher, self._schema)
         self._follow_header()
 
     def refresh(self) -> bool:
@@ -173,6 +175,7 @@ class Searcher:
             verify_index(self.index_dir, self._verified)
         self._check_log()
         self._searcher = self._index.searcher()
+        self._stats = Statistics(self._searcher, self._schema)
 
     def _follow_header(self) -> None:
         """Make `header` the one of the commit Tantivy's reader sees (their symbol counts
@@ -333,7 +336,7 @@ class Searcher:
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
             return [found.candidate(self._searcher, address, score) for score, address in hits]
 
-        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {})
+        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats)
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         for channel in plan.weights:
