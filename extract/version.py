@@ -16,7 +16,9 @@ History:
 - 1: the first numbered version (before it, a hash of the package's source).
 - 2: `Extraction.occurrences` and `Extraction.imports`: each file's uses of names and its
   imports, for references.
+- 3: `Symbol.declaration`: a declaration without a body (`@overload`, `.pyi`, TypeScript
+  signatures and `declare`), ranked after its definition.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 2
+EXTRACTION_VERSION = 3

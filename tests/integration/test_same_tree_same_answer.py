@@ -28,6 +28,7 @@ import msgspec
 import pytest
 
 from bench.corpora import load_table
+from tests.corpora import TEST_CORPORA_DIR
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import apply_changes, update_index
 from symfind.daemon.walk import IgnoreRules
@@ -82,9 +83,12 @@ SUFFIX = {"requests": ".py", "cobra": ".go"}
 
 def corpus_root(name: str) -> Path:
     corpus = next(c for c in load_table() if c.name == name)
+    fetched = TEST_CORPORA_DIR / corpus.dirname
+    if fetched.is_dir():
+        return fetched
     if not corpus.present:
-        pytest.skip(f"corpus absent: bench/corpora/{corpus.dirname} "
-                    f"(`python -m bench.corpora {name}` fetches it)")
+        pytest.skip(f"corpus absent: {fetched} (`python3 -m bench.corpora --into "
+                    f"{TEST_CORPORA_DIR} {name}` fetches it, as .ci/run does)")
     return corpus.path
 
 

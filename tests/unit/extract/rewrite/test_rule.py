@@ -15,7 +15,6 @@ together are gigabytes.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from symfind.extract.parse import _as_utf8 as as_utf8  # what the rewrites are g
 from symfind.extract.rewrite import REWRITES, Rewrite, parser_input
 from tests.unit.extract.rewrite.test_macro_scans import SOURCES as MACRO_SHAPES
 from tests.unit.extract.rewrite.test_managed_cpp import HEADER, SOURCE
+from tests.corpora import TEST_CORPORA_DIR
 from tests.unit.extract.rewrite.test_typescript_rewrites import SIGNATURES, TEMPLATE_TYPE, VARIANCE
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "languages"
@@ -34,8 +34,6 @@ FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "languages"
 #: json, googletest), TypeScript (mobx) and TSX (react-day-picker); ~4 MB in all.
 TEST_CORPORA = ("sqlite-headers", "curl-headers", "nlohmann-json", "gtest-headers", "mobx",
                 "react-day-picker")
-TEST_CORPORA_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
-    "symfind-tests/corpora")
 FETCH = ("python3 -m bench.corpora --table bench/coverage_corpora.toml --into "
          f"{TEST_CORPORA_DIR} {' '.join(TEST_CORPORA)}")
 # The shapes each rewrite is written for (a fixture need not hold them all).
