@@ -612,11 +612,13 @@ class _Resolver:
             if language == "go" and _last(module) == self._package():
                 return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
             return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
+        item = self._binding(record, use.name)
+        # An alias (`import X as Y`) is what its import says, even in the target's own
+        # module (`from .compat import JSONDecodeError as CompatJSONDecodeError`).
         if _same_unit(language, record.path, self.target.path) and language == (
-                self.target.language):
+                self.target.language) and (use.name == self.name or item is None):
             return _Verdict(Tier.RESOLVED, "in its own module" if language != "go"
                             else "in its own package")
-        item = self._binding(record, use.name)
         if item is not None and follows:
             source = item.source
             paths = self._module_files(record, source)

@@ -390,3 +390,24 @@ def test_typescript_relative_imports_and_c_includes_are_followed(tmp_path: Path)
         ("drivers/net.c", 5, "through #include of its header")]
     assert [(g.reason, g.count) for g in found.possible_groups] == [
         ("an #include may bring it", 1)]
+
+
+def test_an_alias_of_another_modules_name_in_the_targets_own_module_is_elsewhere(
+    tmp_path: Path,
+) -> None:
+    # `class DecodeError(CompatDecodeError)` where `CompatDecodeError` is json's
+    # `DecodeError` under another name: its uses are json's, not the class's.
+    files: Files = {
+        "pkg/errors.py": (
+            [defn("pkg/errors.py", "DecodeError", SymbolKind.CLASS, 3, 6)],
+            [use("DecodeError", 1, UseKind.IMPORT, "json"),
+             use("CompatDecodeError", 3, UseKind.INHERIT),
+             use("CompatDecodeError", 5, UseKind.ATTRIBUTE_CALL, enclosing="DecodeError"),
+             use("DecodeError", 8, UseKind.CALL)],
+            [Import(name="CompatDecodeError", source="json", imported="DecodeError", line=1)]),
+    }
+    answer = build(tmp_path / "index", files).find_references(
+        ReferencesQuery(target="DecodeError"))
+    assert [(g.path, [(s.line, s.reason) for s in g.sites]) for g in answer.groups] == [
+        ("pkg/errors.py", [(8, "in its own module")])]
+    assert (answer.resolved, answer.possible, answer.elsewhere) == (1, 0, 3)
