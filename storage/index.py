@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import enum
+import errno
 import fcntl
 import os
 import re
@@ -33,6 +34,10 @@ TANTIVY_DIR = "tantivy"
 WRITER_LOCK_NAME = ".tantivy-writer.lock"
 # How Tantivy reports a lock file it could not create or lock: a system error.
 _LOCK_FAILED = re.compile(r"Failed to acquire Lockfile: IoError\(Os \{ code: (\d+)")
+#: An I/O error Tantivy met while opening (it writes a temporary file even then), and the
+#: system errors among them that say nothing of the index's state.
+_SYSTEM_ERROR = re.compile(r"\(os error (\d+)\)")
+_NOT_DAMAGE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
 #: Tantivy's lock files: the writer's, and the one readers take while they load a commit.
 _LOCK_FILES = frozenset({WRITER_LOCK_NAME, ".tantivy-meta.lock"})
 # A reader may read meta.json just before a commit deletes the files of segments merged
@@ -160,6 +165,10 @@ def open_tantivy(
     except ValueError as exc:
         if (lock := _LOCK_FAILED.search(str(exc))) is not None:  # a system error, no damage
             code = int(lock.group(1))
+            raise OSError(code, os.strerror(code), str(path)) from exc
+        if (system := _SYSTEM_ERROR.search(str(exc))) is not None and (
+                int(system.group(1)) in _NOT_DAMAGE):  # a full disk while opening: no damage
+            code = int(system.group(1))
             raise OSError(code, os.strerror(code), str(path)) from exc
         # Unreadable meta.json or segments.
         raise damaged(index_dir, f"Tantivy cannot open it: {str(exc)[:200]}") from exc
