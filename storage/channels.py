@@ -56,6 +56,9 @@ BM25_CANDIDATES = 50
 # and more while the last of them might still tie with or beat the ones kept.
 RETRIEVAL_FACTOR = 2
 RETRIEVAL_MARGIN = 0.1
+#: A BM25 channel with at most this many live matches scores them all (above it, the
+#: candidates are Tantivy's best, widened while they might tie with the ones kept).
+SCORE_ALL_MATCHES = 2048
 # At most this many documents are read for one channel's query: beyond it, candidates that
 # Tantivy scores alike (exact and fuzzy names, which it scores the same) are those it
 # lists first.
@@ -237,6 +240,13 @@ def _search(
             return found
         return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
     retrieve = limit * RETRIEVAL_FACTOR
+    first = ctx.searcher.search(query, retrieve, count=True)
+    if (first.count or 0) <= SCORE_ALL_MATCHES:
+        # Few enough to score every live match: the candidates then owe nothing to
+        # Tantivy's order, which deleted documents sway.
+        hits = first.hits if (first.count or 0) <= retrieve else ctx.searcher.search(
+            query, first.count, count=False).hits
+        return _best(ctx, [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)], limit)
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
         found = [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)]
@@ -621,7 +631,9 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     kind, path, line)."""
     plan = ctx.plan
     segments = [segment for segment in plan.words if segment]
-    if not segments or ctx.searcher.doc_freq("name_exact", plan.key):
+    # (A live count: `doc_freq` counts deleted documents until segments merge.)
+    if not segments or ctx.searcher.search(
+            Query.term_query(ctx.schema, "name_exact", plan.key), 1, count=True).count:
         # A query that spells a name means it: the names it would abbreviate too are
         # the ngram and words channels' (`HttpClient` → `HttpClientFactory`).
         return []

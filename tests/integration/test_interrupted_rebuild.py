@@ -48,7 +48,7 @@ def generate_repo(root: Path, modules: int) -> Path:
 
 def start(command: str, repo: Path, base: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.daemon", command, str(repo), "--workers", "1"],
+        [sys.executable, "-P", "-m", "symfind.cli", command, str(repo), "--workers", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "SYMFIND_INDEX_DIR": str(base)}, preexec_fn=as_from_a_terminal,
     )
@@ -56,7 +56,7 @@ def start(command: str, repo: Path, base: Path) -> subprocess.Popen[str]:
 
 def symfind(*args: str, base: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.daemon", *args], capture_output=True, text=True,
+        [sys.executable, "-P", "-m", "symfind.cli", *args], capture_output=True, text=True,
         check=False, timeout=TIMEOUT_S, cwd="/", env={**os.environ, "SYMFIND_INDEX_DIR": str(base)},
     )
 
@@ -141,7 +141,7 @@ def test_a_daemon_killed_during_its_reindex_leaves_the_old_index_searchable(
     base = tmp_path / "indexes"
     index_dir = index_dir_for_base(base, repo)
     env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1"}
-    daemon = subprocess.Popen([sys.executable, "-P", "-m", "symfind.daemon", "daemon", "run",
+    daemon = subprocess.Popen([sys.executable, "-P", "-m", "symfind.cli", "daemon", "run",
                                str(repo)], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     try:

@@ -70,12 +70,12 @@ async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
 
 
 @contextmanager
-def raw_server(repo: Path, base: Path) -> Iterator[subprocess.Popen[str]]:
+def raw_server(repo: Path, base: Path, *options: str) -> Iterator[subprocess.Popen[str]]:
     """`symfind mcp` (python -m symfind.cli mcp, serving in that process), spoken to
     line by line on its pipes, in an environment as small as a host's; killed if the
     test fails before it exits."""
     with subprocess.Popen(
-        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo), *options],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()},
         text=True,
@@ -141,7 +141,8 @@ def _same_but_times(reply: dict[str, Any]) -> str:
 def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, Path]) -> None:
     """`printf '<initialize>\\n<initialized>\\n<tools/call>\\n' | symfind mcp`, as a pipe
     or a one-shot host does it: stdin ends right after the calls, and each is answered
-    before the server exits 0 — the same answers as when stdin stays open."""
+    before the server exits 0 — the same answers as when stdin stays open. (`--no-index`
+    in both runs: a daemon catching up would make the answers' freshness a race.)"""
     repo, base = indexed
     requests = [
         rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -151,7 +152,7 @@ def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, P
         rpc(3, "tools/call", {"name": "index_status", "arguments": {}}),
     ]
     interactive = []
-    with raw_server(repo, base) as process:
+    with raw_server(repo, base, "--no-index") as process:
         assert process.stdin and process.stdout
         for line in requests:
             process.stdin.write(line)
@@ -161,7 +162,7 @@ def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, P
         process.stdin.close()
         assert process.wait(timeout=TIMEOUT_S) == 0
     piped = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo)],
+        [sys.executable, "-P", "-m", "symfind.cli", "mcp", "--repo", str(repo), "--no-index"],
         input="".join(requests), capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
         env={"SYMFIND_INDEX_DIR": str(base), "PATH": "/usr/bin:/bin", **kept_private()})
     assert (piped.returncode, "Traceback" in piped.stderr) == (0, False), piped.stderr
