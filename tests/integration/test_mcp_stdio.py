@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -142,8 +143,14 @@ def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, P
     """`printf '<initialize>\\n<initialized>\\n<tools/call>\\n' | symfind mcp`, as a pipe
     or a one-shot host does it: stdin ends right after the calls, and each is answered
     before the server exits 0 — the same answers as when stdin stays open. (`--no-index`
-    in both runs: a daemon catching up would make the answers' freshness a race.)"""
+    in both runs, and no daemon left by an earlier test: a daemon catching up would make
+    the answers' freshness a race.)"""
     repo, base = indexed
+    stopped = subprocess.run(
+        [sys.executable, "-P", "-m", "symfind.cli", "daemon", "stop", str(repo)],
+        capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+        env={**os.environ, "SYMFIND_INDEX_DIR": str(base), **kept_private()})
+    assert stopped.returncode == 0, stopped.stderr
     requests = [
         rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                               "clientInfo": {"name": "raw", "version": "0"}}),
