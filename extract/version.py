@@ -18,7 +18,9 @@ History:
   imports, for references.
 - 3: `Symbol.declaration`: a declaration without a body (`@overload`, `.pyi`, TypeScript
   signatures and `declare`), ranked after its definition.
+- 4: JavaScript and TypeScript re-exports (`export { a } from "m"`) are imports of `a`
+  from "m", with the module as the use's receiver.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 3
+EXTRACTION_VERSION = 4

@@ -70,6 +70,10 @@
 (import_statement (import_clause (identifier) @import.default) source: (string (string_fragment) @import.source)) @import
 (import_statement (import_clause (named_imports (import_specifier
   name: (_) @import.name alias: (_)? @import.alias))) source: (string (string_fragment) @import.source)) @import
+; `export { a as b } from "m"`: a re-export, read as an import of `a` from "m" (the module
+; that re-exports provides the name to its importers).
+(export_statement (export_clause (export_specifier
+  name: (_) @import.name alias: (_)? @import.alias)) source: (string (string_fragment) @import.source)) @import
 (import_statement (import_clause (namespace_import (identifier) @import.alias))
   source: (string (string_fragment) @import.module)) @import
 (import_statement source: (string (string_fragment) @import.module)) @import

@@ -481,3 +481,23 @@ def test_no_refs_query_has_a_text_predicate() -> None:
     found = [f"{path.name}: {match}" for path in sorted(queries.glob("*-refs.scm"))
              for match in re.findall(r"\(#[\w-]+[?!]", path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def test_typescript_re_exports_are_imports_from_their_module() -> None:
+    source = (
+        'import { a as b } from "./x";\n'
+        'export { c as d, e } from "./y";\n'
+        'export { b };\n'
+    )
+    extraction = extract_file("t.ts", source.encode(), language="typescript")
+    assert extraction.imports == [
+        Import(name="b", source="./x", imported="a", line=1),
+        Import(name="d", source="./y", imported="c", line=2),
+        Import(name="e", source="./y", imported="e", line=2),
+    ]
+    assert uses(source, "typescript") == [
+        ("a", "import", "./x", ""),
+        ("c", "import", "./y", ""),
+        ("e", "import", "./y", ""),
+        ("b", "plain", "", ""),
+    ]
