@@ -5,7 +5,8 @@ corpora; then `find_references` latency for names of each corpus on this checkou
     python -m bench.references_cost requests cobra go-stdlib --before 2b048dd --runs 3
 
 The other commit is unpacked with `git archive` into a temporary directory and run with
-its packages first on `PYTHONPATH` (`python -m symfind.daemon index`), so both sides run
+its packages first on `PYTHONPATH` (`python -m symfind.cli index`, or `symfind.daemon`
+in commits before the command line had a package of its own), so both sides run
 the same interpreter and dependencies. Index size is every file under the index
 directory. Prints Markdown (medians, ratios after/before, load averages) and writes the
 numbers to `bench/out/references-cost.json`.
@@ -27,7 +28,7 @@ from bench import corpora
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
-PACKAGES = ("extract", "storage", "daemon", "mcp_server")
+PACKAGES = ("extract", "storage", "daemon", "mcp_server", "cli")
 #: Names asked of each corpus's index (a hot one first).
 NAMES = {
     "requests": ["get", "Session.request", "to_native_string"],
@@ -48,8 +49,16 @@ def unpack(commit: str, into: Path) -> Path:
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     for name in PACKAGES:
-        (package / name).symlink_to(src / name)
+        if (src / name).is_dir():
+            (package / name).symlink_to(src / name)
     return into / "pkg"
+
+
+def _cli_module(env: dict[str, str]) -> str:
+    """The command line's module in the symfind `env` puts first on the path."""
+    probe = subprocess.run([sys.executable, "-c", "import symfind.cli"], env=env,
+                           capture_output=True, check=False)
+    return "symfind.cli" if probe.returncode == 0 else "symfind.daemon"
 
 
 def index_once(root: Path, python_path: str) -> tuple[float, int]:
@@ -57,7 +66,7 @@ def index_once(root: Path, python_path: str) -> tuple[float, int]:
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp, "PYTHONPATH": python_path}
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "symfind.cli", "index", str(root)], env=env,
+        subprocess.run([sys.executable, "-m", _cli_module(env), "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - started
         size = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())
