@@ -40,20 +40,12 @@ def _bytes(directory: Path) -> int:
     return sum(f.stat().st_size for f in directory.rglob("*") if f.is_file())
 
 
-def _entry_module() -> str:
-    """The command line's module in the symfind on the path: `symfind.cli`, or
-    `symfind.daemon` in commits before the command line had its own package."""
-    probe = subprocess.run([sys.executable, "-c", "import symfind.cli"], capture_output=True,
-                           check=False)
-    return "symfind.cli" if probe.returncode == 0 else "symfind.daemon"
-
-
 def measure(corpus: corpora.Corpus, label: str) -> dict:
     root = corpus.path.resolve()
     queries = [q["query"] for q in groundtruth.load_queries(corpus)]
     base = Path(tempfile.mkdtemp(prefix="symfind-latency-"))
     try:
-        command = [sys.executable, "-m", _entry_module(), "index", str(root)]
+        command = [sys.executable, "-m", tools.cli_module(), "index", str(root)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(command, env=tools.symfind_env(base), check=True,

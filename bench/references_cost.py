@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import corpora
+from bench import corpora, tools
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
@@ -54,19 +54,12 @@ def unpack(commit: str, into: Path) -> Path:
     return into / "pkg"
 
 
-def _cli_module(env: dict[str, str]) -> str:
-    """The command line's module in the symfind `env` puts first on the path."""
-    probe = subprocess.run([sys.executable, "-c", "import symfind.cli"], env=env,
-                           capture_output=True, check=False)
-    return "symfind.cli" if probe.returncode == 0 else "symfind.daemon"
-
-
 def index_once(root: Path, python_path: str) -> tuple[float, int]:
     """Seconds of one full `symfind index` into a fresh index directory, and its bytes."""
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp, "PYTHONPATH": python_path}
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", _cli_module(env), "index", str(root)], env=env,
+        subprocess.run([sys.executable, "-m", tools.cli_module(env), "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - started
         size = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())

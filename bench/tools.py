@@ -302,3 +302,12 @@ def available_tools(include_symfind: bool = True) -> list[Tool]:
         else:
             tools.append(Symfind(command))
     return tools
+
+
+def cli_module(env: dict[str, str] | None = None) -> str:
+    """The command line's module in the symfind `env` (default: this process's) puts first
+    on the path: `symfind.cli`, or `symfind.daemon` in commits before the command line had
+    a package of its own (a benchmark may run an older commit beside this one)."""
+    probe = subprocess.run([sys.executable, "-c", "import symfind.cli"], env=env,
+                           capture_output=True, check=False)
+    return "symfind.cli" if probe.returncode == 0 else "symfind.daemon"
