@@ -4,13 +4,20 @@ For every corpus of `bench/references.toml`, definitions are drawn by a fixed se
 the corpus's product code (test files left out), in three kind groups: class/type,
 function, method. For each, the language's oracle is asked for its references: jedi for
 Python, gopls for Go (`gopls references`), the TypeScript compiler's LanguageService for
-TypeScript (`bench/reference_oracles/ts_references.js`), clangd for C. The answer, without
+TypeScript (`bench/ts_references.js`), clangd for C. The answer, without
 the definition itself, is written to `bench/references/truth-<corpus>.json` (kept in git,
 so that the comparison needs no oracle):
 
     {"corpus", "language", "oracle", "oracle_version",
      "seeds": [{"name", "qualname", "kind", "group", "path", "line", "column",
-                "uses": [[path, line, column], ...], "error": ""}]}
+                "uses": [[path, line, column], ...], "error": "",
+                "aside": {"declaration": [...], "other_class": [...]}}]}
+
+`aside` (TypeScript only) holds those of the oracle's uses that the oracle itself shows
+to be none (`bench/ts_references.js`): the names of other members' declarations (an
+override, an interface's member, an object literal's key), and uses the type checker
+resolves to a member of a class unrelated to the seed's (another implementation of the
+same interface).
 
 Paths are relative to the repository (the corpus, or its `subdir`); lines and columns are
 1-based. Oracles miss uses (jedi and gopls through receivers whose type they cannot infer,
@@ -267,7 +274,10 @@ def tsserver_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]
                             input=json.dumps(positions), capture_output=True, text=True,
                             check=True, timeout=3600)
     answers = json.loads(result.stdout)
-    return f"typescript {version}", [sorted(a) if a is not None else None for a in answers]
+    return f"typescript {version}", [
+        None if a is None else {"uses": sorted(a["uses"]),
+                                "aside": {k: sorted(v) for k, v in a["aside"].items()}}
+        for a in answers]
 
 
 class _Lsp:
@@ -403,6 +413,9 @@ def build(entry: Entry) -> Path:
     oracle = ORACLES[entry.oracle]
     version, answers = oracle(entry.root, seeds)
     for seed, uses in zip(seeds, answers, strict=True):
+        if isinstance(uses, dict):  # the oracle also says which of its uses are none
+            seed["aside"] = uses["aside"]
+            uses = uses["uses"]
         seed["uses"] = uses if uses is not None else []
         seed["error"] = "" if uses is not None else "the oracle failed on this definition"
     OUT.mkdir(parents=True, exist_ok=True)

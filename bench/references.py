@@ -11,10 +11,11 @@ seeded definition:
 - `grep -w NAME` over the repository's files of the language, the definition's own line
   left out.
 
-A use is a (path, line) pair; the truth is the oracle's uses, less two kinds set aside by
+A use is a (path, line) pair; the truth is the oracle's uses, less those set aside by
 rule and counted in the table (a use inside a macro's expansion, where the name is not
-written; a mention in a comment: symfind reads source text and leaves comments out), and
-corrected by the hand audit in `bench/references_audit.toml` (uses the oracle missed, and
+written; a mention in a comment: symfind reads source text and leaves comments out; and,
+where the oracle says so (TypeScript), another member's declaration and a use of another
+class's member: `set_aside`), and corrected by the hand audit in `bench/references_audit.toml` (uses the oracle missed, and
 what it listed that is no use of the definition). Per corpus and kind group (class/type, function, method), micro-
 averaged over the seeds: precision and recall of *resolved*, recall of *resolved +
 possible*, and grep's precision and recall; the answer's size in tokens (its JSON's
@@ -77,15 +78,32 @@ def load_audit() -> dict[tuple[str, str], dict[str, set[Use]]]:
 _COMMENT_LINE = re.compile(r"^\s*(\*|/\*|//|#(?!include|define|if|endif|else))")
 
 
+#: What is set aside by rule, in the table's order.
+ASIDE = ("macro", "comment", "declaration", "other_class")
+
+
 def set_aside(root: Path, seed: dict, uses: set[Use]) -> dict[str, set[Use]]:
     """The oracle's uses that symfind leaves out by design, by rule (applied to every seed,
     listed in the report): `macro`, the name is not written on that line (a use inside a
     macro's expansion: clangd reports it at the macro's call); `comment`, the line is a
-    comment (`{@link X}` in TypeScript's doc comments)."""
+    comment (`{@link X}` in TypeScript's doc comments); and what the oracle itself shows
+    to be no use (`seed["aside"]`, TypeScript's: `bench/ts_references.js`), on a line
+    where all its uses are so: `declaration`, the name of another member's declaration
+    (an override, an interface's member, an object literal's key: definitions, not
+    uses); `other_class`, a use the type checker resolves to a member of a class that
+    is neither the seed's class, nor a base or interface of it, nor a subclass."""
     word = re.compile(rf"(?<![\w$]){re.escape(seed['name'])}(?![\w$])")
     lines: dict[str, list[str]] = {}
-    aside: dict[str, set[Use]] = {"macro": set(), "comment": set()}
-    for path, line in uses:
+    aside: dict[str, set[Use]] = {reason: set() for reason in ASIDE}
+    marked = {tuple(site): reason for reason in ASIDE
+              for site in seed.get("aside", {}).get(reason, ())}
+    by_line: dict[Use, list[str]] = defaultdict(list)
+    for path, line, column in seed["uses"]:
+        by_line[(path, line)].append(marked.get((path, line, column), ""))
+    for (path, line), reasons in by_line.items():
+        if all(reasons):
+            aside[reasons[0]].add((path, line))
+    for path, line in uses - set().union(*aside.values()):
         if path not in lines:
             lines[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
         text = lines[path][line - 1] if 0 < line <= len(lines[path]) else ""
@@ -101,7 +119,7 @@ def truth_of(root: Path, seed: dict, corpus: str, audit: dict) -> tuple[set[Use]
     uses = {(path, line) for path, line, _ in seed["uses"]}
     aside = set_aside(root, seed, uses)
     verdicts = audit.get((corpus, seed["qualname"]), {"use": set(), "not_use": set()})
-    kept = uses - aside["macro"] - aside["comment"]
+    kept = uses - set().union(*aside.values())
     return (kept | verdicts["use"]) - verdicts["not_use"], aside
 
 
@@ -181,8 +199,8 @@ def summarize(rows: list[dict]) -> dict[str, dict]:
         times = sorted(r["ms"] for r in chosen)
         out[group] = {
             "seeds": len(chosen), "uses": truth,
-            "aside_macro": sum(len(r["aside"]["macro"]) for r in chosen),
-            "aside_comment": sum(len(r["aside"]["comment"]) for r in chosen),
+            **{f"aside_{reason}": sum(len(r["aside"][reason]) for r in chosen)
+               for reason in ASIDE},
             "resolved_precision": _ratio(hit_r, sum(len(r["resolved"]) for r in chosen)),
             "resolved_recall": _ratio(hit_r, truth),
             "resolved_possible_recall": _ratio(hit_rp, truth),
@@ -220,7 +238,8 @@ def write_disagreements(corpus: str, truth: dict, rows: list[dict]) -> None:
 
 
 def table(results: list[dict]) -> str:
-    head = ("| corpus | kind | seeds | uses | set aside (macro, comment) | resolved P | "
+    head = ("| corpus | kind | seeds | uses | set aside (macro, comment, declaration, "
+            "other class) | resolved P | "
             "resolved R | res+poss R | grep -w P | grep -w R | tokens | p50 ms | p95 ms |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
@@ -231,7 +250,7 @@ def table(results: list[dict]) -> str:
         for group, g in result["groups"].items():
             lines.append(
                 f"| {result['corpus']} | {group} | {g['seeds']} | {g['uses']} | "
-                f"{g['aside_macro']}, {g['aside_comment']} | {cell(g['resolved_precision'])} | {cell(g['resolved_recall'])} | "
+                f"{', '.join(str(g[f'aside_{reason}']) for reason in ASIDE)} | {cell(g['resolved_precision'])} | {cell(g['resolved_recall'])} | "
                 f"{cell(g['resolved_possible_recall'])} | {cell(g['grep_precision'])} | "
                 f"{cell(g['grep_recall'])} | {g['tokens_median']} | {g['p50_ms']} | "
                 f"{g['p95_ms']} |")
