@@ -92,10 +92,13 @@ const MEMBERS = new Set([ts.SyntaxKind.MethodDeclaration, ts.SyntaxKind.MethodSi
   ts.SyntaxKind.GetAccessor, ts.SyntaxKind.SetAccessor]);
 
 // Whether an identifier is the name a member's declaration declares (an override, an
-// interface's member, an object literal's key; an import's or export's name is a use).
-function isMemberName(node) {
+// interface's member, an object literal's key; an import's or export's name is a use,
+// and so is a shorthand key's value when it is the seed: `{ make_ }` uses `make_`).
+function isMemberName(node, seedSymbol) {
   const parent = node.parent;
-  return !!parent && MEMBERS.has(parent.kind) && parent.name === node;
+  if (!parent || !MEMBERS.has(parent.kind) || parent.name !== node) return false;
+  return !(ts.isShorthandPropertyAssignment(parent)
+    && resolved(checker().getShorthandAssignmentValueSymbol(parent)) === seedSymbol);
 }
 
 const CONTAINERS = new Set([ts.SyntaxKind.ClassDeclaration, ts.SyntaxKind.ClassExpression,
@@ -172,6 +175,7 @@ const answers = seeds.map((seed) => {
   const seedDeclaration = seedNode.parent;
   const seedContainer = seedDeclaration && containerOf(seedDeclaration);
   const seedLineage = seedContainer ? lineage(seedContainer) : new Set();
+  const seedSymbol = checker().getSymbolAtLocation(seedNode);
   const answer = { uses: [], aside: { declaration: [], other_class: [] } };
   for (const symbol of found) {
     for (const ref of symbol.references) {
@@ -181,7 +185,7 @@ const answers = seeds.map((seed) => {
       const site = [rel.split(path.sep).join("/"), ...lineColumn(ref.fileName, ref.textSpan.start)];
       answer.uses.push(site);
       const node = nodeAt(service.getProgram().getSourceFile(ref.fileName), ref.textSpan.start);
-      if (isMemberName(node)) {
+      if (isMemberName(node, seedSymbol)) {
         answer.aside.declaration.push(site);
       } else if (!related(checker().getSymbolAtLocation(node), seedLineage, seedContainer)) {
         answer.aside.other_class.push(site);

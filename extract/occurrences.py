@@ -27,6 +27,7 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@ref.<kind>` a use, of a `UseKind` (`@ref.attribute_call`...), with `@receiver` what it
   is looked up on. A name several patterns capture takes the first of `_PRIORITY`'s kinds.
   A name with a receiver is always a use; a bare name only when no enclosing scope binds it;
+- `@base` the base a class extends: the type of `super` in it (`_Rules.super_name`);
 - `@hint.var` a name whose type the file shows: `@hint.type` its declared type,
   `@hint.new` a type constructed for it (`T{}`, `new T()`), or `@hint.call` the function
   called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
@@ -96,7 +97,11 @@ _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
 # Declared types that leave the type to the compiler.
 _INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")
-_NULLABLE = re.compile(r"\s*\|\s*None\b|\bNone\s*\|\s*|\?$")
+_NULLABLE = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|undefined)\s*\|\s*|\?$")
+# TypeScript's types that keep a type's members: `Partial<Observer<T>>` is an `Observer`'s.
+_SAME_MEMBERS = re.compile(r"^(?:Partial|Readonly|Required|NonNullable)<(.*)>$", re.S)
+_NESTING = {ord("<"): 1, ord("["): 1, ord("("): 1, ord("{"): 1,
+            ord(">"): -1, ord("]"): -1, ord(")"): -1, ord("}"): -1}
 
 
 class _Rules(NamedTuple):
@@ -125,6 +130,12 @@ class _Rules(NamedTuple):
     #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
     #: receiver no scope binds takes the type of the field of that name.
     implicit_self: bool = False
+    #: The receiver that is the enclosing class's base (JavaScript's `super`), typed by
+    #: the class's `@base` (its `extends`).
+    super_name: str = ""
+    #: The type a receiver's own text shows, or "" (`_script_written_type`: a cast, a
+    #: `new`); or the receiver whose type it has (`x!` is `x`).
+    written_type: Callable[[str], tuple[str, str]] = lambda receiver: ("", receiver)
 
 
 def _python_ctor(callee: str) -> str:
@@ -175,8 +186,28 @@ _JS_BUILTINS = frozenset(
     b"setInterval clearInterval Record Partial Required Readonly Pick Omit Exclude Extract "
     b"NonNullable ReturnType Parameters InstanceType Awaited".split()
 )
+_SCRIPT_CAST = re.compile(r"\((?:.+\s+as\s+(?P<as>[^()]+?)|<(?P<angle>[^()<>]+(?:<[^()]*>)?)>.+)\)",
+                          re.S)
+_SCRIPT_NEW = re.compile(r"new\s+(?P<type>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*"
+                         r"(?:<[^()]*>)?\s*\(.*\)", re.S)
+
+
+def _script_written_type(receiver: str) -> tuple[str, str]:
+    """What a JavaScript or TypeScript receiver's text says of its type: a cast
+    (`(source as Pool<T>)`, `(<Pool>source)`) or a construction (`new Pool(...)`) gives
+    its type; a non-null assertion (`pool!`) has its operand's."""
+    cast = _SCRIPT_CAST.fullmatch(receiver)
+    if cast:
+        return type_name(cast["as"] or cast["angle"]), receiver
+    built = _SCRIPT_NEW.fullmatch(receiver)
+    if built and not built["type"].startswith("this."):
+        return built["type"], receiver
+    return "", receiver.rstrip("!") if receiver.endswith("!") else receiver
+
+
 _JS = _Rules(self_names=frozenset({"this"}), self_name="this", module_name=lambda source: "",
-             import_callees=frozenset({"require"}), builtins=_JS_BUILTINS)
+             import_callees=frozenset({"require"}), builtins=_JS_BUILTINS, super_name="super",
+             written_type=_script_written_type)
 
 _JAVA_BUILTINS = frozenset(
     b"String Object Integer Long Short Byte Boolean Double Float Character Number Math "
@@ -355,17 +386,36 @@ def _receiver_text(node: Node, parsed: bytes) -> str:
 
 def type_name(text: str) -> str:
     """A declared type as a receiver type: `*Server` → `Server`, `Optional[Session]` →
-    `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole; "" for a type with no
-    name to keep (`[T; 3]`, `(A, B)`, `A | B`)."""
+    `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole, `Partial<Observer<T>>` →
+    `Observer`, `Pool | null` → `Pool`; "" for a type with no name to keep (`[T; 3]`,
+    `(A, B)`, `A<T> | B`)."""
     text = text.strip().strip("\"'")
     optional = _OPTIONAL.match(text)
     if optional:
         text = optional[1].strip().strip("\"'")
     text = _NULLABLE.sub("", text)
+    wrapped = _SAME_MEMBERS.match(text)
+    if wrapped:
+        text = wrapped[1].strip()
+    if _joins_types(text):
+        return ""
     text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
     if text in _INFERRED:
         return ""
     return text if text and _TYPE_NAME.fullmatch(text) else ""
+
+
+def _joins_types(text: str) -> bool:
+    """Whether a type is a union or an intersection (`A<T> | B`, `A & B`) outside its
+    generic arguments: no one name to keep. (A `&` with nothing before or after it is
+    Rust's or C++'s reference.)"""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += _NESTING.get(ord(char), 0)
+        if depth == 0 and (char == "|" or (
+                char == "&" and text[:index].strip() and text[index + 1:].strip())):
+            return True
+    return False
 
 
 _SPACE = b" \t\r\n"
@@ -418,6 +468,9 @@ def occurrences_and_imports(
     member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
     receivers = {node.end_byte: node for node in captured.get("receiver", ())}
     _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
+    if rules.super_name:  # `super` in a class is its base (`@base`), as a field would be
+        member_hints.extend((node.start_point.row + 1, rules.super_name,
+                             type_name(_text(node, parsed))) for node in captured.get("base", ()))
     # Names are bytes until they are kept: most are locals, dropped without decoding.
     binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
              for node in captured.get("bind", ())]
@@ -574,6 +627,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
     most are not (a name is matched with its type again on its pattern's root alone)."""
     wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    wanted.update([name[:-1] for name in wanted if name.endswith(b"!")])  # TypeScript's `x!`
     prefix = rules.self_name.encode() + b"."
     candidates = [(node, False) for node in captured.get("hint.var", ())
                   if parsed[node.start_byte : node.end_byte] in wanted]
@@ -843,6 +897,11 @@ def _receiver_type(
 ) -> str:
     if receiver in rules.self_names:
         return _enclosing_class(around, order, symbols, separator)
+    if receiver == rules.super_name:
+        return members.get((_enclosing_class(around, order, symbols, separator), receiver), "")
+    written, receiver = rules.written_type(receiver)
+    if written:
+        return written
     if _IDENTIFIER.fullmatch(receiver):
         name = receiver.encode()
         for scope in reversed(chain):

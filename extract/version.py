@@ -20,7 +20,11 @@ History:
   signatures and `declare`), ranked after its definition.
 - 4: JavaScript and TypeScript re-exports (`export { a } from "m"`) are imports of `a`
   from "m", with the module as the use's receiver.
+- 5: JavaScript and TypeScript: `export * from "m"` is a wildcard import (`export * as ns
+  from "m"` binds the module); `super` has its class's base for type; a receiver's own
+  text types it (`(x as C)`, `(<C>x)`, `new C()`; `x!` is `x`); a declared union type
+  (`A<T> | B`) gives no type, `T | null` and `Partial<T>` give `T`.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 4
+EXTRACTION_VERSION = 5

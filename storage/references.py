@@ -52,6 +52,7 @@ from symfind.storage.schema import decode_record
 from symfind.storage.uses import (
     USES_FIELD,
     USES_RECORD_FIELD,
+    WILDCARD,
     FileUses,
     Use,
     decode_file_uses,
@@ -77,6 +78,7 @@ _REEXPORT_ROUNDS = 3
 #: Languages in which a bare name inside a class's method may be a member of the class
 #: (an implicit `this`).
 _IMPLICIT_THIS = frozenset({"java", "cpp", "csharp", "kotlin", "c"})
+_SCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
@@ -462,7 +464,7 @@ class _Resolver:
                            and _last(s.qualname) == self.container} if self.container else set()
         self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
         self.family: set[str] = {self.container} if self.member else set()
-        self.bases: set[str] = set()
+        self.bases: set[str] = set()  # bases and interfaces, at any level (three)
         self._declaring: dict[str, bool] = {}
         self._types: dict[str, bool] = {}
         self.other_members: dict[str, Symbol] = {}
@@ -498,8 +500,27 @@ class _Resolver:
             self.family |= frontier
             if not frontier:
                 break
-        self.bases = {_last(use.name) for use in uses_of_all(self.index, self.target.path)
-                      if use.kind is UseKind.INHERIT and _last(use.enclosing) == self.container}
+        self.bases = self._ancestors()
+
+    def _ancestors(self) -> set[str]:
+        """The bases and interfaces of the target's class, three levels up: each class's
+        from the base lists of the files that define a class of that name."""
+        found: set[str] = set()
+        frontier = {self.container}
+        for _ in range(3):
+            parents = set()
+            for name in frontier:
+                paths = {s.path for s in self.index.definitions_named(name)
+                         if s.kind in _CLASS_KINDS} | ({self.target.path}
+                                                       if name == self.container else set())
+                for path in sorted(paths):
+                    parents |= {_last(use.name) for use in uses_of_all(self.index, path)
+                                if use.kind is UseKind.INHERIT and _last(use.enclosing) == name}
+            frontier = parents - found - {self.container}
+            found |= frontier
+            if not frontier:
+                break
+        return found
 
     def _indexed_type(self, name: str) -> bool:
         """Whether the repository defines a type of that name."""
@@ -507,6 +528,12 @@ class _Resolver:
             self._types[name] = any(s.kind in _CLASS_KINDS
                                     for s in self.index.definitions_named(name))
         return self._types[name]
+
+    def _type_alias(self, name: str) -> bool:
+        """Whether the repository's only types of that name are aliases (TypeScript's
+        `type TeardownLogic = Subscription | ...`), which may name any type."""
+        kinds = {s.kind for s in self.index.definitions_named(name)} & _CLASS_KINDS
+        return kinds == {SymbolKind.TYPE}
 
     def _declares(self, owner: str) -> bool:
         """Whether `owner`, which defines a member of the name too, is a base of the
@@ -519,8 +546,9 @@ class _Resolver:
         return self._declaring[owner]
 
     def learn_reexports(self, records: Sequence[FileUses]) -> None:
-        """Modules that import the target's name from a module providing it provide it too
-        (`__init__.py`: `from .api import get`)."""
+        """Modules that import the target's name, or every name (a wildcard), from a
+        module providing it provide it too (`__init__.py`: `from .api import get`; a
+        TypeScript barrel: `export * from "./api"`)."""
         if self.member:
             return
         for _ in range(_REEXPORT_ROUNDS):
@@ -529,7 +557,8 @@ class _Resolver:
                 if record.path in self.providers:
                     continue
                 for item in record.imports:
-                    if item.imported == self.name and self._provides(record, item.source):
+                    if (item.imported == self.name or item.name == WILDCARD) and (
+                            self._provides(record, item.source)):
                         self.providers.add(record.path)
                         grown = True
                         break
@@ -604,6 +633,9 @@ class _Resolver:
                     return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
                 return _Verdict(Tier.ELSEWHERE, "a member of an object, not a module's name",
                                 "members of objects")
+            if language in _SCRIPT_LANGUAGES and item.imported:  # `import { computed }`
+                return _Verdict(Tier.ELSEWHERE, f"a member of {item.name}, a value imported "
+                                f"from {item.source}, not a module", "members of objects")
             paths = self._module_files(record, module)
             if paths & self.providers:
                 return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
@@ -675,14 +707,22 @@ class _Resolver:
         if use.receiver_type:
             typed = _last(use.receiver_type)
             if typed in self.family:
-                how = "self" if _head(use.receiver) in {"self", "cls", "this"} else "receiver"
+                head = _head(use.receiver)
+                how = ("self" if head in {"self", "cls", "this"} else
+                       "super" if head == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
             if typed in self.other_members and self._declares(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "
                                 f"{self.name}: may dispatch here")
+            if typed in self.bases:  # its member is not indexed (a property signature)
+                return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which {owner} "
+                                "extends or implements: may dispatch here")
             if typed in self.other_members:
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}",
                                 _where(self.other_members[typed]))
+            if record.language in _SCRIPT_LANGUAGES and self._type_alias(typed):
+                return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, a type alias: it "
+                                f"may name {owner} or a union with it")
             if self._indexed_type(typed):  # its subclasses are all known: not one of them
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
                                 f"members of {typed}")
@@ -938,7 +978,10 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
             out_of_time = True
             break
         records.append(index.read_uses(address))
-    resolver.learn_reexports(records)
+    # Modules that re-export every name of another (`export * from`) use no name.
+    wildcards = [] if resolver.member else [
+        index.read_uses(source) for source in index.files_using([WILDCARD])]
+    resolver.learn_reexports([*records, *wildcards])
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
     classified = 0

@@ -13,8 +13,8 @@ spanning files is stored: an edit to one file never touches another's records.
 
 Two fields (`storage/schema.py`):
 
-- `uses`: raw, one term per distinct name used in the file (as written, NFC): the
-  candidate files for a name are one term query;
+- `uses`: raw, one term per distinct name used in the file (as written, NFC), and `*`
+  for a file with a wildcard import: the candidate files for a name are one term query;
 - `uses_record`: stored bytes, `FileUses` msgpack-encoded: the imports, a string table
   (receivers, receiver types, enclosing definitions: each written once per file) and the
   occurrences grouped by name, each name's group a `msgspec.Raw` so that a query decodes
@@ -30,6 +30,9 @@ import msgspec
 
 from symfind.extract.records import Import, Occurrence, UseKind
 
+#: The name a wildcard import binds (`from m import *`, `export * from "m"`): a `uses`
+#: term of the files that have one.
+WILDCARD = "*"
 #: Field names (`storage/schema.py` adds them to the schema).
 USES_FIELD = "uses"
 USES_RECORD_FIELD = "uses_record"
@@ -88,9 +91,10 @@ def encode_uses(
                  strings.setdefault(occurrence.receiver_type, len(strings)),
                  strings.setdefault(occurrence.enclosing, len(strings)))
         grouped.setdefault(_nfc(occurrence.name), []).append(entry)
-    for item in imports:  # an aliased import's original name finds the file too
+    for item in imports:  # an aliased import's original name finds the file too, and a
+        # wildcard's `*` the modules that re-export every name of another (`export * from`)
         for name in (item.imported, item.name):
-            if name and name != "*":
+            if name:
                 grouped.setdefault(_nfc(name), [])
     record = FileUses(
         path=path, language=language, imports=list(imports), strings=list(strings),

@@ -3,3 +3,5 @@
                     (array_pattern) @bind.all (rest_pattern) @bind.all])
 (class_heritage (identifier) @ref.inherit)
 (class_heritage (member_expression object: (_) @receiver property: (property_identifier) @ref.inherit.member))
+; A class's base: the type of `super` in it.
+(class_heritage [(identifier) (member_expression)] @base)

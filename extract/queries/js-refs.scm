@@ -27,6 +27,7 @@
 ; --- Not uses: default and namespace import names, export aliases, `require` itself.
 (import_clause (identifier) @skip)
 (namespace_import (identifier) @skip)
+(namespace_export (identifier) @skip)
 (import_specifier alias: (identifier) @skip)
 (export_specifier alias: (identifier) @skip)
 
@@ -74,6 +75,11 @@
 ; that re-exports provides the name to its importers).
 (export_statement (export_clause (export_specifier
   name: (_) @import.name alias: (_)? @import.alias)) source: (string (string_fragment) @import.source)) @import
+; `export * from "m"`: every name of "m", re-exported (a wildcard import); `export * as
+; ns from "m"`: the module, bound as `ns`.
+(export_statement "*" @import.wildcard source: (string (string_fragment) @import.source)) @import
+(export_statement (namespace_export (identifier) @import.alias)
+  source: (string (string_fragment) @import.module)) @import
 (import_statement (import_clause (namespace_import (identifier) @import.alias))
   source: (string (string_fragment) @import.module)) @import
 (import_statement source: (string (string_fragment) @import.module)) @import

@@ -25,7 +25,9 @@
 (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.type.member)
 (type_identifier) @ref.type
 
-; --- Receiver types: annotated parameters, variables and class fields.
+; --- Receiver types: annotated parameters, variables and class fields; a class's base
+; (the type of `super`).
+(extends_clause value: [(identifier) (member_expression)] @base)
 (required_parameter pattern: (identifier) @hint.var type: (type_annotation (_) @hint.type)) @hint
 (optional_parameter pattern: (identifier) @hint.var type: (type_annotation (_) @hint.type)) @hint
 (variable_declarator name: (identifier) @hint.var type: (type_annotation (_) @hint.type)) @hint
@@ -34,4 +36,6 @@
 (public_field_definition name: (property_identifier) @hint.member
   value: (new_expression constructor: (_) @hint.new)) @hint
 (required_parameter (accessibility_modifier) pattern: (identifier) @hint.member
+  type: (type_annotation (_) @hint.type)) @hint
+(required_parameter "readonly" pattern: (identifier) @hint.member
   type: (type_annotation (_) @hint.type)) @hint

@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 from symfind.extract import LANGUAGES, Import, Occurrence, extract_file
+from symfind.extract.occurrences import type_name
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
 
@@ -500,4 +501,91 @@ def test_typescript_re_exports_are_imports_from_their_module() -> None:
         ("c", "import", "./y", ""),
         ("e", "import", "./y", ""),
         ("b", "plain", "", ""),
+    ]
+
+
+def test_typescript_wildcard_re_exports_are_wildcard_imports() -> None:
+    source = 'export * from "./atom";\nexport * as pools from "./pool";\n'
+    extraction = extract_file("t.ts", source.encode(), language="typescript")
+    assert extraction.imports == [Import(name="*", source="./atom", line=1),
+                                  Import(name="pools", source="./pool", line=2)]
+    assert extraction.occurrences == []  # `pools` is bound, not used
+
+
+def test_script_super_is_the_class_base_in_typescript_and_javascript() -> None:
+    source = (
+        "class FastPool extends Pool<T> {\n"
+        "  acquire() { return super.acquire(); }\n"
+        "}\n"
+        "class Lone { close() { super.close(); } }\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Pool", "inherit", "", ""),
+        ("T", "type", "", ""),
+        ("acquire", "attribute_call", "super", "Pool"),
+        ("close", "attribute_call", "super", ""),
+    ]
+    source = "class FastPool extends pools.Pool { acquire() { return super.acquire(); } }\n"
+    assert uses(source, "javascript") == [
+        ("pools", "plain", "", ""),
+        ("Pool", "inherit", "pools", ""),
+        ("acquire", "attribute_call", "super", "pools.Pool"),
+    ]
+
+
+def test_typescript_casts_constructions_and_non_null_receivers_have_their_type() -> None:
+    source = (
+        "function f(x: any, pool: Pool | null, partial: Partial<Pool<T>>, both: Pool<T> | Atom) {\n"
+        "  (x as Pool<T>).acquire();\n"
+        "  (<Pool>x).acquire();\n"
+        "  new Pool<T>(1).acquire();\n"
+        "  pool!.acquire();\n"
+        "  partial.acquire();\n"
+        "  both.acquire();\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Pool", "type", "", ""),
+        ("Pool", "type", "", ""),
+        ("T", "type", "", ""),
+        ("Pool", "type", "", ""),
+        ("T", "type", "", ""),
+        ("Atom", "type", "", ""),
+        ("Pool", "type", "", ""),
+        ("T", "type", "", ""),
+        ("acquire", "attribute_call", "(x as Pool<T>)", "Pool"),
+        ("Pool", "type", "", ""),
+        ("acquire", "attribute_call", "(<Pool>x)", "Pool"),
+        ("Pool", "call", "", ""),
+        ("T", "type", "", ""),
+        ("acquire", "attribute_call", "new Pool<T>(1)", "Pool"),
+        ("acquire", "attribute_call", "pool!", "Pool"),
+        ("acquire", "attribute_call", "partial", "Pool"),
+        ("acquire", "attribute_call", "both", ""),
+    ]
+
+
+def test_type_names_of_unions_nullables_and_member_keeping_wrappers() -> None:
+    assert [type_name(text) for text in (
+        "Subscriber<any> | Observer<any>", "Pool | null", "Pool<T> | undefined",
+        "Partial<Observer<T>>", "Readonly<Pool>", "A<T> & B", "&mut Pool",
+        "std::vector<int> &", "Optional[Session]", "Session | None")] == [
+        "", "Pool", "Pool", "Observer", "Pool", "", "Pool", "std::vector", "Session",
+        "Session"]
+
+
+def test_typescript_parameter_properties_type_their_fields() -> None:
+    source = (
+        "class Client {\n"
+        "  constructor(readonly http: Http, private readonly pool: Pool) {}\n"
+        "  send() { this.http.get(); this.pool.acquire(); }\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Http", "type", "", ""),
+        ("Pool", "type", "", ""),
+        ("http", "attribute", "this", "Client"),
+        ("get", "attribute_call", "this.http", "Http"),
+        ("pool", "attribute", "this", "Client"),
+        ("acquire", "attribute_call", "this.pool", "Pool"),
     ]

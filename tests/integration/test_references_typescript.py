@@ -1,0 +1,100 @@
+"""TypeScript references from real extraction to the tiers: barrels that re-export every
+name (`export * from`), `super`, casts, type aliases, and interfaces a class implements
+through another one.
+
+The files below are indexed as a repository (`update_index`); each answer is the whole
+classification (`Searcher.reference_sites`) or the whole list of reasons, compared whole.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage import ReferencesQuery, Searcher
+from tests.integration.conftest import searcher_over
+
+SOURCES = {
+    "src/core/pool.ts": (
+        "export type Teardown = Pool | (() => void);\n"
+        "export class Pool {\n"
+        "  acquire(): void {}\n"
+        "}\n"
+        "export class FastPool extends Pool {\n"
+        "  acquire(): void { super.acquire(); }\n"
+        "}\n"
+        "export function makePool(): Pool { return new Pool(); }\n"
+    ),
+    "src/core/atom.ts": (
+        "export interface IObservable {\n"
+        "  isBeingObserved: boolean;\n"
+        "}\n"
+        "export interface IAtom extends IObservable {}\n"
+        "export class Atom implements IAtom {\n"
+        "  get isBeingObserved(): boolean { return false; }\n"
+        "  report(): boolean { return this.isBeingObserved; }\n"
+        "}\n"
+    ),
+    "src/internal.ts": 'export * from "./core/pool";\nexport * from "./core/atom";\n',
+    "src/app.ts": (
+        'import { IObservable, Teardown, makePool, annotations } from "./internal";\n'
+        "export function run(o: IObservable, t: Teardown, x: any, both: Pool | Atom): void {\n"
+        "  makePool();\n"
+        "  annotations.makePool();\n"
+        "  (x as Pool).acquire();\n"
+        "  t.acquire();\n"
+        "  both.acquire();\n"
+        "  o.isBeingObserved;\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return searcher_over(tmp_path_factory, "ts-references", SOURCES)
+
+
+def sites(searcher: Searcher, path: str, line: int) -> dict[str, list[tuple[str, int]]]:
+    tiers = searcher.reference_sites(ReferencesQuery(path=path, line=line))
+    return {tier: [(where, at) for where, at, _ in found] for tier, found in tiers.items()}
+
+
+def test_a_barrel_that_re_exports_every_name_provides_them(searcher: Searcher) -> None:
+    # `makePool` comes through `export * from "./core/pool"` in internal.ts; a member
+    # of a value imported from there (`annotations.makePool`) is no module's name.
+    assert sites(searcher, "src/core/pool.ts", 8) == {
+        "resolved": [("src/app.ts", 1), ("src/app.ts", 3)], "possible": [],
+        "elsewhere": [("src/app.ts", 4)]}
+    found = searcher.find_references(ReferencesQuery(path="src/core/pool.ts", line=8))
+    assert [(s.line, s.reason) for g in found.groups for s in g.sites] == [
+        (1, "imported from ./internal"), (3, "imported from ./internal")]
+    assert [(g.of, g.reason) for g in found.elsewhere_groups] == [
+        ("members of objects",
+         "a member of annotations, a value imported from ./internal, not a module")]
+
+
+def test_super_a_cast_a_type_alias_and_a_union_on_a_method(searcher: Searcher) -> None:
+    assert sites(searcher, "src/core/pool.ts", 3) == {
+        "resolved": [("src/app.ts", 5), ("src/core/pool.ts", 6)],
+        "possible": [("src/app.ts", 6), ("src/app.ts", 7)], "elsewhere": []}
+    found = searcher.find_references(ReferencesQuery(path="src/core/pool.ts", line=3))
+    assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
+        ("src/core/pool.ts", 6, "super is a Pool"),
+        ("src/app.ts", 5, "receiver is a Pool")]
+    assert [(g.receiver, g.reason) for g in found.possible_groups] == [
+        ("both", "receiver's type unknown"),
+        ("t", "receiver typed Teardown, a type alias: it may name Pool or a union with it")]
+
+
+def test_an_interface_the_class_implements_through_another_is_possible(
+    searcher: Searcher,
+) -> None:
+    # IObservable's `isBeingObserved` is a property signature (not indexed): the class's
+    # lineage, Atom → IAtom → IObservable, says the call may reach Atom's.
+    assert sites(searcher, "src/core/atom.ts", 6) == {
+        "resolved": [("src/core/atom.ts", 7)], "possible": [("src/app.ts", 8)],
+        "elsewhere": []}
+    found = searcher.find_references(ReferencesQuery(path="src/core/atom.ts", line=6))
+    assert [(g.receiver, g.reason) for g in found.possible_groups] == [
+        ("o", "receiver typed IObservable, which Atom extends or implements: may dispatch "
+              "here")]
