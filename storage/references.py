@@ -633,7 +633,9 @@ class _Resolver:
                     return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
                 return _Verdict(Tier.ELSEWHERE, "a member of an object, not a module's name",
                                 "members of objects")
-            if language in _SCRIPT_LANGUAGES and item.imported:  # `import { computed }`
+            if language in _SCRIPT_LANGUAGES and item.imported and item.imported not in (
+                    qualifier_parts(self.target.qualname)[:-1]):  # `import { computed }`,
+                # not a TypeScript namespace around the target (`import { util }`)
                 return _Verdict(Tier.ELSEWHERE, f"a member of {item.name}, a value imported "
                                 f"from {item.source}, not a module", "members of objects")
             paths = self._module_files(record, module)

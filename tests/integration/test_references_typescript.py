@@ -35,6 +35,15 @@ SOURCES = {
         "}\n"
     ),
     "src/internal.ts": 'export * from "./core/pool";\nexport * from "./core/atom";\n',
+    "src/helpers/util.ts": (
+        "export namespace util {\n"
+        "  export function joinValues(values: string[]): string { return values.join(); }\n"
+        "}\n"
+    ),
+    "src/en.ts": (
+        'import { util } from "./helpers/util";\n'
+        'export const message = util.joinValues(["a"]);\n'
+    ),
     "src/app.ts": (
         'import { IObservable, Teardown, makePool, annotations } from "./internal";\n'
         "export function run(o: IObservable, t: Teardown, x: any, both: Pool | Atom): void {\n"
@@ -98,3 +107,12 @@ def test_an_interface_the_class_implements_through_another_is_possible(
     assert [(g.receiver, g.reason) for g in found.possible_groups] == [
         ("o", "receiver typed IObservable, which Atom extends or implements: may dispatch "
               "here")]
+
+
+def test_a_member_of_an_imported_namespace_around_the_target_is_resolved(
+    searcher: Searcher,
+) -> None:
+    # `util` is a value imported by name, but it is the TypeScript namespace that holds
+    # `joinValues`: the member is the target, as `annotations.makePool` is not.
+    assert sites(searcher, "src/helpers/util.ts", 2) == {
+        "resolved": [("src/en.ts", 2)], "possible": [], "elsewhere": []}
