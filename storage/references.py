@@ -464,7 +464,7 @@ class _Resolver:
                            and _last(s.qualname) == self.container} if self.container else set()
         self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
         self.family: set[str] = {self.container} if self.member else set()
-        self.bases: set[str] = set()  # bases and interfaces, at any level (three)
+        self._bases: set[str] | None = None  # `bases`, read when first needed
         self._declaring: dict[str, bool] = {}
         self._types: dict[str, bool] = {}
         self.other_members: dict[str, Symbol] = {}
@@ -485,8 +485,8 @@ class _Resolver:
     # -- class hierarchy, from the uses of class names in base lists -----------------------
 
     def learn_hierarchy(self, uses_of: Callable[[str], list[Use]]) -> None:
-        """Subclasses of the target's class (uses of its name as a base, three levels down),
-        and its bases or interfaces that declare the member."""
+        """Subclasses of the target's class (uses of its name as a base, three levels
+        down)."""
         if not self.member:
             return
         frontier = {self.container}
@@ -500,13 +500,20 @@ class _Resolver:
             self.family |= frontier
             if not frontier:
                 break
-        self.bases = self._ancestors()
+
+    @property
+    def bases(self) -> set[str]:
+        """The bases and interfaces of the target's class, three levels up: each class's
+        from the base lists of the files that define a class of that name (read when a
+        receiver's type first asks: most answers need none)."""
+        if self._bases is None:
+            self._bases = self._ancestors() if self.member else set()
+        return self._bases
 
     def _ancestors(self) -> set[str]:
-        """The bases and interfaces of the target's class, three levels up: each class's
-        from the base lists of the files that define a class of that name."""
         found: set[str] = set()
         frontier = {self.container}
+        base_lists: dict[str, dict[str, set[str]]] = {}  # path → class → its bases
         for _ in range(3):
             parents = set()
             for name in frontier:
@@ -514,8 +521,12 @@ class _Resolver:
                          if s.kind in _CLASS_KINDS} | ({self.target.path}
                                                        if name == self.container else set())
                 for path in sorted(paths):
-                    parents |= {_last(use.name) for use in uses_of_all(self.index, path)
-                                if use.kind is UseKind.INHERIT and _last(use.enclosing) == name}
+                    if path not in base_lists:  # each file's uses decoded once
+                        bases = base_lists[path] = defaultdict(set)
+                        for use in uses_of_all(self.index, path):
+                            if use.kind is UseKind.INHERIT:
+                                bases[_last(use.enclosing)].add(_last(use.name))
+                    parents |= base_lists[path].get(name, set())
             frontier = parents - found - {self.container}
             found |= frontier
             if not frontier:
