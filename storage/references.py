@@ -79,6 +79,14 @@ _REEXPORT_ROUNDS = 3
 #: (an implicit `this`).
 _IMPLICIT_THIS = frozenset({"java", "cpp", "csharp", "kotlin", "c"})
 _SCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+#: (target's kind, use's kind) → what the use is of instead: TypeScript keeps types'
+#: names apart from values' (a call is of a value, a type annotation of a type).
+_OTHER_NAMESPACE = {
+    **{(kind, call): "value" for kind in (SymbolKind.TYPE, SymbolKind.INTERFACE)
+       for call in (UseKind.CALL, UseKind.ATTRIBUTE_CALL)},
+    **{(kind, UseKind.TYPE): "type" for kind in (SymbolKind.FUNCTION, SymbolKind.CONSTANT,
+                                                   SymbolKind.VARIABLE)},
+}
 _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
@@ -596,6 +604,11 @@ class _Resolver:
     def classify(self, record: FileUses, use: Use) -> _Verdict:
         if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
             return self._imported(record, use)
+        if record.language in _SCRIPT_LANGUAGES and not self.member:
+            other = _OTHER_NAMESPACE.get((self.target.kind, use.kind))
+            if other:  # TypeScript's `type DIRTY` and `const DIRTY`: one name, two things
+                return _Verdict(Tier.ELSEWHERE, f"a use of the {other} named {self.name}",
+                                f"the {other} named {self.name}")
         if self.member:
             return self._member(record, use)
         return self._top(record, use)

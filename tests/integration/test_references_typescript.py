@@ -40,6 +40,16 @@ SOURCES = {
         "  export function joinValues(values: string[]): string { return values.join(); }\n"
         "}\n"
     ),
+    "src/parse.ts": (
+        "export type DIRTY<T> = { value: T };\n"
+        "export const DIRTY = <T>(value: T): DIRTY<T> => ({ value });\n"
+    ),
+    "src/wrap.ts": (
+        'import { DIRTY } from "./parse";\n'
+        "export function wrap(x: number): DIRTY<number> {\n"
+        "  return DIRTY(x);\n"
+        "}\n"
+    ),
     "src/en.ts": (
         'import { util } from "./helpers/util";\n'
         'export const message = util.joinValues(["a"]);\n'
@@ -116,3 +126,14 @@ def test_a_member_of_an_imported_namespace_around_the_target_is_resolved(
     # `joinValues`: the member is the target, as `annotations.makePool` is not.
     assert sites(searcher, "src/helpers/util.ts", 2) == {
         "resolved": [("src/en.ts", 2)], "possible": [], "elsewhere": []}
+
+
+def test_a_type_and_a_value_of_one_name_keep_their_own_uses(searcher: Searcher) -> None:
+    # TypeScript's `type DIRTY` and `const DIRTY`: the call is the value's, the annotation
+    # the type's; the import binds both.
+    assert sites(searcher, "src/parse.ts", 1) == {
+        "resolved": [("src/parse.ts", 2), ("src/wrap.ts", 1), ("src/wrap.ts", 2)],
+        "possible": [], "elsewhere": [("src/wrap.ts", 3)]}
+    assert sites(searcher, "src/parse.ts", 2) == {
+        "resolved": [("src/wrap.ts", 1), ("src/wrap.ts", 3)], "possible": [],
+        "elsewhere": [("src/parse.ts", 2), ("src/wrap.ts", 2)]}
