@@ -15,9 +15,10 @@ A use is a (path, line) pair; the truth is the oracle's uses, less those set asi
 rule and counted in the table (a use inside a macro's expansion, where the name is not
 written; a mention in a comment: symfind reads source text and leaves comments out; and,
 where the oracle says so (TypeScript), another member's declaration and a use of another
-class's member: `set_aside`), and corrected by the hand audit in `bench/references_audit.toml` (uses the oracle missed, and
-what it listed that is no use of the definition). Per corpus and kind group (class/type, function, method), micro-
-averaged over the seeds: precision and recall of *resolved*, recall of *resolved +
+class's member: `set_aside`), and corrected by the hand audit in
+`bench/references_audit.toml` (uses the oracle missed, and what it listed that is no use
+of the definition). Per corpus and kind group (class/type, function, method),
+micro-averaged over the seeds: precision and recall of *resolved*, recall of *resolved +
 possible*, and grep's precision and recall; the answer's size in tokens (its JSON's
 characters / 4, the usual estimate for code and English); p50/p95 latency.
 
@@ -250,7 +251,8 @@ def table(results: list[dict]) -> str:
         for group, g in result["groups"].items():
             lines.append(
                 f"| {result['corpus']} | {group} | {g['seeds']} | {g['uses']} | "
-                f"{', '.join(str(g[f'aside_{reason}']) for reason in ASIDE)} | {cell(g['resolved_precision'])} | {cell(g['resolved_recall'])} | "
+                f"{', '.join(str(g[f'aside_{reason}']) for reason in ASIDE)} | "
+                f"{cell(g['resolved_precision'])} | {cell(g['resolved_recall'])} | "
                 f"{cell(g['resolved_possible_recall'])} | {cell(g['grep_precision'])} | "
                 f"{cell(g['grep_recall'])} | {g['tokens_median']} | {g['p50_ms']} | "
                 f"{g['p95_ms']} |")

@@ -133,8 +133,9 @@ class _Rules(NamedTuple):
     #: The receiver that is the enclosing class's base (JavaScript's `super`), typed by
     #: the class's `@base` (its `extends`).
     super_name: str = ""
-    #: The type a receiver's own text shows, or "" (`_script_written_type`: a cast, a
-    #: `new`); or the receiver whose type it has (`x!` is `x`).
+    #: What a receiver's own text says of its type: (the type it shows or "", the
+    #: receiver to look its type up by). `_script_written_type`: a cast or a `new` shows
+    #: it; `x!` is looked up as `x`.
     written_type: Callable[[str], tuple[str, str]] = lambda receiver: ("", receiver)
 
 
