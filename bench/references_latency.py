@@ -18,7 +18,8 @@ made), then:
   each asked by name as an agent types it.
 
 Prints, and writes to `bench/out/references-latency-<corpus>.json`: p50 / p95 / max of
-each set, how many answers were partial, and each hot name's time, counts and `partial`.
+each set (wall, and the calling thread's CPU), how many answers were partial, the slowest
+ten of the sample, and each hot name's time, counts and `partial`.
 
 Usage:
     python -m bench.references_latency django
@@ -60,12 +61,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def timed(searcher, query) -> tuple[float, object]:
-    """The time of one call, and its answer: the first time this definition is asked,
-    as an agent asks it (nothing of its answer cached)."""
-    started = time.perf_counter()
+def timed(searcher, query) -> tuple[float, float, object]:
+    """The wall and CPU time of one call (ms), and its answer: the first time this
+    definition is asked, as an agent asks it (nothing of its answer cached). The CPU
+    time is the calling thread's, which a shared machine's load sways less."""
+    started, cpu = time.perf_counter(), time.thread_time()
     answer = searcher.find_references(query)
-    return (time.perf_counter() - started) * 1000, answer
+    return ((time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000, answer)
 
 
 def hot_names(root: Path, defined: set[str], count: int) -> list[tuple[str, int]]:
@@ -78,9 +80,11 @@ def hot_names(root: Path, defined: set[str], count: int) -> list[tuple[str, int]
     return [(name, n) for name, n in ranked if name in defined][:count]
 
 
-def summary(times: list[float], answers: list) -> dict:
+def summary(times: list[float], cpu_times: list[float], answers: list) -> dict:
     return {"n": len(times), "p50_ms": round(statistics.median(times), 1),
             "p95_ms": round(percentile(times, 0.95), 1), "max_ms": round(max(times), 1),
+            "cpu_p50_ms": round(statistics.median(cpu_times), 1),
+            "cpu_p95_ms": round(percentile(cpu_times, 0.95), 1),
             "partial": sum(1 for a in answers if a.partial)}
 
 
@@ -97,37 +101,40 @@ def measure(root: Path, index: Path, seeds: int, hot: int) -> dict:
     for symbol in warm_up:
         searcher.find_references(ReferencesQuery(path=symbol.path, line=symbol.line))
     log.info("%d definitions, %d eligible, %d sampled", len(symbols), len(eligible), len(chosen))
-    times, answers, slowest = [], [], []
+    times, cpu_times, answers, slowest = [], [], [], []
     for symbol in chosen:
-        ms, answer = timed(searcher, ReferencesQuery(path=symbol.path, line=symbol.line))
+        ms, cpu, answer = timed(searcher, ReferencesQuery(path=symbol.path, line=symbol.line))
         times.append(ms)
+        cpu_times.append(cpu)
         answers.append(answer)
         slowest.append({"definition": f"{symbol.qualname} {symbol.path}:{symbol.line}",
                         "ms": round(ms, 1), "files_read": answer.files_read,
                         "partial": answer.partial})
     slowest.sort(key=lambda row: -row["ms"])
-    hot_rows, hot_times, hot_answers = [], [], []
+    hot_rows, hot_times, hot_cpu_times, hot_answers = [], [], [], []
     for name, written in hot_names(root, {s.name for s in eligible}, hot):
-        ms, answer = timed(searcher, ReferencesQuery(target=name))
+        ms, cpu, answer = timed(searcher, ReferencesQuery(target=name))
         hot_times.append(ms)
+        hot_cpu_times.append(cpu)
         hot_answers.append(answer)
         hot_rows.append({"name": name, "written": written, "ms": round(ms, 1),
                          "resolved": answer.resolved, "possible": answer.possible,
                          "elsewhere": answer.elsewhere, "files_read": answer.files_read,
                          "files_using": answer.files_using, "partial": answer.partial})
     return {"corpus": root.name, "definitions": len(symbols),
-            "sample": summary(times, answers),
-            "hot": summary(hot_times, hot_answers) if hot_times else None,
+            "sample": summary(times, cpu_times, answers),
+            "hot": summary(hot_times, hot_cpu_times, hot_answers) if hot_times else None,
             "hot_names": hot_rows, "slowest": slowest[:10]}
 
 
 def report(result: dict) -> str:
     lines = [f"{result['corpus']}: {result['definitions']} definitions",
-             "| set | n | p50 ms | p95 ms | max ms | partial |", "|---|---:|---:|---:|---:|---:|"]
+             "| set | n | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms | partial |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for key in ("sample", "hot"):
         if s := result[key]:
             lines.append(f"| {key} | {s['n']} | {s['p50_ms']} | {s['p95_ms']} | {s['max_ms']} "
-                         f"| {s['partial']} |")
+                         f"| {s['cpu_p50_ms']} | {s['cpu_p95_ms']} | {s['partial']} |")
     lines += ["", "| slowest of the sample | ms | files read | partial |", "|---|---:|---:|---|"]
     for row in result["slowest"]:
         lines.append(f"| `{row['definition']}` | {row['ms']} | {row['files_read']} | "
