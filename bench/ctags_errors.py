@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tree_sitter import Node
+
     from bench.groundtruth import Definition
 
 #: ctags kinds under which it reports a C/C++ macro call (`TEST_IMPL(x) {`,
@@ -37,6 +39,10 @@ _FUNCTION_NODES = frozenset({
     "method", "singleton_method",
 })
 #: String literal nodes: code in them is data (Ruby `module_eval <<~END`, docs).
+#: Where TypeScript overloads stand: a module's statements, a class's members.
+_OVERLOAD_SCOPES = frozenset({"program", "class_body", "statement_block"})
+_SIGNATURE_NODES = frozenset({"function_signature", "method_signature"})
+_IMPLEMENTATION_NODES = frozenset({"function_declaration", "method_definition"})
 _STRING_NODES = frozenset({"string", "heredoc_body", "template_string", "string_literal",
                            "raw_string_literal", "verbatim_string_literal",
                            "string_content", "concatenated_string"})
@@ -54,6 +60,9 @@ class Regions:
     bodies: collections.Counter = field(default_factory=collections.Counter)
     #: Lines holding a shorthand property of a JS/TS object literal (`{ date, displayMonth }`).
     shorthands: set[int] = field(default_factory=set)
+    #: The name line of each TypeScript overload signature -> the name line of the
+    #: implementation that follows it (`function f(a: T): U;` ... `function f(a) { }`).
+    implementations: dict[int, int] = field(default_factory=dict)
 
 
 def parse_regions(path: Path) -> Regions:
@@ -84,8 +93,30 @@ def parse_regions(path: Path) -> Regions:
             regions.shorthands.add(first)
         elif node.type in _FUNCTION_NODES:
             regions.bodies.update(range(first + 1, last + 1))  # Counter: += 1 a line
+        if node.type in _OVERLOAD_SCOPES:
+            regions.implementations.update(_overload_implementations(node))
         stack.extend(node.children)
     return regions
+
+
+def _overload_implementations(scope: Node) -> dict[int, int]:
+    """Name line of each overload signature among `scope`'s statements or members -> the
+    name line of the implementation (a same-named function or method with a body) after it."""
+    found: dict[int, int] = {}
+    waiting: dict[str, list[int]] = {}  # name -> its signatures' lines, still unmatched
+    for child in scope.named_children:
+        if child.type == "export_statement" and child.named_children:
+            child = child.named_children[0]
+        name = child.child_by_field_name("name")
+        if name is None:
+            continue
+        key, line = name.text.decode("utf-8", "replace"), name.start_point[0] + 1
+        if child.type in _SIGNATURE_NODES:
+            waiting.setdefault(key, []).append(line)
+        elif child.type in _IMPLEMENTATION_NODES:
+            for signature in waiting.pop(key, []):
+                found[signature] = line
+    return found
 
 
 def ctags_error(d: Definition, text: str, nearby: str, regions: Regions) -> str:
@@ -203,6 +234,21 @@ def name_lines_fixed(files: SourceFiles, defs: list[Definition]) -> list[Definit
             if (not name.search(files.line(d.path, d.line))
                     and name.search(files.line(d.path, d.line - 1))):
                 d = dataclasses.replace(d, line=d.line - 1)
+        fixed.append(d)
+    return fixed
+
+
+def overloads_implemented(files: SourceFiles, defs: list[Definition]) -> list[Definition]:
+    """`defs` with each TypeScript definition ctags put on an overload signature moved to
+    the implementation's name line. ctags tags an overloaded function once, at its first
+    signature; the definition an agent looks for is the implementation with a body, which
+    symfind ranks first (`Symbol.declaration`)."""
+    fixed = []
+    for d in defs:
+        if d.language in ("typescript", "tsx"):
+            implementation = files.context(d.path, d.line)[2].implementations.get(d.line)
+            if implementation is not None:
+                d = dataclasses.replace(d, line=implementation)
         fixed.append(d)
     return fixed
 

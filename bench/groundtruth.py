@@ -18,7 +18,9 @@ For one corpus (a directory from `bench.corpora`):
    and loop variables, `for (const x of xs)`).
    Fields, properties (`this.x = ...` in JS/TS too), class-level variables, parameters,
    locals, imports, packages and `impl` blocks are left out. Every excluded tag is counted by (language, kind, reason)
-   in `stats.json`.
+   in `stats.json`. A TypeScript function or method ctags tags at its first overload
+   signature is moved to its implementation (the one with a body, which symfind ranks
+   first): that is the definition an agent asks for.
 4. Queries, `PER_SHAPE` per shape at most, sampled with a seed fixed per corpus and shape,
    only from UNAMBIGUOUS targets (see `name_key`); the shapes are in `SHAPES`.
 
@@ -45,7 +47,7 @@ from pathlib import Path
 from rapidfuzz.distance import OSA
 
 from bench import corpora
-from bench.ctags_errors import SourceFiles, ctags_errors, name_lines_fixed
+from bench.ctags_errors import SourceFiles, ctags_errors, name_lines_fixed, overloads_implemented
 
 log = logging.getLogger("bench.groundtruth")
 
@@ -423,6 +425,7 @@ def build(corpus: corpora.Corpus, per_shape: int = PER_SHAPE) -> dict:
     for number in wrong:
         excluded[(defs[number].language, defs[number].ctags_kind, "ctags error")] += 1
     defs = [d for number, d in enumerate(defs) if number not in wrong]
+    defs = overloads_implemented(sources, defs)
     queries, shape_stats = make_queries(defs, corpus.name, per_shape)
     dest = out_dir(corpus)
     dest.mkdir(parents=True, exist_ok=True)
