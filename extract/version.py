@@ -20,7 +20,11 @@ History:
   signatures and `declare`), ranked after its definition.
 - 4: JavaScript and TypeScript re-exports (`export { a } from "m"`) are imports of `a`
   from "m", with the module as the use's receiver.
+- 5: Go receivers' types from their parts: a struct field of this file (`b.logger`), a
+  call's first result (`b, err := NewBridge(c)`, `c.Root()`: from the signature when the
+  file defines the function, else left as `NewBridge()` / `Command:Root()` for the
+  query), a `range`'s elements, a type assertion.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 4
+EXTRACTION_VERSION = 5
