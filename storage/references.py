@@ -615,7 +615,7 @@ class _Resolver:
                 return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
             if paths:
                 return self._elsewhere_in(paths, module)
-            if language == "go" and _last(module) == self._package():
+            if language == "go" and go_package(module) == self._package():
                 return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
             return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
         item = self._binding(record, use.name)

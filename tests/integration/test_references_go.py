@@ -1,7 +1,8 @@
 """Go method references through a real index: receivers typed by a call's result read
 from the indexed signature of a function in another file or package, by a struct's field,
-by a `range`; a type of the same name in another package; interfaces that embed one
-declaring the method. The files are extracted for real (`searcher_over`)."""
+by a `range`, by the declaration of a package variable in another file; a type of the
+same name in another package; interfaces that embed one declaring the method. The files
+are extracted for real (`searcher_over`)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,23 @@ GO_FILES = {
         "\t\tpeer.Push()\n"
         "\t}\n"
         "\tp.Push()\n"
+        "}\n"
+    ),
+    "graphite/defaults.go": (
+        "package graphite\n"
+        "\n"
+        "import \"example.com/m/push\"\n"
+        "\n"
+        "var DefaultBridge = &Bridge{}\n"
+        "\n"
+        "var defaultPusher = push.New()\n"
+    ),
+    "graphite/flush.go": (
+        "package graphite\n"
+        "\n"
+        "func Flush() {\n"
+        "\tDefaultBridge.Push()\n"
+        "\tdefaultPusher.Push()\n"
         "}\n"
     ),
     "push/push.go": (
@@ -118,7 +136,8 @@ def tiers(searcher: Searcher, path: str, line: int) -> dict:
 def test_a_calls_result_is_typed_by_the_indexed_signature_in_any_file(
         go_searcher: Searcher) -> None:
     assert tiers(go_searcher, "graphite/bridge.go", 13) == {
-        "resolved": [  # product code first, then tests
+        "resolved": [  # the target's directory first, then others, then tests
+            ("graphite/flush.go", 4, "receiver is a Bridge"),  # a variable of defaults.go
             ("cmd/main.go", 10, "receiver is a Bridge"),  # b from graphite.NewBridge()
             ("cmd/main.go", 14, "receiver is a Bridge"),  # range over b.Peers()
             ("graphite/bridge_test.go", 17, "receiver is a Bridge"),  # NewBridge()
@@ -128,8 +147,8 @@ def test_a_calls_result_is_typed_by_the_indexed_signature_in_any_file(
             ("p", "receiver typed pushCloser, which embeds a type that may have Push: "
                   "may dispatch here", 1),
         ],
-        "elsewhere": [  # p from push.New(), read from its signature
-            ("push.Pusher.Push (push/push.go:7)", "receiver is a Pusher", 1),
+        "elsewhere": [  # push.New(), read from its signature (in defaults.go's imports)
+            ("push.Pusher.Push (push/push.go:7)", "receiver is a Pusher", 2),
         ],
     }
 
@@ -141,4 +160,26 @@ def test_a_field_types_its_receiver_and_another_packages_type_is_elsewhere(
         "possible": [],
         "elsewhere": [("promhttp.Logger.Println (promhttp/http.go:4)",
                        "receiver is another package's Logger", 1)],
+    }
+
+
+def test_a_versioned_import_path_names_the_package_at_the_repository_root(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "go-yaml", {
+        "go.mod": "module gopkg.in/yaml.v3\n",
+        "yaml.go": "package yaml\n\nfunc NewDecoder() *Decoder { return nil }\n",
+        "decode_test.go": (
+            "package yaml_test\n"
+            "\n"
+            "import \"gopkg.in/yaml.v3\"\n"
+            "\n"
+            "func TestDecode() {\n"
+            "\tyaml.NewDecoder()\n"
+            "}\n"
+        ),
+    })
+    assert tiers(searcher, "yaml.go", 3) == {
+        "resolved": [("decode_test.go", 6, "package yaml, matched by name")],
+        "possible": [],
+        "elsewhere": [],
     }
