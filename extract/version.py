@@ -23,7 +23,8 @@ History:
 - 5: Go receivers' types from their parts: a struct field of this file (`b.logger`), a
   call's first result (`b, err := NewBridge(c)`, `c.Root()`: from the signature when the
   file defines the function, else left as `NewBridge()` / `Command:Root()` for the
-  query), a `range`'s elements, a type assertion.
+  query), a `range`'s elements, a type assertion (`c, ok := x.(*T)`), a package variable
+  of another file (`=CommandLine`, for the query).
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

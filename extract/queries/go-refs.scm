@@ -80,6 +80,10 @@
   right: (expression_list . (call_expression
     function: (identifier) @hint.call
     arguments: (argument_list . (_) @hint.arg .)) .)) @hint
+; `c := x.(*T)`, `c, ok := x.(*T)`: the first name takes the asserted type.
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var)
+  right: (expression_list . (type_assertion_expression type: (_) @hint.type) .)) @hint
 ; `b, err := NewBridge(c)`: the first name takes the call's first result.
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var (identifier))

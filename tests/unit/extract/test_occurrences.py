@@ -318,6 +318,7 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
 
 def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_type(
 ) -> None:
+    """`x.(T)` types a receiver, and the name it is assigned to (`c, ok := x.(T)`)."""
     source = (
         "package p\n"
         "type Command struct {\n"
@@ -333,6 +334,8 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         "\tfor _, each := range all { each.Run() }\n"
         "\tfor i := range c.commands { i.Run() }\n"
         "\tv.(*Flag).Set(); (&Flag{}).Set()\n"
+        "\tw := v.(*Flag); w.Set()\n"
+        "\tu, ok := v.(Value); u.Set(); ok.Set()\n"
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
@@ -345,6 +348,9 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         ("Run", "attribute_call", "i", ""),  # one name: the index
         ("Set", "attribute_call", "v.(*Flag)", "Flag"),
         ("Set", "attribute_call", "(&Flag{})", "Flag"),
+        ("Set", "attribute_call", "w", "Flag"),
+        ("Set", "attribute_call", "u", "Value"),
+        ("Set", "attribute_call", "ok", ""),
     ]
 
 
