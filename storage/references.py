@@ -478,6 +478,8 @@ class _Resolver:
         self._mapped: dict[tuple[str, str, str], set[str]] = {}
         self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
         self._go_embedding: dict[str, bool] = {}
+        self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
+        self._go_definitions: dict[str, list[Symbol]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -695,7 +697,7 @@ class _Resolver:
             if not owner:
                 return ""
             owner = _last(owner)
-            return _go_agreed_result((s for s in self.index.definitions_named(method)
+            return _go_agreed_result((s for s in self._go_named(method)
                                       if s.kind is SymbolKind.METHOD and _container(s) == owner),
                                      element)
         package, dot, function = called.rpartition(".")
@@ -706,7 +708,7 @@ class _Resolver:
             files = self._go_import_files(record, item.source)
         else:
             files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
-        named = [s for s in self.index.definitions_named(function) if s.path in files]
+        named = [s for s in self._go_named(function) if s.path in files]
         result = _go_agreed_result((s for s in named if s.kind is SymbolKind.FUNCTION), element)
         if result or element:
             return result
@@ -719,7 +721,7 @@ class _Resolver:
         (`var CommandLine = NewFlagSet(...)`): its declared type, or its value's, read from
         its indexed declaration (a call's result in the declaring file's own imports)."""
         files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
-        declared = [s for s in self.index.definitions_named(name) if s.path in files
+        declared = [s for s in self._go_named(name) if s.path in files
                     and s.kind in (SymbolKind.VARIABLE, SymbolKind.CONSTANT)]
         if len(declared) != 1:
             return ""
@@ -728,6 +730,13 @@ class _Resolver:
             return written
         home = self.index.uses_of_file(declared[0].path)
         return self._go_result_type(home, written) if home is not None else ""
+
+    def _go_named(self, name: str) -> list[Symbol]:
+        """`definitions_named`, once per name (the same functions and types are asked of
+        for many files)."""
+        if name not in self._go_definitions:
+            self._go_definitions[name] = self.index.definitions_named(name)
+        return self._go_definitions[name]
 
     def _go_import_files(self, record: FileUses, source: str) -> set[str]:
         """The files of the package a Go import path names: as `_go_package_files` maps
@@ -746,7 +755,7 @@ class _Resolver:
         declares the method, a struct whose embedded field has it): the method may be
         promoted from there."""
         if typed not in self._go_embedding:
-            paths = {s.path for s in self.index.definitions_named(typed) if s.kind in _CLASS_KINDS}
+            paths = {s.path for s in self._go_named(typed) if s.kind in _CLASS_KINDS}
             self._go_embedding[typed] = any(
                 use.kind is UseKind.INHERIT and _last(use.enclosing) == typed
                 for path in sorted(paths) for use in uses_of_all(self.index, path))
@@ -767,7 +776,7 @@ class _Resolver:
         if posixpath.dirname(self.target.path) in {posixpath.dirname(f) for f in files}:
             return None
         if not any(s.kind in _CLASS_KINDS and s.path in files
-                   for s in self.index.definitions_named(name)):
+                   for s in self._go_named(name)):
             return None  # not a type that package defines: matched by name, as elsewhere
         member = next((s for s in self.others if _container(s) == name and s.path in files),
                       None)
@@ -783,9 +792,14 @@ class _Resolver:
         if use.receiver_type:
             typed = _last(use.receiver_type)
             if typed == owner and record.language == "go":
-                other_package = self._go_other_package(record, use.receiver_type)
-                if other_package is not None:
-                    return other_package
+                # A bare type means the same in the package's files; a qualified one
+                # follows the file's imports.
+                key = (record.path if "." in use.receiver_type
+                       else posixpath.dirname(record.path), use.receiver_type)
+                if key not in self._go_packages:
+                    self._go_packages[key] = self._go_other_package(record, use.receiver_type)
+                if self._go_packages[key] is not None:
+                    return self._go_packages[key]
             if typed in self.family:
                 how = "self" if _head(use.receiver) in {"self", "cls", "this"} else "receiver"
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
