@@ -562,8 +562,15 @@ class _Resolver:
         if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
             return self._imported(record, use)
         if record.language == "go" and _go_unsettled(use.receiver_type):
+            # A Go name the file binds (`logger := log.Logger(f)`) is a value, even named
+            # as the target's type is: only a name it does not bind (`=logger`) may be
+            # the type itself (`logger.Log(l, kv)`, a method expression).
+            value = self.member and use.receiver == self.container and (
+                use.receiver_type != f"={use.receiver}")
             use = msgspec.structs.replace(
                 use, receiver_type=self._go_result_type(record, use.receiver_type))
+            if value and not use.receiver_type:
+                return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         if self.member:
             return self._member(record, use)
         return self._top(record, use)
@@ -701,14 +708,19 @@ class _Resolver:
                                       if s.kind is SymbolKind.METHOD and _container(s) == owner),
                                      element)
         package, dot, function = called.rpartition(".")
+        named_package = ""
         if dot:
             item = self._binding(record, package)
             if item is None:  # a variable's method: not read here
                 return "" if element else go_ctor(called)
             files = self._go_import_files(record, item.source)
+            # A path the index's directories do not end with (`github.com/go-kit/log`
+            # for the repository's root): the definitions of the package of that name.
+            named_package = "" if files else go_package(item.source)
         else:
             files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
-        named = [s for s in self._go_named(function) if s.path in files]
+        named = [s for s in self._go_named(function) if s.path in files or (
+            named_package and s.qualname.partition(".")[0] == named_package)]
         result = _go_agreed_result((s for s in named if s.kind is SymbolKind.FUNCTION), element)
         if result or element:
             return result

@@ -183,3 +183,54 @@ def test_a_versioned_import_path_names_the_package_at_the_repository_root(
         "possible": [],
         "elsewhere": [],
     }
+
+
+def test_a_value_named_as_a_type_is_no_type_and_a_root_package_is_found_by_its_name(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "go-kit", {
+        "go.mod": "module github.com/go-kit/log\n",
+        "log.go": (
+            "package log\n"
+            "\n"
+            "type Logger interface {\n"
+            "\tLog(keyvals ...interface{}) error\n"
+            "}\n"
+            "\n"
+            "func NewNopLogger() Logger { return nil }\n"
+        ),
+        "level/level.go": (
+            "package level\n"
+            "\n"
+            "import \"github.com/go-kit/log\"\n"
+            "\n"
+            "type logger struct {\n"
+            "\tnext log.Logger\n"
+            "}\n"
+            "\n"
+            "func (l *logger) Log(keyvals ...interface{}) error {\n"
+            "\treturn l.next.Log(keyvals...)\n"
+            "}\n"
+        ),
+        "log_test.go": (
+            "package log_test\n"
+            "\n"
+            "import \"github.com/go-kit/log\"\n"
+            "\n"
+            "func TestLog() {\n"
+            "\tlogger := log.Logger(nil)\n"
+            "\tlogger.Log(\"k\", \"v\")\n"
+            "\tnop := log.NewNopLogger()\n"
+            "\tnop.Log()\n"
+            "}\n"
+        ),
+    })
+    # `logger` is a value of the interface `log.Logger` (a conversion), `nop` the result of
+    # `log.NewNopLogger` (the root package, found by its name): calls through Logger.
+    declares = "which declares Log: may dispatch here"
+    assert tiers(searcher, "level/level.go", 9) == {
+        "resolved": [],
+        "possible": [("l.next", f"receiver typed Logger, {declares}", 1),
+                     ("logger", f"receiver typed Logger, {declares}", 1),
+                     ("nop", f"receiver typed Logger, {declares}", 1)],
+        "elsewhere": [],
+    }
