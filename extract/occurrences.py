@@ -710,13 +710,18 @@ class _GoTypes:
 
     def _name(self, name: str, name_type: Callable[[str], str], local: Callable[[bytes], bool],
               depth: int) -> str:
-        """A name's type: its binding's, settled; a name the file does not bind, a
+        """A name's type: its binding's, settled; for a name the file does not bind, a
         variable of the package in another file (`=CommandLine`)."""
         found = self.settle(name_type(name), name_type, local, depth)
+        return found or self.unbound(name, local)
+
+    def unbound(self, name: str, local: Callable[[bytes], bool]) -> str:
+        """`=name` for a name no scope of the file binds, and no import (a variable of
+        the package, declared in another file); "" otherwise."""
         written = name.encode()
-        if found or local(written) or written in self._module or (
-                name in self._packages) or not _IDENTIFIER.fullmatch(name):
-            return found
+        if local(written) or written in self._module or name in self._packages or (
+                not _IDENTIFIER.fullmatch(name)):
+            return ""
         return f"{_GO_VARIABLE}{name}"
 
     def _method(self, owner: str, method: str, element: bool = False) -> str:
@@ -974,12 +979,17 @@ def _occurrences(
                     separator)
                 if chained is not None and (not receiver_type or receiver_type.endswith(")")
                                             or receiver_type.startswith(_GO_RANGE)):
-                    name_type = functools.partial(
-                        _receiver_type, chain=list(stack), bindings=bindings, around=around,
-                        order=order, symbols=symbols, members=members, rules=rules,
-                        separator=separator)
-                    receiver_type = types_seen[key] = chained.type_of(
-                        receiver_node, name_type, seen.__contains__)
+                    if not receiver_type and receiver_node.type == "identifier":
+                        # Most are packages (`fmt.`) or untyped locals: no parts to read.
+                        receiver_type = chained.unbound(receiver, seen.__contains__)
+                    else:
+                        name_type = functools.partial(
+                            _receiver_type, chain=list(stack), bindings=bindings,
+                            around=around, order=order, symbols=symbols, members=members,
+                            rules=rules, separator=separator)
+                        receiver_type = chained.type_of(receiver_node, name_type,
+                                                        seen.__contains__)
+                    types_seen[key] = receiver_type
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
