@@ -28,6 +28,8 @@ it.
 Usage:
     python -m bench.reference_truth                  # every corpus of the table
     python -m bench.reference_truth requests cobra   # some
+    python -m bench.reference_truth --held-out DIR --language go   # a repository
+                                                     # outside the table (held out)
 
 Needs: `pip install jedi` (the `bench` extra), Debian's `gopls` and `golang-go`, `clangd`,
 and typescript@5 from npm (installed under `bench/out/node` on first use).
@@ -54,6 +56,9 @@ log = logging.getLogger("bench.reference_truth")
 BENCH = Path(__file__).resolve().parent
 TABLE = BENCH / "references.toml"
 OUT = BENCH / "references"
+HELD_OUT = BENCH / "out" / "references" / "held-out"
+#: The oracle of each language, for a held-out repository.
+ORACLE_OF = {"python": "jedi", "go": "gopls", "typescript": "tsserver", "c": "clangd"}
 SEED = 33
 GROUPS = {
     "class": "type", "struct": "type", "interface": "type", "trait": "type", "enum": "type",
@@ -75,6 +80,35 @@ class Entry:
     def root(self) -> Path:
         """The repository, symbolic links resolved (the oracles report resolved paths)."""
         return (self.corpus.path / self.subdir if self.subdir else self.corpus.path).resolve()
+
+    @property
+    def name(self) -> str:
+        return self.corpus.name
+
+    @property
+    def truth(self) -> Path:
+        return OUT / f"truth-{self.name}.json"
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """A repository outside the corpora table (`--held-out DIR`), seeded and asked as a
+    corpus is; its truth is kept under `bench/out/references/held-out/`, out of git (code
+    the benchmark's tables never use)."""
+
+    root: Path
+    language: str
+    oracle: str
+    name: str
+    truth: Path
+    seeds: int = 12
+
+
+def held_out(directory: Path, language: str) -> HeldOut:
+    """The held-out repository at `directory`, asked of its language's oracle."""
+    root = directory.resolve()
+    return HeldOut(root, language, ORACLE_OF[language], root.name,
+                   HELD_OUT / f"truth-{root.name}.json")
 
 
 def load_table() -> list[Entry]:
@@ -102,7 +136,7 @@ def source_files(root: Path, language: str) -> list[str]:
     return found
 
 
-def draw_seeds(entry: Entry) -> list[dict]:
+def draw_seeds(entry: Entry | HeldOut) -> list[dict]:
     """`entry.seeds` definitions per kind group, from product code, by a fixed seed."""
     from symfind.extract import extract_symbols
 
@@ -125,7 +159,7 @@ def draw_seeds(entry: Entry) -> list[dict]:
                 by_group[group].append({
                     "name": symbol.name, "qualname": symbol.qualname, "kind": str(symbol.kind),
                     "group": group, "path": rel, "line": symbol.line, "column": column})
-    rng = random.Random(f"{SEED}:{entry.corpus.name}")
+    rng = random.Random(f"{SEED}:{entry.name}")
     chosen = []
     for group, candidates in by_group.items():
         chosen += rng.sample(candidates, min(entry.seeds, len(candidates)))
@@ -407,8 +441,9 @@ ORACLES = {"jedi": jedi_uses, "gopls": gopls_uses, "tsserver": tsserver_uses,
            "clangd": clangd_uses}
 
 
-def build(entry: Entry) -> Path:
-    corpora.fetch(entry.corpus)
+def build(entry: Entry | HeldOut) -> Path:
+    if isinstance(entry, Entry):
+        corpora.fetch(entry.corpus)
     seeds = draw_seeds(entry)
     oracle = ORACLES[entry.oracle]
     version, answers = oracle(entry.root, seeds)
@@ -418,12 +453,12 @@ def build(entry: Entry) -> Path:
             uses = uses["uses"]
         seed["uses"] = uses if uses is not None else []
         seed["error"] = "" if uses is not None else "the oracle failed on this definition"
-    OUT.mkdir(parents=True, exist_ok=True)
-    out = OUT / f"truth-{entry.corpus.name}.json"
-    out.write_text(json.dumps({"corpus": entry.corpus.name, "language": entry.language,
+    out = entry.truth
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"corpus": entry.name, "language": entry.language,
                                "oracle": entry.oracle, "oracle_version": version,
                                "seeds": seeds}, indent=1) + "\n", encoding="utf-8")
-    log.info("%s: %d seeds, %d uses (%s)", entry.corpus.name, len(seeds),
+    log.info("%s: %d seeds, %d uses (%s)", entry.name, len(seeds),
              sum(len(s["uses"]) for s in seeds), version)
     return out
 
@@ -431,8 +466,15 @@ def build(entry: Entry) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="corpora (default: all of the table)")
+    parser.add_argument("--held-out", type=Path, metavar="DIR",
+                        help="instead, a repository outside the table (its truth is kept "
+                             "under bench/out/references/held-out/)")
+    parser.add_argument("--language", default="go", help="the held-out repository's language")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.held_out:
+        build(held_out(args.held_out, args.language))
+        return 0
     entries = [e for e in load_table() if not args.names or e.corpus.name in args.names]
     for entry in entries:
         if entry.oracle not in ORACLES:

@@ -27,6 +27,7 @@ Usage:
     python -m bench.references requests cobra    # some
     python -m bench.references --disagreements   # also list, per seed, what symfind and
                                                  # the oracle disagree on (for the audit)
+    python -m bench.references --held-out DIR    # a repository outside the table
 
 Writes `bench/out/references/references.md` (the tables, also printed), `.json` (the
 numbers) and, with --disagreements, `disagreements-<corpus>.md`.
@@ -50,11 +51,11 @@ from pathlib import Path
 import msgspec
 
 from bench import corpora
-from bench.reference_truth import BENCH, Entry, load_table, source_files
+from bench.reference_truth import (BENCH, Entry, HeldOut, held_out, load_table,
+                                   source_files)
 
 log = logging.getLogger("bench.references")
 
-TRUTH_DIR = BENCH / "references"
 AUDIT = BENCH / "references_audit.toml"
 OUT = BENCH / "out" / "references"
 GROUPS = ("type", "function", "method")
@@ -147,11 +148,11 @@ def index_corpus(root: Path, index_dir: Path) -> None:
     log.info("%s indexed in %.1f s", root.name, time.perf_counter() - started)
 
 
-def run_corpus(entry: Entry, audit: dict, disagreements: bool) -> dict:
+def run_corpus(entry: Entry | HeldOut, audit: dict, disagreements: bool) -> dict:
     from symfind.storage import Searcher
     from symfind.storage.references import MAX_BUDGET_MS, ReferencesQuery
 
-    truth = json.loads((TRUTH_DIR / f"truth-{entry.corpus.name}.json").read_text(encoding="utf-8"))
+    truth = json.loads(entry.truth.read_text(encoding="utf-8"))
     root = entry.root
     files = source_files(root, entry.language)
     rows = []
@@ -170,7 +171,7 @@ def run_corpus(entry: Entry, audit: dict, disagreements: bool) -> dict:
                 answer = searcher.find_references(query)
                 times.append((time.perf_counter() - started) * 1000)
                 size = len(msgspec.json.encode(answer))
-            truth_uses, aside = truth_of(root, seed, entry.corpus.name, audit)
+            truth_uses, aside = truth_of(root, seed, entry.name, audit)
             rows.append({
                 "seed": seed, "truth": truth_uses, "aside": aside,
                 "resolved": {(p, line) for p, line, _ in tiers["resolved"]},
@@ -178,8 +179,8 @@ def run_corpus(entry: Entry, audit: dict, disagreements: bool) -> dict:
                 "grep": grep_uses(root, files, seed),
                 "ms": statistics.median(times), "tokens": size / 4})
     if disagreements:
-        write_disagreements(entry.corpus.name, truth, rows)
-    return {"corpus": entry.corpus.name, "language": entry.language,
+        write_disagreements(entry.name, truth, rows)
+    return {"corpus": entry.name, "language": entry.language,
             "oracle": truth["oracle_version"], "groups": summarize(rows)}
 
 
@@ -264,13 +265,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="corpora (default: every one with a truth file)")
     parser.add_argument("--disagreements", action="store_true",
                         help="list what symfind and the oracle disagree on, per seed")
+    parser.add_argument("--held-out", type=Path, metavar="DIR",
+                        help="instead, a repository outside the table, whose truth "
+                             "`python -m bench.reference_truth --held-out DIR` wrote")
+    parser.add_argument("--language", default="go", help="the held-out repository's language")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     audit = load_audit()
     results = []
-    for entry in load_table():
+    if args.held_out:
+        results.append(run_corpus(held_out(args.held_out, args.language), audit,
+                                  args.disagreements))
+    for entry in [] if args.held_out else load_table():
         name = entry.corpus.name
-        if (args.names and name not in args.names) or not (TRUTH_DIR / f"truth-{name}.json").exists():
+        if (args.names and name not in args.names) or not entry.truth.exists():
             continue
         corpora.fetch(entry.corpus)
         results.append(run_corpus(entry, audit, args.disagreements))

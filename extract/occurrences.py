@@ -31,8 +31,11 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@hint.var` a name whose type the file shows: `@hint.type` its declared type,
   `@hint.new` a type constructed for it (`T{}`, `new T()`), or `@hint.call` the function
   called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
-  Python's `C(...)` capitalised, Go's `NewC(...)`). A name given two types, or also
-  bound without one, gets none;
+  Python's `C(...)` capitalised; in Go every call, `NewC()`, whose result `_GoTypes`
+  reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
+  name takes its elements' type). A name given two types, or also bound without one, gets
+  none;
+- `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`;
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
   `@import.module` a module bound itself (as its alias, or its own name), or
@@ -53,6 +56,7 @@ from typing import NamedTuple
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
+from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
@@ -137,6 +141,9 @@ class _Rules(NamedTuple):
     #: receiver to look its type up by). `_script_written_type`: a cast or a `new` shows
     #: it; `x!` is looked up as `x`.
     written_type: Callable[[str], tuple[str, str]] = lambda receiver: ("", receiver)
+    #: A receiver written as an expression (`b.logger`, `NewBridge(c)`, `c.Root()`) takes
+    #: a type worked out from its parts (`_GoTypes`: Go).
+    chained: bool = False
 
 
 def _python_ctor(callee: str) -> str:
@@ -152,18 +159,15 @@ def _cpp_ctor(callee: str) -> str:
     return callee.split("<", 1)[0] if last[:1].isupper() and not last.isupper() else ""
 
 
-def _go_ctor(callee: str) -> str:
-    """`Server` for `NewServer`, `http.Server` for `http.NewServer`."""
-    package, dot, last = callee.rpartition(".")
-    if len(last) > 3 and last.startswith("New") and last[3].isupper():
-        return f"{package}{dot}{last[3:]}"
-    return ""
+_GO_CALLEE = re.compile(r"\w+(?:\.\w+)?")
 
 
-def _go_package(source: str) -> str:
-    """Go binds an import path to its package's name: the path's last element (the
-    `.vN` of gopkg.in's paths dropped)."""
-    return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
+def _go_call_result(callee: str) -> str:
+    """`NewBridge()` for `b, err := NewBridge(c)`, `prometheus.NewRegistry()` for a
+    function of an imported package: the result of a call, which the query reads from the
+    function's indexed signature (`storage/references.py`), or from `go_types.go_ctor`
+    when the index does not hold it."""
+    return f"{callee}()" if _GO_CALLEE.fullmatch(callee) else ""
 
 
 _PYTHON_BUILTINS = frozenset(
@@ -262,7 +266,8 @@ _RULES: dict[str, _Rules] = {
                   builtins=_PHP_BUILTINS),
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
                      builtins=_PYTHON_BUILTINS),
-    "go": _Rules(ctor=_go_ctor, module_name=_go_package, builtins=_GO_BUILTINS),
+    "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
+                 chained=True),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
@@ -510,9 +515,11 @@ def occurrences_and_imports(
                 start = node.start_byte
                 if start not in uses:
                     uses[start] = (kind, node, member)
+    chained = (_GoTypes(captured, parsed, imports, symbols, bindings.module)
+               if rules.chained else None)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
-                               LANGUAGES[language].separator, check)
+                               LANGUAGES[language].separator, check, chained)
     return occurrences, imports
 
 
@@ -660,6 +667,180 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
             member_hints.append((var.start_point.row + 1, text, type_))
 
 
+_GO_SETTLE_STEPS = 4
+_GO_CHAIN_STEPS = 16
+#: A name no scope of the file binds: a variable of the package, declared in another file
+#: (`=CommandLine`), whose type the query reads from its indexed declaration.
+_GO_VARIABLE = "="
+#: A name bound by `range` over an expression, until its element's type is settled:
+#: `range:<the expression's start byte>`.
+_GO_RANGE = "range:"
+
+
+def _go_unsettled(type_: str) -> bool:
+    """Whether a Go receiver's type is one the query reads: a call's result (`F()`,
+    `T:M()[]`), a variable of another file (`=CommandLine`)."""
+    return type_.endswith((")", "]")) or type_.startswith(_GO_VARIABLE)
+
+
+class _GoTypes:
+    """The type of a Go receiver written as an expression, from its parts: `b.logger` the
+    type of the field `logger` of `b`'s struct when this file declares it, `x.(T)` T, a
+    call's result (`NewBridge(c)`, `c.Root()`) from the signature of the function or
+    method when this file defines it, the elements of a `range` over a call or a field
+    (`for _, sub := range c.Commands()`). A call to one defined elsewhere is left for the
+    query to read from the indexed signature (`storage/references.py`), written
+    `NewBridge()`, `prometheus.NewRegistry()`, `Command:Root()` for a method's result, and
+    `...[]` for its elements. "" when a part is unknown."""
+
+    def __init__(self, captured: dict[str, list[Node]], parsed: bytes, imports: list[Import],
+                 symbols: list[Symbol], module: dict[bytes, str]) -> None:
+        self._nodes = captured.get("struct.field", [])  # the fields of named structs
+        self._ranges = {node.start_byte: node for node in captured.get("hint.range", ())}
+        self._parsed = parsed
+        self._packages = {record.name for record in imports if record.name not in ("", "*")}
+        self._symbols = symbols
+        self._module = module  # the names this file binds at package level
+        self._fields: dict[str, dict[str, str]] | None = None
+        self._signatures: dict[str, str] | None = None  # `F` / `T.M` defined here
+
+    def _field(self, owner: str, field: str, element: bool) -> str:
+        """The type of a field of a struct this file declares (of its elements)."""
+        if self._fields is None:
+            self._fields = {}
+            for node in self._nodes:
+                spec = node.parent.parent.parent  # field_declaration_list, struct_type
+                name = spec.child_by_field_name("name") if spec is not None else None
+                written = node.child_by_field_name("type")
+                if name is None or written is None:
+                    continue
+                text = _text(written, self._parsed)
+                names = [_text(field_name, self._parsed)
+                         for field_name in node.children_by_field_name("name")]
+                # An embedded field is named by its type's last name.
+                for field_name in names or [named_type(text).rsplit(".", 1)[-1]]:
+                    if field_name:
+                        self._fields.setdefault(_text(name, self._parsed), {})[
+                            field_name] = text
+        written = self._fields.get(owner, {}).get(field, "")
+        return element_type(written) if element else named_type(written)
+
+    def _result(self, called: str, element: bool = False) -> str:
+        """The result of `F` or `T.M` (its elements) when this file defines it; else the
+        call as the query reads it (`F()`, `T:M()`, `T:M()[]`)."""
+        if self._signatures is None:
+            self._signatures = {}
+            for symbol in self._symbols:
+                if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
+                    # A Go qualname starts with the package: `graphite.Bridge.Push`.
+                    self._signatures[symbol.qualname.partition(".")[2]] = symbol.signature
+        signature = self._signatures.get(called)
+        if signature is not None:
+            return first_result(signature, element=element)
+        owner, dot, method = called.rpartition(".")
+        return (f"{owner}:{method}()" if dot else f"{called}()") + ("[]" if element else "")
+
+    def settle(self, type_: str, name_type: Callable[[str], str],
+               local: Callable[[bytes], bool], depth: int = 0) -> str:
+        """A name's type as its binding gave it, a call's result settled where this file
+        can: `NewBridge()` when it defines NewBridge, `p.addBlock()` on a local `p`, a
+        `range`'s elements (a few steps at most: `c := c.Parent()` names itself)."""
+        if depth >= _GO_SETTLE_STEPS:
+            return ""
+        if type_.startswith(_GO_RANGE):
+            node = self._ranges.get(int(type_[len(_GO_RANGE):]))
+            if node is None or node.type not in ("call_expression", "selector_expression"):
+                return ""
+            return self.type_of(node, name_type, local, depth + 1, element=True)
+        if not type_.endswith("()"):
+            return type_
+        head, dot, method = type_[:-2].rpartition(".")
+        if not dot:
+            return self._result(method)
+        if head in self._packages and not local(head.encode()):
+            return type_  # a package's function: the query reads it
+        if not _IDENTIFIER.fullmatch(head):
+            return ""
+        return self._method(self._name(head, name_type, local, depth + 1), method)
+
+    def _name(self, name: str, name_type: Callable[[str], str], local: Callable[[bytes], bool],
+              depth: int) -> str:
+        """A name's type: its binding's, settled; for a name the file does not bind, a
+        variable of the package in another file (`=CommandLine`)."""
+        found = self.settle(name_type(name), name_type, local, depth)
+        return found or self.unbound(name, local)
+
+    def unbound(self, name: str, local: Callable[[bytes], bool]) -> str:
+        """`=name` for a name no scope of the file binds, and no import (a variable of
+        the package, declared in another file); "" otherwise."""
+        written = name.encode()
+        if local(written) or written in self._module or name in self._packages or (
+                not _IDENTIFIER.fullmatch(name)):
+            return ""
+        return f"{_GO_VARIABLE}{name}"
+
+    def _method(self, owner: str, method: str, element: bool = False) -> str:
+        """The result of a method on a value of type `owner` (its elements)."""
+        if not owner:
+            return ""
+        if _go_unsettled(owner):
+            return f"{owner}:{method}()" + ("[]" if element else "")
+        return self._result(f"{owner}.{method}", element)
+
+    def type_of(self, node: Node, name_type: Callable[[str], str],
+                local: Callable[[bytes], bool], depth: int = 0, element: bool = False) -> str:
+        """`node`'s type (with `element`, of the elements `range` gives of it);
+        `name_type` gives a name's, `local` says whether a scope binds a name (a local
+        function value is no package's function). A long chain of calls (a generated
+        builder's) is not followed past `_GO_CHAIN_STEPS`."""
+        kind = node.type
+        if depth > _GO_CHAIN_STEPS:
+            return ""
+        if kind == "identifier" and not element:
+            return self._name(_text(node, self._parsed), name_type, local, depth)
+        if kind in ("parenthesized_expression", "unary_expression"):  # (x), &x, *x
+            inner = node.child_by_field_name("operand") or (
+                node.named_children[0] if node.named_children else None)
+            return "" if inner is None else self.type_of(inner, name_type, local, depth + 1,
+                                                          element)
+        if kind in ("type_assertion_expression", "composite_literal") and not element:
+            written = node.child_by_field_name("type")  # x.(T), T{}
+            return type_name(_text(written, self._parsed)) if written is not None else ""
+        if kind == "selector_expression":
+            operand = node.child_by_field_name("operand")
+            field = node.child_by_field_name("field")
+            if operand is None or field is None or self._package(operand, local):
+                return ""
+            owner = self.type_of(operand, name_type, local, depth + 1)
+            if not owner or _go_unsettled(owner):
+                return ""
+            return self._field(owner, _text(field, self._parsed), element)
+        if kind != "call_expression":
+            return ""
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "identifier":
+            name = self._parsed[function.start_byte : function.end_byte]
+            return "" if local(name) else self._result(name.decode(), element)
+        if function is None or function.type != "selector_expression":
+            return ""
+        operand = function.child_by_field_name("operand")
+        field = function.child_by_field_name("field")
+        if operand is None or field is None:
+            return ""
+        method = _text(field, self._parsed)
+        if self._package(operand, local):
+            return f"{_text(operand, self._parsed)}.{method}()" + ("[]" if element else "")
+        return self._method(self.type_of(operand, name_type, local, depth + 1), method,
+                            element)
+
+    def _package(self, node: Node, local: Callable[[bytes], bool]) -> bool:
+        """Whether `node` is the name of an imported package (not shadowed by a local)."""
+        if node.type != "identifier":
+            return False
+        name = self._parsed[node.start_byte : node.end_byte]
+        return name.decode() in self._packages and not local(name)
+
+
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                rules: _Rules) -> str | None:
     """The type one hint pattern rooted at `root` gives `var` (a declared type first,
@@ -671,11 +852,14 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         named = captures.get("hint.var") or captures.get("hint.member")
         if not named or named[0] != var:
             continue
-        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor"):
+        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
+                        "hint.range"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:
         return None
+    if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
+        return f"{_GO_RANGE}{found['hint.range'].start_byte}"
     if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
         found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
     if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
@@ -763,7 +947,7 @@ def _occurrences(
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
-    check: Callable[[], None],
+    check: Callable[[], None], chained: _GoTypes | None = None,
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together."""
@@ -848,6 +1032,19 @@ def _occurrences(
                 receiver_type = types_seen[key] = _receiver_type(
                     receiver, stack, bindings, around, order, symbols, members, rules,
                     separator)
+                if chained is not None and (not receiver_type or receiver_type.endswith(")")
+                                            or receiver_type.startswith(_GO_RANGE)):
+                    if not receiver_type and receiver_node.type == "identifier":
+                        # Most are packages (`fmt.`) or untyped locals: no parts to read.
+                        receiver_type = chained.unbound(receiver, seen.__contains__)
+                    else:
+                        name_type = functools.partial(
+                            _receiver_type, chain=list(stack), bindings=bindings,
+                            around=around, order=order, symbols=symbols, members=members,
+                            rules=rules, separator=separator)
+                        receiver_type = chained.type_of(receiver_node, name_type,
+                                                        seen.__contains__)
+                    types_seen[key] = receiver_type
         if column:
             prefix = parsed[start - column : start]
             if not prefix.isascii():

@@ -24,7 +24,12 @@ History:
   from "m"` binds the module); `super` has its class's base for type; a receiver's own
   text types it (`(x as C)`, `(<C>x)`, `new C()`; `x!` is `x`); a declared union type
   (`A<T> | B`) gives no type, `T | null` and `Partial<T>` give `T`.
+- 6: Go receivers' types from their parts: a struct field of this file (`b.logger`), a
+  call's first result (`b, err := NewBridge(c)`, `c.Root()`: from the signature when the
+  file defines the function, else left as `NewBridge()` / `Command:Root()` for the
+  query), a `range`'s elements, a type assertion (`c, ok := x.(*T)`), a package variable
+  of another file (`=CommandLine`, for the query).
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 5
+EXTRACTION_VERSION = 6

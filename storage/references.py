@@ -1,6 +1,6 @@
 """Where a definition is used: the index's stored uses resolved at query time, in tiers.
 
-Imports: tantivy, msgspec, `extract.records`, `storage` modules.
+Imports: tantivy, msgspec, `extract.records`, `extract.go_types`, `storage` modules.
 
 Nothing spanning files is stored (`storage/uses.py`): each file keeps its own uses and
 imports, and everything that ties a use in one file to a definition in another is worked
@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 import msgspec
 import tantivy
 
+from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
 from symfind.storage.freshness import describe, is_partial
@@ -508,6 +509,10 @@ class _Resolver:
                 self.other_top[other.path].append(other)
         self.providers: set[str] = {target.path}
         self._mapped: dict[tuple[str, str, str], set[str]] = {}
+        self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
+        self._go_embedding: dict[str, bool] = {}
+        self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
+        self._go_definitions: dict[str, list[Symbol]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -632,6 +637,16 @@ class _Resolver:
             if other:  # TypeScript's `type DIRTY` and `const DIRTY`: one name, two things
                 return _Verdict(Tier.ELSEWHERE, f"a use of the {other} named {self.name}",
                                 f"the {other} named {self.name}")
+        if record.language == "go" and _go_unsettled(use.receiver_type):
+            # A Go name the file binds (`logger := log.Logger(f)`) is a value, even named
+            # as the target's type is: only a name it does not bind (`=logger`) may be
+            # the type itself (`logger.Log(l, kv)`, a method expression).
+            value = self.member and use.receiver == self.container and (
+                use.receiver_type != f"={use.receiver}")
+            use = msgspec.structs.replace(
+                use, receiver_type=self._go_result_type(record, use.receiver_type))
+            if value and not use.receiver_type:
+                return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         if self.member:
             return self._member(record, use)
         return self._top(record, use)
@@ -690,7 +705,7 @@ class _Resolver:
                 return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
             if paths:
                 return self._elsewhere_in(paths, module)
-            if language == "go" and _last(module) == self._package():
+            if language == "go" and go_package(module) == self._package():
                 return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
             return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
         item = self._binding(record, use.name)
@@ -747,6 +762,120 @@ class _Resolver:
             return self._elsewhere_in(paths, source)
         return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
 
+    # -- Go: the results of calls, from the indexed signatures ------------------------------
+
+    def _go_result_type(self, record: FileUses, written: str) -> str:
+        """The type extraction left as a call (`NewBridge()`, `prometheus.NewRegistry()`,
+        `Command:Root()`, `NewBridge():Root()`): the function's or method's first result
+        in its indexed signature; a conversion (`Labels(m)`) its type; else Go's naming of
+        constructors (`NewServer()` → `Server`); "" when nothing says."""
+        key = (record.path, written)
+        if key not in self._go_results:
+            self._go_results[key] = self._go_read_result(record, written)
+        return self._go_results[key]
+
+    def _go_read_result(self, record: FileUses, written: str) -> str:
+        if written.startswith("=") and ":" not in written:
+            return self._go_variable(record, written[1:])
+        element = written.endswith("[]")  # the elements `range` gives of the result
+        called = written.removesuffix("[]")[:-2]
+        base, method_sep, method = called.rpartition(":")
+        if method_sep:  # a method's result, on the type of what it is called on
+            owner = self._go_result_type(record, base) if _go_unsettled(base) else base
+            if not owner:
+                return ""
+            owner = _last(owner)
+            return _go_agreed_result((s for s in self._go_named(method)
+                                      if s.kind is SymbolKind.METHOD and _container(s) == owner),
+                                     element)
+        package, dot, function = called.rpartition(".")
+        named_package = ""
+        if dot:
+            item = self._binding(record, package)
+            if item is None:  # a variable's method: not read here
+                return "" if element else go_ctor(called)
+            files = self._go_import_files(record, item.source)
+            # A path the index's directories do not end with (`github.com/go-kit/log`
+            # for the repository's root): the definitions of the package of that name.
+            named_package = "" if files else go_package(item.source)
+        else:
+            files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
+        named = [s for s in self._go_named(function) if s.path in files or (
+            named_package and s.qualname.partition(".")[0] == named_package)]
+        result = _go_agreed_result((s for s in named if s.kind is SymbolKind.FUNCTION), element)
+        if result or element:
+            return result
+        if any(s.kind in _CLASS_KINDS for s in named):  # a conversion: `Labels(m)`
+            return f"{package}{dot}{function}"
+        return go_ctor(called)
+
+    def _go_variable(self, record: FileUses, name: str) -> str:
+        """The type of a variable of the record's package that another file declares
+        (`var CommandLine = NewFlagSet(...)`): its declared type, or its value's, read from
+        its indexed declaration (a call's result in the declaring file's own imports)."""
+        files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
+        declared = [s for s in self._go_named(name) if s.path in files
+                    and s.kind in (SymbolKind.VARIABLE, SymbolKind.CONSTANT)]
+        if len(declared) != 1:
+            return ""
+        written = variable_type(declared[0].signature)
+        if not _go_unsettled(written):
+            return written
+        home = self.index.uses_of_file(declared[0].path)
+        return self._go_result_type(home, written) if home is not None else ""
+
+    def _go_named(self, name: str) -> list[Symbol]:
+        """`definitions_named`, once per name (the same functions and types are asked of
+        for many files)."""
+        if name not in self._go_definitions:
+            self._go_definitions[name] = self.index.definitions_named(name)
+        return self._go_definitions[name]
+
+    def _go_import_files(self, record: FileUses, source: str) -> set[str]:
+        """The files of the package a Go import path names: as `_go_package_files` maps
+        it, else (a module path the index's directories do not end with, as
+        `example.com/m/push` for `push/`) the one directory named as the path's last
+        element, for a path outside the standard library (a dot in its first element)."""
+        files = self._module_files(record, source)
+        if files or "." not in source.split("/", 1)[0]:
+            return files
+        named = [files for directory, files in _go_directories(self.files).items()
+                 if posixpath.basename(directory) == go_package(source)]
+        return set(named[0]) if len(named) == 1 else set()
+
+    def _go_embeds(self, typed: str) -> bool:
+        """Whether a Go type of that name embeds another (an interface embedding one that
+        declares the method, a struct whose embedded field has it): the method may be
+        promoted from there."""
+        if typed not in self._go_embedding:
+            paths = {s.path for s in self._go_named(typed) if s.kind in _CLASS_KINDS}
+            self._go_embedding[typed] = any(
+                use.kind is UseKind.INHERIT and _last(use.enclosing) == typed
+                for path in sorted(paths) for use in uses_of_all(self.index, path))
+        return self._go_embedding[typed]
+
+    def _go_other_package(self, record: FileUses, written: str) -> _Verdict | None:
+        """A Go receiver typed with the name of the target's type that names another
+        package's type (`Logger` in package promhttp, when the target is graphite's
+        `Logger.Println`), or None when the type is the target's or nothing says."""
+        package, dot, name = written.rpartition(".")
+        if dot:
+            item = self._binding(record, package)
+            if item is None:
+                return None
+            files = self._go_import_files(record, item.source)
+        else:
+            files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
+        if posixpath.dirname(self.target.path) in {posixpath.dirname(f) for f in files}:
+            return None
+        if not any(s.kind in _CLASS_KINDS and s.path in files
+                   for s in self._go_named(name)):
+            return None  # not a type that package defines: matched by name, as elsewhere
+        member = next((s for s in self.others if _container(s) == name and s.path in files),
+                      None)
+        return _Verdict(Tier.ELSEWHERE, f"receiver is another package's {name}",
+                        _where(member) if member else f"members of {written}")
+
     def _package(self) -> str:
         parts = qualifier_parts(self.target.qualname)
         return parts[0] if self.target.language == "go" and len(parts) > 1 else ""
@@ -755,6 +884,15 @@ class _Resolver:
         owner = self.container
         if use.receiver_type:
             typed = _last(use.receiver_type)
+            if typed == owner and record.language == "go":
+                # A bare type means the same in the package's files; a qualified one
+                # follows the file's imports.
+                key = (record.path if "." in use.receiver_type
+                       else posixpath.dirname(record.path), use.receiver_type)
+                if key not in self._go_packages:
+                    self._go_packages[key] = self._go_other_package(record, use.receiver_type)
+                if self._go_packages[key] is not None:
+                    return self._go_packages[key]
             if typed in self.family:
                 head = _head(use.receiver)
                 how = ("self" if head in {"self", "cls", "this"} else
@@ -772,6 +910,9 @@ class _Resolver:
             if record.language in _SCRIPT_LANGUAGES and self._type_alias(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, a type alias: it "
                                 f"may name {owner} or a union with it")
+            if record.language == "go" and self._go_embeds(typed):
+                return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which embeds a type "
+                                f"that may have {self.name}: may dispatch here")
             if self._indexed_type(typed):  # its subclasses are all known: not one of them
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
                                 f"members of {typed}")
@@ -799,6 +940,19 @@ class _Resolver:
         for others in self.other_top.values():
             return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", _where(others[0]))
         return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", "bare names")
+
+
+def _go_unsettled(type_: str) -> bool:
+    """Whether a Go receiver's type is left for the query: a call's result (`NewBridge()`,
+    `Command:Root()`, `...[]` its elements), a variable of another file (`=CommandLine`)."""
+    return type_.endswith((")", "]")) or type_.startswith("=")
+
+
+def _go_agreed_result(functions: Iterable[Symbol], element: bool = False) -> str:
+    """The type of the first result the functions' signatures give (of its elements),
+    when they all give the same one ("" when none does, or they differ)."""
+    results = {first_result(symbol.signature, element=element) for symbol in functions}
+    return results.pop() if len(results) == 1 else ""
 
 
 def uses_of_all(index: UseIndex, path: str) -> list[Use]:

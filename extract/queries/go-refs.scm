@@ -62,7 +62,8 @@
 (type_identifier) @ref.type
 (identifier) @ref.plain
 
-; --- Receiver types: declared types, composite literals, `new(T)`, `NewT()`.
+; --- Receiver types: declared types, composite literals, `new(T)`, a call's result
+; (`NewT()`, read from the function's signature when the query runs).
 (parameter_declaration name: (identifier) @hint.var type: (_) @hint.type) @hint
 (var_spec . name: (identifier) @hint.var . type: (_) @hint.type) @hint
 (var_spec . name: (identifier) @hint.var .
@@ -79,6 +80,23 @@
   right: (expression_list . (call_expression
     function: (identifier) @hint.call
     arguments: (argument_list . (_) @hint.arg .)) .)) @hint
+; `c := x.(*T)`, `c, ok := x.(*T)`: the first name takes the asserted type.
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var)
+  right: (expression_list . (type_assertion_expression type: (_) @hint.type) .)) @hint
+; `b, err := NewBridge(c)`: the first name takes the call's first result.
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var (identifier))
+  right: (expression_list . (call_expression
+    function: [(identifier) (selector_expression)] @hint.call) .)) @hint
+
+; `for _, sub := range c.Commands()`: the value, the type of the elements.
+(range_clause
+  left: (expression_list . (_) . (identifier) @hint.var .)
+  right: (_) @hint.range) @hint
+
+; --- The fields of named structs, for receivers such as `b.logger` (`_GoTypes`).
+(type_spec type: (struct_type (field_declaration_list (field_declaration) @struct.field)))
 
 ; --- Imports: `"net/http"` binds `http`, `h "net/http"` binds `h`, `. "strings"` all.
 (import_spec !name path: (_) @import.module) @import

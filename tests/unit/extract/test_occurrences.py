@@ -238,15 +238,120 @@ def test_go_receivers_and_declared_names_have_their_type() -> None:
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
-        ("NewConn", "attribute_call", "pool", ""),
+        ("NewConn", "attribute_call", "pool", "=pool"),  # a package variable of another file
         ("x", "attribute_call", "s", "Server"),
         ("y", "attribute_call", "r", "h.Request"),
         ("z", "attribute_call", "b", "bytes.Buffer"),
         ("w", "attribute_call", "c", "Config"),
-        ("v", "attribute_call", "d", "Client"),
-        ("u", "attribute_call", "e", "pool.Conn"),
+        ("v", "attribute_call", "d", "NewClient()"),  # its signature is read by the query
+        ("u", "attribute_call", "e", "=pool:NewConn()"),  # `pool`: no import of this file
         ("t", "attribute_call", "f", "Thing"),
-        ("s", "attribute_call", "g", ""),
+        ("s", "attribute_call", "g", "build()"),
+    ]
+
+
+def test_go_a_field_of_a_struct_the_file_declares_types_a_receiver() -> None:
+    source = (
+        "package p\n"
+        "import \"example.com/api\"\n"
+        "type Bridge struct {\n"
+        "\tlogger Logger\n"
+        "\tclient, backup *api.Client\n"
+        "\tbyName map[string]*Handler\n"
+        "\t*Base\n"
+        "}\n"
+        "func (b *Bridge) Run() {\n"
+        "\tb.logger.Println(); b.client.URL(); b.backup.URL(); b.Base.Close()\n"
+        "\tb.byName.Get(); b.other.Do(); api.Default.Get()\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("Println", "attribute_call", "b.logger", "Logger"),
+        ("URL", "attribute_call", "b.client", "api.Client"),
+        ("URL", "attribute_call", "b.backup", "api.Client"),
+        ("Close", "attribute_call", "b.Base", "Base"),  # embedded: named by its type
+        ("Get", "attribute_call", "b.byName", ""),  # a map has no methods of its own
+        ("Do", "attribute_call", "b.other", ""),  # no such field here
+        ("Get", "attribute_call", "api.Default", ""),  # a package's variable
+    ]
+
+
+def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -> None:
+    source = (
+        "package p\n"
+        "import \"example.com/cobra\"\n"
+        "func NewBridge() (*Bridge, error) { return nil, nil }\n"
+        "func (c *Command) Root() *Command { return c }\n"
+        "func use(c *Command, f func() *Bridge) {\n"
+        "\tb, err := NewBridge(); b.Push()\n"
+        "\tc.Root().Execute(); c.Parent().Execute(); c.Root().Parent().Execute()\n"
+        "\tr, _ := c.Root(), 1; r.Close()\n"
+        "\tcmd := cobra.NewCommand(); cmd.Execute(); cobra.Find(c).Execute()\n"
+        "\tp := c.Parent(); p.Close()\n"
+        "\tf().Push(); Other().Push(); err.Error()\n"
+        "\tn := n.Next(); n.Close()\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("Push", "attribute_call", "b", "Bridge"),  # NewBridge is defined here
+        ("Root", "attribute_call", "c", "Command"),
+        ("Execute", "attribute_call", "c.Root()", "Command"),  # so is Command.Root
+        ("Parent", "attribute_call", "c", "Command"),
+        ("Execute", "attribute_call", "c.Parent()", "Command:Parent()"),  # for the query
+        ("Root", "attribute_call", "c", "Command"),
+        ("Parent", "attribute_call", "c.Root()", "Command"),
+        ("Execute", "attribute_call", "c.Root().Parent()", "Command:Parent()"),
+        ("Root", "attribute_call", "c", "Command"),
+        ("Close", "attribute_call", "r", ""),  # two values: no call's first result
+        ("NewCommand", "attribute_call", "cobra", ""),
+        ("Execute", "attribute_call", "cmd", "cobra.NewCommand()"),
+        ("Find", "attribute_call", "cobra", ""),
+        ("Execute", "attribute_call", "cobra.Find(c)", "cobra.Find()"),
+        ("Parent", "attribute_call", "c", "Command"),
+        ("Close", "attribute_call", "p", "Command:Parent()"),
+        ("Push", "attribute_call", "f()", ""),  # a local function value
+        ("Push", "attribute_call", "Other()", "Other()"),
+        ("Error", "attribute_call", "err", ""),  # the call's second result: not typed
+        ("Next", "attribute_call", "n", ""),
+        ("Close", "attribute_call", "n", ""),  # `n := n.Next()` names itself
+    ]
+
+
+def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_type(
+) -> None:
+    """`x.(T)` types a receiver, and the name it is assigned to (`c, ok := x.(T)`)."""
+    source = (
+        "package p\n"
+        "type Command struct {\n"
+        "\tflags map[string]*Flag\n"
+        "\tcommands []*Command\n"
+        "\tparent *Command\n"
+        "}\n"
+        "func (c *Command) Commands() []*Command { return c.commands }\n"
+        "func (c *Command) walk(all []*Command, v Value) {\n"
+        "\tfor _, sub := range c.Commands() { sub.Run() }\n"
+        "\tfor name, flag := range c.flags { flag.Set(name) }\n"
+        "\tfor _, child := range c.parent.Groups() { child.Add() }\n"
+        "\tfor _, each := range all { each.Run() }\n"
+        "\tfor i := range c.commands { i.Run() }\n"
+        "\tv.(*Flag).Set(); (&Flag{}).Set()\n"
+        "\tw := v.(*Flag); w.Set()\n"
+        "\tu, ok := v.(Value); u.Set(); ok.Set()\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("Commands", "attribute_call", "c", "Command"),
+        ("Run", "attribute_call", "sub", "Command"),
+        ("Set", "attribute_call", "flag", "Flag"),
+        ("Groups", "attribute_call", "c.parent", "Command"),
+        ("Add", "attribute_call", "child", "Command:Groups()[]"),  # the query reads Groups
+        ("Run", "attribute_call", "each", ""),  # a name's declared type loses its `[]`
+        ("Run", "attribute_call", "i", ""),  # one name: the index
+        ("Set", "attribute_call", "v.(*Flag)", "Flag"),
+        ("Set", "attribute_call", "(&Flag{})", "Flag"),
+        ("Set", "attribute_call", "w", "Flag"),
+        ("Set", "attribute_call", "u", "Value"),
+        ("Set", "attribute_call", "ok", ""),
     ]
 
 

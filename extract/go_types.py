@@ -1,0 +1,161 @@
+"""Go's types as its source writes them, for the receivers of references: what a
+function's signature says its first result is (the type a call assigns: `b, err :=
+NewBridge(c)`), what a package variable's declaration says its type is, Go's naming of
+constructors and of imported packages. Read by `extract/occurrences.py` within a file and
+by `storage/references.py` across files, from the indexed signatures: one reading for
+both (the one module of `extract` that `storage` imports besides `extract.records`).
+
+Imports: the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TYPE_NAME = re.compile(r"\w+(?:\.\w+)?")
+
+
+#: Results that name no type a method can be called on (`[]T`, `map[K]V`, `chan T`).
+_UNNAMED = ("[", "map[", "chan", "<-chan", "func", "interface", "struct")
+
+
+def first_result(signature: str, *, element: bool = False) -> str:
+    """The type of the first result of a Go function or method as its signature writes it
+    (`func NewBridge(c *Config) (*Bridge, error)` → `Bridge`, an interface's `Root()
+    *Command` → `Command`); with `element`, the type of its elements (`Commands()
+    []*Command` → `Command`, for `range`); "" when it has none, or the signature is cut
+    short."""
+    written, generic = _first_result(signature)
+    found = element_type(written) if element else named_type(written)
+    return "" if found in generic else found
+
+
+def named_type(written: str) -> str:
+    """The type a method can be called on, as written (`*List[T]` → `List`,
+    `*prometheus.Registry` → `prometheus.Registry`); "" for a slice, a map, a channel, a
+    function or a literal type."""
+    if not written or written.lstrip("*").startswith(_UNNAMED):
+        return ""
+    found = written.lstrip("*").split("[", 1)[0].strip()
+    return found if _TYPE_NAME.fullmatch(found) else ""
+
+
+def element_type(written: str) -> str:
+    """The type of the elements `range` gives of a slice, an array, a map or a channel
+    (`[]*Command`, `map[string]*Flag`, `chan Metric`), as `named_type`; "" for any other."""
+    written = written.strip().lstrip("*")
+    if written.startswith("["):
+        close = _closing(written, 0)
+        return named_type(written[close + 1:].strip()) if close > 0 else ""
+    if written.startswith("map["):
+        close = _closing(written, 3)
+        return named_type(written[close + 1:].strip()) if close > 0 else ""
+    for prefix in ("chan ", "<-chan "):
+        if written.startswith(prefix):
+            return named_type(written.removeprefix(prefix).strip())
+    return ""
+
+
+_VARIABLE = re.compile(r"(\w+)\s*(?P<type>[^=]*?)\s*(?:=\s*(?P<value>.*))?")
+_VALUE_CALL = re.compile(r"(\w+(?:\.\w+)?)\s*\(")
+_VALUE_LITERAL = re.compile(r"&?\s*(\w+(?:\.\w+)?)\s*\{")
+
+
+def variable_type(declaration: str) -> str:
+    """The type a package variable's declaration gives it, as its signature writes it:
+    the declared type (`x Registerer = ...` → `Registerer`), a composite literal's
+    (`= &Registry{...}` → `Registry`), or a call's result left for the caller to read
+    (`= NewFlagSet(...)` → `NewFlagSet()`, `= errors.New(...)` → `errors.New()`); ""
+    otherwise (several names, an expression)."""
+    match = _VARIABLE.fullmatch(declaration.strip())
+    if match is None:
+        return ""
+    if match["type"]:
+        return named_type(match["type"])
+    value = (match["value"] or "").strip()
+    if value.startswith("new("):
+        return named_type(value[4:].split(")", 1)[0])
+    literal = _VALUE_LITERAL.match(value)
+    if literal:
+        return literal[1]
+    call = _VALUE_CALL.match(value)
+    return f"{call[1]}()" if call and call[1] != "func" else ""  # not a function literal
+
+
+def _first_result(signature: str) -> tuple[str, set[str]]:
+    """The first result's type as written, and the type parameters' names."""
+    text = signature.strip()
+    declared = text.startswith("func")  # else an interface's method: `Root() *Command`
+    at = _skip_space(text, 4) if declared else 0
+    if declared and text[at:at + 1] == "(":
+        at = _skip_space(text, _closing(text, at) + 1)  # the method's receiver
+    while at < len(text) and (text[at].isalnum() or text[at] == "_"):
+        at += 1  # the name
+    generic: set[str] = set()
+    if text[at:at + 1] == "[":
+        close = _closing(text, at)
+        generic = {part.split(" ", 1)[0] for part in _split(text[at + 1:close])}
+        at = close + 1
+    if at <= 0 or at >= len(text) or text[at] != "(":
+        return "", generic
+    end = _closing(text, at)
+    if end < 0:
+        return "", generic
+    rest = text[end + 1:].strip().removesuffix("{").strip()
+    if rest.startswith("("):
+        close = _closing(rest, 0)
+        if close < 0:
+            return "", generic
+        parts = _split(rest[1:close])
+        named = [part for part in parts if " " in part and not part.startswith(_UNNAMED)]
+        rest = named[0].split(" ", 1)[1].strip() if named else (parts[0] if parts else "")
+    return rest, generic
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] == " ":
+        at += 1
+    return at
+
+
+def _closing(text: str, at: int) -> int:
+    """The index of the bracket closing the one at `at`, or -1."""
+    depth = 0
+    for index in range(at, len(text)):
+        if text[index] in "([{":
+            depth += 1
+        elif text[index] in ")]}":
+            depth -= 1
+            if not depth:
+                return index
+    return -1
+
+
+def _split(text: str) -> list[str]:
+    """A parameter or result list's parts, at its top-level commas."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and not depth:
+            parts.append(text[start:index].strip())
+            start = index + 1
+    parts.append(text[start:].strip())
+    return [part for part in parts if part]
+
+
+def go_ctor(callee: str) -> str:
+    """`Server` for `NewServer`, `http.Server` for `http.NewServer`: Go's naming of
+    constructors, for a function whose signature the index does not hold."""
+    package, dot, last = callee.rpartition(".")
+    if len(last) > 3 and last.startswith("New") and last[3].isupper():
+        return f"{package}{dot}{last[3:]}"
+    return ""
+
+
+def go_package(source: str) -> str:
+    """Go binds an import path to its package's name: the path's last element (the
+    `.vN` of gopkg.in's paths dropped)."""
+    return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])

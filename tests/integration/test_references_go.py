@@ -1,0 +1,236 @@
+"""Go method references through a real index: receivers typed by a call's result read
+from the indexed signature of a function in another file or package, by a struct's field,
+by a `range`, by the declaration of a package variable in another file; a type of the
+same name in another package; interfaces that embed one declaring the method. The files
+are extracted for real (`searcher_over`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage import ReferencesQuery, Searcher
+from tests.integration.conftest import searcher_over
+
+GO_FILES = {
+    "go.mod": "module example.com/m\n",
+    "graphite/bridge.go": (
+        "package graphite\n"
+        "\n"
+        "type Logger interface {\n"
+        "\tPrintln(v ...interface{})\n"
+        "}\n"
+        "\n"
+        "type Bridge struct {\n"
+        "\tlogger Logger\n"
+        "}\n"
+        "\n"
+        "func NewBridge() (*Bridge, error) { return &Bridge{}, nil }\n"
+        "\n"
+        "func (b *Bridge) Push() error {\n"
+        "\tb.logger.Println(\"pushed\")\n"
+        "\treturn nil\n"
+        "}\n"
+        "\n"
+        "func (b *Bridge) Peers() []*Bridge { return nil }\n"
+    ),
+    "graphite/bridge_test.go": (
+        "package graphite\n"
+        "\n"
+        "type pusher interface {\n"
+        "\tPush() error\n"
+        "}\n"
+        "\n"
+        "type pushCloser interface {\n"
+        "\tpusher\n"
+        "\tClose()\n"
+        "}\n"
+        "\n"
+        "func TestPush(p pushCloser) {\n"
+        "\tb, err := NewBridge()\n"
+        "\tif err != nil {\n"
+        "\t\treturn\n"
+        "\t}\n"
+        "\tb.Push()\n"
+        "\tfor _, peer := range b.Peers() {\n"
+        "\t\tpeer.Push()\n"
+        "\t}\n"
+        "\tp.Push()\n"
+        "}\n"
+    ),
+    "graphite/defaults.go": (
+        "package graphite\n"
+        "\n"
+        "import \"example.com/m/push\"\n"
+        "\n"
+        "var DefaultBridge = &Bridge{}\n"
+        "\n"
+        "var defaultPusher = push.New()\n"
+    ),
+    "graphite/flush.go": (
+        "package graphite\n"
+        "\n"
+        "func Flush() {\n"
+        "\tDefaultBridge.Push()\n"
+        "\tdefaultPusher.Push()\n"
+        "}\n"
+    ),
+    "push/push.go": (
+        "package push\n"
+        "\n"
+        "type Pusher struct{}\n"
+        "\n"
+        "func New() *Pusher { return &Pusher{} }\n"
+        "\n"
+        "func (p *Pusher) Push() error { return nil }\n"
+    ),
+    "promhttp/http.go": (
+        "package promhttp\n"
+        "\n"
+        "type Logger interface {\n"
+        "\tPrintln(v ...interface{})\n"
+        "}\n"
+        "\n"
+        "type HandlerOpts struct {\n"
+        "\tErrorLog Logger\n"
+        "}\n"
+        "\n"
+        "func serve(opts HandlerOpts) {\n"
+        "\topts.ErrorLog.Println(\"failed\")\n"
+        "}\n"
+    ),
+    "cmd/main.go": (
+        "package main\n"
+        "\n"
+        "import (\n"
+        "\t\"example.com/m/graphite\"\n"
+        "\t\"example.com/m/push\"\n"
+        ")\n"
+        "\n"
+        "func main() {\n"
+        "\tb, _ := graphite.NewBridge()\n"
+        "\tb.Push()\n"
+        "\tp := push.New()\n"
+        "\tp.Push()\n"
+        "\tfor _, peer := range b.Peers() {\n"
+        "\t\tpeer.Push()\n"
+        "\t}\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def go_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return searcher_over(tmp_path_factory, "go-refs", GO_FILES)
+
+
+def tiers(searcher: Searcher, path: str, line: int) -> dict:
+    answer = searcher.find_references(ReferencesQuery(path=path, line=line))
+    return {
+        "resolved": [(g.path, s.line, s.reason) for g in answer.groups for s in g.sites],
+        "possible": [(g.receiver, g.reason, g.count) for g in answer.possible_groups],
+        "elsewhere": [(g.of, g.reason, g.count) for g in answer.elsewhere_groups],
+    }
+
+
+def test_a_calls_result_is_typed_by_the_indexed_signature_in_any_file(
+        go_searcher: Searcher) -> None:
+    assert tiers(go_searcher, "graphite/bridge.go", 13) == {
+        "resolved": [  # the target's directory first, then others, then tests
+            ("graphite/flush.go", 4, "receiver is a Bridge"),  # a variable of defaults.go
+            ("cmd/main.go", 10, "receiver is a Bridge"),  # b from graphite.NewBridge()
+            ("cmd/main.go", 14, "receiver is a Bridge"),  # range over b.Peers()
+            ("graphite/bridge_test.go", 17, "receiver is a Bridge"),  # NewBridge()
+            ("graphite/bridge_test.go", 19, "receiver is a Bridge"),
+        ],
+        "possible": [
+            ("p", "receiver typed pushCloser, which embeds a type that may have Push: "
+                  "may dispatch here", 1),
+        ],
+        "elsewhere": [  # push.New(), read from its signature (in defaults.go's imports)
+            ("push.Pusher.Push (push/push.go:7)", "receiver is a Pusher", 2),
+        ],
+    }
+
+
+def test_a_field_types_its_receiver_and_another_packages_type_is_elsewhere(
+        go_searcher: Searcher) -> None:
+    assert tiers(go_searcher, "graphite/bridge.go", 4) == {
+        "resolved": [("graphite/bridge.go", 14, "receiver is a Logger")],  # b.logger
+        "possible": [],
+        "elsewhere": [("promhttp.Logger.Println (promhttp/http.go:4)",
+                       "receiver is another package's Logger", 1)],
+    }
+
+
+def test_a_versioned_import_path_names_the_package_at_the_repository_root(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "go-yaml", {
+        "go.mod": "module gopkg.in/yaml.v3\n",
+        "yaml.go": "package yaml\n\nfunc NewDecoder() *Decoder { return nil }\n",
+        "decode_test.go": (
+            "package yaml_test\n"
+            "\n"
+            "import \"gopkg.in/yaml.v3\"\n"
+            "\n"
+            "func TestDecode() {\n"
+            "\tyaml.NewDecoder()\n"
+            "}\n"
+        ),
+    })
+    assert tiers(searcher, "yaml.go", 3) == {
+        "resolved": [("decode_test.go", 6, "package yaml, matched by name")],
+        "possible": [],
+        "elsewhere": [],
+    }
+
+
+def test_a_value_named_as_a_type_is_no_type_and_a_root_package_is_found_by_its_name(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "go-kit", {
+        "go.mod": "module github.com/go-kit/log\n",
+        "log.go": (
+            "package log\n"
+            "\n"
+            "type Logger interface {\n"
+            "\tLog(keyvals ...interface{}) error\n"
+            "}\n"
+            "\n"
+            "func NewNopLogger() Logger { return nil }\n"
+        ),
+        "level/level.go": (
+            "package level\n"
+            "\n"
+            "import \"github.com/go-kit/log\"\n"
+            "\n"
+            "type logger struct {\n"
+            "\tnext log.Logger\n"
+            "}\n"
+            "\n"
+            "func (l *logger) Log(keyvals ...interface{}) error {\n"
+            "\treturn l.next.Log(keyvals...)\n"
+            "}\n"
+        ),
+        "log_test.go": (
+            "package log_test\n"
+            "\n"
+            "import \"github.com/go-kit/log\"\n"
+            "\n"
+            "func TestLog() {\n"
+            "\tlogger := log.Logger(nil)\n"
+            "\tlogger.Log(\"k\", \"v\")\n"
+            "\tnop := log.NewNopLogger()\n"
+            "\tnop.Log()\n"
+            "}\n"
+        ),
+    })
+    # `logger` is a value of the interface `log.Logger` (a conversion), `nop` the result of
+    # `log.NewNopLogger` (the root package, found by its name): calls through Logger.
+    declares = "which declares Log: may dispatch here"
+    assert tiers(searcher, "level/level.go", 9) == {
+        "resolved": [],
+        "possible": [("l.next", f"receiver typed Logger, {declares}", 1),
+                     ("logger", f"receiver typed Logger, {declares}", 1),
+                     ("nop", f"receiver typed Logger, {declares}", 1)],
+        "elsewhere": [],
+    }

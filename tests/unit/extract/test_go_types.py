@@ -1,0 +1,76 @@
+"""Go's types as its source writes them (`extract/go_types.py`): a signature's first
+result, a package variable's type, as `storage/references.py` and
+`extract/occurrences.py` read them for a receiver's type."""
+
+from __future__ import annotations
+
+from symfind.extract.go_types import first_result, variable_type
+
+SIGNATURES = [
+    "func NewBridge(c *Config) (*Bridge, error)",
+    "func (c *Command) Root() *Command",
+    "Root() *Command",  # an interface's method
+    "func (c *Command) Commands() []*Command",
+    "func Index() map[string]*Flag",
+    "func Watch() (<-chan Event, error)",
+    "func split() (head, rest string, err error)",
+    "func (r *Registry) Gather() ([]*dto.MetricFamily, error)",
+    "func NewList[T any](items ...T) *List[T]",
+    "func First[T any](items []T) T",
+    "func NewRegistry() *prometheus.Registry {",
+    "func Close()",
+    "func Handler() func(w Writer)",
+    "func Wide(a int,",  # cut at its first line
+    "",
+]
+
+
+def test_first_result_and_its_elements() -> None:
+    assert [(first_result(s), first_result(s, element=True)) for s in SIGNATURES] == [
+        ("Bridge", ""),
+        ("Command", ""),
+        ("Command", ""),
+        ("", "Command"),
+        ("", "Flag"),
+        ("", "Event"),
+        ("string", ""),
+        ("", "dto.MetricFamily"),
+        ("List", ""),
+        ("", ""),  # a type parameter names no type
+        ("prometheus.Registry", ""),
+        ("", ""),
+        ("", ""),
+        ("", ""),
+        ("", ""),
+    ]
+
+
+DECLARATIONS = [
+    "CommandLine = NewFlagSet(os.Args[0], ExitOnError)",
+    'ErrHelp = errors.New("pflag: help requested")',
+    "DefaultRegisterer Registerer = defaultRegistry",
+    "x = &Registry{a: 1}",
+    "x = new(T)",
+    "x *api.Client",
+    "Usage = func()",
+    "ContinueOnError ErrorHandling = iota",
+    "a, b = f()",
+    "x = y",
+    "x = 3",
+]
+
+
+def test_a_package_variables_type_or_the_call_that_gives_it() -> None:
+    assert [variable_type(d) for d in DECLARATIONS] == [
+        "NewFlagSet()",  # read by the caller from NewFlagSet's signature
+        "errors.New()",
+        "Registerer",
+        "Registry",
+        "T",
+        "api.Client",
+        "",  # a function literal
+        "ErrorHandling",
+        "",  # several names
+        "",
+        "",
+    ]
