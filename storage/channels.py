@@ -107,6 +107,9 @@ class Candidate(NamedTuple):
 
 
 Fetch = Callable[[list[tuple[float, tantivy.DocAddress]]], list[Candidate]]
+#: Candidates' scores from the tree alone, in order (`scoring.BM25`): each candidate is its
+#: (document key, record) pair.
+Score = Callable[[list[Candidate]], list[float]]
 
 
 class ChannelContext(NamedTuple):
@@ -196,15 +199,34 @@ def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     `Progress.stop` prefers class `Progress`'s over another class's in progress.py."""
     if not scope:
         return 0
-    qualified = [squash(part) for part in qualifier_parts(symbol.qualname)[:-1]]
+    tiers = _scope_tiers(symbol)
+    qualified = tiers[1]
     wanted = [squash(segment) for segment in scope]
     if all(segment in qualified for segment in wanted):  # the common case, made cheap
-        return sum(segment not in qualified[-1:] for segment in wanted)
-    tiers = (qualified[-1:], qualified, scope_terms(symbol))  # parent, qualname, + path
+        return sum(segment not in tiers[0] for segment in wanted)
     return sum(_segment_cost(segment, tiers) for segment in wanted)
 
 
-def _segment_cost(wanted: str, tiers: tuple[list[str], ...]) -> int:
+#: `_scope_tiers` by (qualname, path), up to SCOPE_TIERS_KEPT: a class's members share
+#: their qualname's scope, a file's symbols their path.
+_SCOPE_TIERS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {}
+SCOPE_TIERS_KEPT = 16384
+
+
+def _scope_tiers(symbol: Symbol) -> tuple[tuple[str, ...], ...]:
+    """What `scope_cost` matches a symbol's scope on, in tiers: its parent, its qualname's
+    parts, and these with its path's parts (`scope_terms`), squashed."""
+    key = (symbol.qualname, symbol.path)
+    tiers = _SCOPE_TIERS.get(key)
+    if tiers is None:
+        if len(_SCOPE_TIERS) >= SCOPE_TIERS_KEPT:
+            _SCOPE_TIERS.clear()
+        qualified = tuple(squash(part) for part in qualifier_parts(symbol.qualname)[:-1])
+        tiers = _SCOPE_TIERS[key] = (qualified[-1:], qualified, tuple(scope_terms(symbol)))
+    return tiers
+
+
+def _segment_cost(wanted: str, tiers: tuple[tuple[str, ...], ...]) -> int:
     for penalty, parts in enumerate(tiers):
         if wanted in parts:  # spelled exactly: any edit costs 3 thirds, more than a tier
             return penalty
@@ -218,7 +240,7 @@ def _segment_cost(wanted: str, tiers: tuple[list[str], ...]) -> int:
 
 
 def _search(
-    ctx: ChannelContext, must: Query, limit: int, score: Callable[[Symbol], float] | None = None
+    ctx: ChannelContext, must: Query, limit: int, score: Score | None = None
 ) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
     that the candidate cap keeps it.
@@ -246,10 +268,10 @@ def _search(
         # Tantivy's order, which deleted documents sway.
         hits = first.hits if (first.count or 0) <= retrieve else ctx.searcher.search(
             query, first.count, count=False).hits
-        return _best(ctx, [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)], limit)
+        return _best(ctx, _scored(ctx, hits, score), limit)
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found = [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)]
+        found = _scored(ctx, hits, score)
         best = _best(ctx, found, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
@@ -261,22 +283,60 @@ def _search(
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
+def _scored(
+    ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]],
+    score: Score,
+) -> list[Candidate]:
+    """The candidates of `hits`, each with its score by `score` (not Tantivy's)."""
+    found = ctx.fetch(hits)
+    return [Candidate(c.key, c.symbol, s) for c, s in zip(found, score(found))]
+
+
 def _best(ctx: ChannelContext, found: list[Candidate], limit: int) -> list[Candidate]:
     """The best `limit` of scored candidates (in scope first for a qualified query), equal
-    scores at the cut told apart by `closeness`: the tree, never the order found."""
-    def rank(c: Candidate) -> tuple[int, float]:
-        return (_scope_rank(ctx, c), -round(c.score, 9))
+    scores at the cut told apart by `closeness`: the tree, never the order found.
 
-    found = sorted(found, key=rank)
-    if len(found) <= limit:
-        return found
-    cut = rank(found[limit - 1])
-    first = next(i for i, c in enumerate(found) if rank(c) == cut)
-    last = next((i for i in range(limit, len(found)) if rank(found[i]) != cut), len(found))
+    For a qualified query, scope is looked at only down to where the best `limit` in scope
+    are known (its cost, `scope_cost`, is most of a candidate's)."""
+    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
+    # float summation order never decides; positions keep the order found among equals.
+    scores = [-round(c.score, 9) for c in found]
+    by_score = sorted(range(len(found)), key=scores.__getitem__)
+    if ctx.plan.scope:
+        ranks = _scope_ranks(ctx, found, scores, by_score, limit)
+        order = sorted(ranks, key=ranks.__getitem__)
+    else:
+        ranks = {position: (0, scores[position]) for position in by_score}
+        order = by_score
+    if len(order) <= limit:  # all of them, or (scope) the best `limit` and no tie
+        return [found[p] for p in order]
+    cut = ranks[order[limit - 1]]
+    first = next(i for i, p in enumerate(order) if ranks[p] == cut)
+    last = next((i for i in range(limit, len(order)) if ranks[order[i]] != cut), len(order))
+    kept = [found[p] for p in order[:last]]
     if last > limit:  # a tie across the cut: the tree decides which ones stay
-        tied = sorted(found[first:last], key=lambda c: closeness(ctx.plan, c.symbol))
-        found = found[:first] + tied
-    return found[:limit]
+        kept = kept[:first] + sorted(kept[first:], key=lambda c: closeness(ctx.plan, c.symbol))
+    return kept[:limit]
+
+
+def _scope_ranks(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], by_score: list[int],
+    limit: int,
+) -> dict[int, tuple[int, float]]:
+    """Ranks (0 in scope / 1 not, -score) by position in `found`, best score first, for
+    as many candidates as decide the best `limit`: all of those in scope down to the
+    `limit`-th and its ties, and, when fewer are in scope, all."""
+    ranks: dict[int, tuple[int, float]] = {}
+    in_scope = 0
+    for position in by_score:
+        if in_scope >= limit and scores[position] != ranks[last_in][1]:
+            return ranks  # the rest score below the last one kept, in scope or not
+        rank = (_scope_rank(ctx, found[position]), scores[position])
+        ranks[position] = rank
+        if rank[0] == 0:
+            in_scope += 1
+            last_in = position
+    return ranks
 
 
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
@@ -411,7 +471,7 @@ def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
 
 
 def _bm25(
-    ctx: ChannelContext, must: Query | None, score: Callable[[Symbol], float]
+    ctx: ChannelContext, must: Query | None, score: Score
 ) -> list[Candidate]:
     if must is None:
         return []
@@ -419,7 +479,7 @@ def _bm25(
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
 
 
-def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Callable[[Symbol], float]:
+def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Score:
     """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`)."""
     return BM25(ctx.stats, field, terms)
 
@@ -517,8 +577,8 @@ def text(ctx: ChannelContext) -> list[Candidate]:
 
     described_by, used_by = BM25(ctx.stats, "text", terms), BM25(ctx.stats, "body", terms)
 
-    def score(symbol: Symbol) -> float:
-        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+    def score(found: list[Candidate]) -> list[float]:
+        return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
     return _bm25(ctx, Query.boolean_query(either), score)
 
@@ -566,8 +626,8 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     described_by = BM25(ctx.stats, "text", wanted, wanted)
     used_by = BM25(ctx.stats, "body", wanted, wanted)
 
-    def pooled(symbol: Symbol) -> float:
-        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+    def pooled(found: list[Candidate]) -> list[float]:
+        return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled)
     rarity = [_rarity(ctx, analyze(word)) for word in words]

@@ -33,7 +33,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import tantivy
 
@@ -48,6 +49,8 @@ from symfind.storage.schema import (
 
 K1 = 1.2
 B = 0.75
+#: Fields of documents whose terms a commit's statistics keep (`Statistics.field_terms`).
+FIELD_TERMS_KEPT = 65536
 
 
 class Statistics:
@@ -59,6 +62,7 @@ class Statistics:
         self.num_docs: int = searcher.num_docs
         self._frequencies: dict[tuple[str, str], int] = {}
         self._average_lengths: dict[str, float] | None = None
+        self.kept_field_terms: dict[tuple[str, tuple[int, int]], tuple[dict[str, int], int]] = {}
 
     def average_length(self, field: str) -> float:
         """The live documents' average length of a scored field (1 in an empty index)."""
@@ -84,6 +88,19 @@ class Statistics:
             self._frequencies[key] = count
         return count
 
+    def field_terms(
+        self, field: str, key: tuple[int, int], symbol: Symbol
+    ) -> tuple[dict[str, int], int]:
+        """The analysed terms (their counts) and the length of a scored field in the
+        record `symbol` of document `key`, kept for the commit (up to `FIELD_TERMS_KEPT`):
+        a query's BM25 channels score hundreds of candidates, most of them seen before."""
+        entry = self.kept_field_terms.get((field, key))
+        if entry is None:
+            if len(self.kept_field_terms) >= FIELD_TERMS_KEPT:
+                self.kept_field_terms.clear()
+            entry = self.kept_field_terms[(field, key)] = _field_terms(symbol, field)
+        return entry
+
     def idf(self, field: str, term: str) -> float:
         """BM25's inverse document frequency, as Tantivy computes it."""
         frequency = self.doc_freq(field, term)
@@ -99,13 +116,14 @@ def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
 
 
 class BM25:
-    """A query's BM25 in one field, from the tree alone: call it with a candidate's record.
+    """A query's BM25 in one field, from the tree alone: call it with candidates' records.
 
     Each term counts once; `boosts` multiplies a term's part (1 for a term it lacks)."""
 
     def __init__(self, stats: Statistics, field: str, terms: Iterable[str],
                  boosts: dict[str, float] | None = None) -> None:
         self.field = field
+        self._stats = stats
         self._weights = [
             (term, stats.idf(field, term) * (K1 + 1.0) * (boosts.get(term, 1.0) if boosts else 1.0))
             for term in sorted(set(terms)) if stats.doc_freq(field, term)
@@ -113,17 +131,26 @@ class BM25:
         self._norm = K1 * (1.0 - B)
         self._slope = K1 * B / stats.average_length(field)
 
-    def __call__(self, symbol: Symbol) -> float:
+    def __call__(self, records: Sequence[tuple[Any, ...]]) -> list[float]:
+        """The scores of `records` of the commit counted, in order, each a tuple that
+        starts with a document key and its record (`channels.Candidate`): one call for a
+        channel's candidates, its loop kept tight (hundreds a query)."""
         if not self._weights:
-            return 0.0
-        counts, length = _field_terms(symbol, self.field)
-        norm = self._norm + self._slope * length
-        score = 0.0
-        for term, weight in self._weights:
-            tf = counts.get(term, 0)
-            if tf:
-                score += weight * tf / (tf + norm)
-        return score
+            return [0.0] * len(records)
+        field, weights, base, slope = self.field, self._weights, self._norm, self._slope
+        kept, field_terms = self._stats.kept_field_terms, self._stats.field_terms
+        scores = []
+        for record in records:
+            entry = kept.get((field, record[0]))
+            counts, length = entry if entry is not None else field_terms(field, *record[:2])
+            norm = base + slope * length
+            score = 0.0
+            for term, weight in weights:
+                tf = counts.get(term, 0)
+                if tf:
+                    score += weight * tf / (tf + norm)
+            scores.append(score)
+        return scores
 
 
 def tie_key(symbol: Symbol) -> tuple[object, ...]:
