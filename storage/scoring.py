@@ -49,7 +49,8 @@ from symfind.storage.schema import (
 
 K1 = 1.2
 B = 0.75
-#: Fields of documents whose terms a commit's statistics keep (`Statistics.field_terms`).
+#: Documents whose analysed field a commit's statistics keep, per field
+#: (`Statistics.field_terms`).
 FIELD_TERMS_KEPT = 65536
 
 
@@ -62,7 +63,9 @@ class Statistics:
         self.num_docs: int = searcher.num_docs
         self._frequencies: dict[tuple[str, str], int] = {}
         self._average_lengths: dict[str, float] | None = None
-        self.kept_field_terms: dict[tuple[str, tuple[int, int]], tuple[dict[str, int], int]] = {}
+        #: `field_terms` kept, per field by document key.
+        self.kept_field_terms: dict[str, dict[tuple[int, int], tuple[dict[str, int], int]]] = {
+            field: {} for field in SCORED_FIELDS}
 
     def average_length(self, field: str) -> float:
         """The live documents' average length of a scored field (1 in an empty index)."""
@@ -94,11 +97,12 @@ class Statistics:
         """The analysed terms (their counts) and the length of a scored field in the
         record `symbol` of document `key`, kept for the commit (up to `FIELD_TERMS_KEPT`):
         a query's BM25 channels score hundreds of candidates, most of them seen before."""
-        entry = self.kept_field_terms.get((field, key))
+        kept = self.kept_field_terms[field]
+        entry = kept.get(key)
         if entry is None:
-            if len(self.kept_field_terms) >= FIELD_TERMS_KEPT:
-                self.kept_field_terms.clear()
-            entry = self.kept_field_terms[(field, key)] = _field_terms(symbol, field)
+            if len(kept) >= FIELD_TERMS_KEPT:
+                kept.clear()
+            entry = kept[key] = _field_terms(symbol, field)
         return entry
 
     def idf(self, field: str, term: str) -> float:
@@ -130,6 +134,8 @@ class BM25:
         ]
         self._norm = K1 * (1.0 - B)
         self._slope = K1 * B / stats.average_length(field)
+        #: Live documents listed under its terms: at least as many as hold any of them.
+        self.postings = sum(stats.doc_freq(field, term) for term, _ in self._weights)
 
     def __call__(self, records: Sequence[tuple[Any, ...]]) -> list[float]:
         """The scores of `records` of the commit counted, in order, each a tuple that
@@ -138,10 +144,10 @@ class BM25:
         if not self._weights:
             return [0.0] * len(records)
         field, weights, base, slope = self.field, self._weights, self._norm, self._slope
-        kept, field_terms = self._stats.kept_field_terms, self._stats.field_terms
+        kept, field_terms = self._stats.kept_field_terms[field], self._stats.field_terms
         scores = []
         for record in records:
-            entry = kept.get((field, record[0]))
+            entry = kept.get(record[0])
             counts, length = entry if entry is not None else field_terms(field, *record[:2])
             norm = base + slope * length
             score = 0.0

@@ -343,7 +343,7 @@ class Searcher:
         found = _Found(self._records)
 
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
-            return [found.candidate(self._searcher, address, score) for score, address in hits]
+            return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats)
         rankings: dict[str, list[tuple[int, int]]] = {}
@@ -437,17 +437,23 @@ class _Found:
         self.shares: dict[str, dict[tuple[int, int], float]] = {}
         self.hybrid_weight = 0.0
 
-    def candidate(
-        self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
-    ) -> Candidate:
-        key = (address.segment_ord, address.doc)
-        symbol = self.symbols.get(key)
-        if symbol is None:
-            symbol = self._records.get(key)
+    def candidates(
+        self, searcher: tantivy.Searcher, hits: list[tuple[float, tantivy.DocAddress]]
+    ) -> list[Candidate]:
+        """The candidates of Tantivy's `hits`, each with Tantivy's score (a loop of its
+        own: a BM25 channel reads up to `channels.SCORE_ALL_MATCHES`)."""
+        symbols, records = self.symbols, self._records
+        found = []
+        for score, address in hits:
+            key = (address.segment_ord, address.doc)
+            symbol = symbols.get(key)
             if symbol is None:
-                symbol = self._records[key] = decode_record(searcher.doc(address)["record"][0])
-            self.symbols[key] = symbol
-        return Candidate(key, symbol, score)
+                symbol = records.get(key)
+                if symbol is None:
+                    symbol = records[key] = decode_record(searcher.doc(address)["record"][0])
+                symbols[key] = symbol
+            found.append(Candidate(key, symbol, score))
+        return found
 
 
 def _distinct_names(rankings: dict[str, list[tuple[int, int]]], found: _Found) -> list[str]:
