@@ -51,7 +51,7 @@ K1 = 1.2
 B = 0.75
 #: Documents whose analysed field a commit's statistics keep, per field
 #: (`Statistics.field_terms`).
-FIELD_TERMS_KEPT = 65536
+FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_field_terms` keeps
 
 
 class Statistics:
