@@ -30,7 +30,7 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.priors import is_test_code
+from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.scoring import BM25, Statistics, tie_key
@@ -107,6 +107,9 @@ class Candidate(NamedTuple):
 
 
 Fetch = Callable[[list[tuple[float, tantivy.DocAddress]]], list[Candidate]]
+#: Candidates' scores from the tree alone, in order (`scoring.BM25`): each candidate is its
+#: (document key, record) pair.
+Score = Callable[[list[Candidate]], list[float]]
 
 
 class ChannelContext(NamedTuple):
@@ -136,11 +139,16 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     return (
         fold(symbol.name) != fold(plan.name),
         symbol.name != plan.name,
-        is_test_code(symbol),
+        _in_tests(symbol.path),
         kind_rank(symbol),
         symbol.declaration,
         *tie_key(symbol),
     )
+
+
+#: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
+#: candidates, most in a few files).
+_in_tests = functools.lru_cache(maxsize=16384)(is_test_path)
 
 
 def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
@@ -196,29 +204,55 @@ def scope_cost(symbol: Symbol, scope: Sequence[str]) -> int:
     `Progress.stop` prefers class `Progress`'s over another class's in progress.py."""
     if not scope:
         return 0
-    qualified = [squash(part) for part in qualifier_parts(symbol.qualname)[:-1]]
-    wanted = [squash(segment) for segment in scope]
-    if all(segment in qualified for segment in wanted):  # the common case, made cheap
-        return sum(segment not in qualified[-1:] for segment in wanted)
-    tiers = (qualified[-1:], qualified, scope_terms(symbol))  # parent, qualname, + path
+    return _tiers_cost(_scope_tiers(symbol), tuple(squash(segment) for segment in scope))
+
+
+@functools.lru_cache(maxsize=65536)  # a class's members, a file's symbols share tiers
+def _tiers_cost(tiers: tuple[tuple[str, ...], ...], wanted: tuple[str, ...]) -> int:
+    """`scope_cost` of squashed scope segments `wanted` against a symbol's `_scope_tiers`."""
+    if all(segment in tiers[1] for segment in wanted):  # the common case, made cheap
+        return sum(segment not in tiers[0] for segment in wanted)
     return sum(_segment_cost(segment, tiers) for segment in wanted)
 
 
-def _segment_cost(wanted: str, tiers: tuple[list[str], ...]) -> int:
+#: `_scope_tiers` by (qualname, path), up to SCOPE_TIERS_KEPT: a class's members share
+#: their qualname's scope, a file's symbols their path.
+_SCOPE_TIERS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {}
+SCOPE_TIERS_KEPT = 16384
+
+
+def _scope_tiers(symbol: Symbol) -> tuple[tuple[str, ...], ...]:
+    """What `scope_cost` matches a symbol's scope on, in tiers: its parent, its qualname's
+    parts, and these with its path's parts (`scope_terms`), squashed."""
+    key = (symbol.qualname, symbol.path)
+    tiers = _SCOPE_TIERS.get(key)
+    if tiers is None:
+        if len(_SCOPE_TIERS) >= SCOPE_TIERS_KEPT:
+            _SCOPE_TIERS.clear()
+        qualified = tuple(squash(part) for part in qualifier_parts(symbol.qualname)[:-1])
+        tiers = _SCOPE_TIERS[key] = (qualified[-1:], qualified, tuple(scope_terms(symbol)))
+    return tiers
+
+
+def _segment_cost(wanted: str, tiers: tuple[tuple[str, ...], ...]) -> int:
     for penalty, parts in enumerate(tiers):
         if wanted in parts:  # spelled exactly: any edit costs 3 thirds, more than a tier
             return penalty
     allowed = max_edits_for(wanted)
+    # The tiers share their parts: each part's distance once (past `allowed`, any more).
+    distances = {part: OSA.distance(wanted, part, score_cutoff=allowed)
+                 for parts in tiers for part in parts}
     best = MISSING_SCOPE_COST
     for penalty, parts in enumerate(tiers):
-        distance = min((OSA.distance(wanted, part) for part in parts), default=allowed + 1)
+        distance = min((distances[part] for part in parts), default=allowed + 1)
         if distance <= allowed:
             best = min(best, 3 * distance + penalty)
     return best
 
 
 def _search(
-    ctx: ChannelContext, must: Query, limit: int, score: Callable[[Symbol], float] | None = None
+    ctx: ChannelContext, must: Query, limit: int, score: Score | None = None,
+    most: int | None = None,
 ) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
     that the candidate cap keeps it.
@@ -226,7 +260,9 @@ def _search(
     With `score` (a BM25 of `storage.scoring`, from the tree alone), the best `limit`
     candidates by it, each with it as its score; without, for queries Tantivy scores
     alike (names), the best `limit` by `closeness` of every match (`MAX_RETRIEVED` at most):
-    never the ones Tantivy happens to list first."""
+    never the ones Tantivy happens to list first. `most`, when known, is at least the
+    number of matches (the postings of the terms scored, which every match holds one of):
+    at most SCORE_ALL_MATCHES, they are all read at once, with no count first."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
@@ -239,6 +275,9 @@ def _search(
         if len(found) <= limit:
             return found
         return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+    if most is not None and most <= SCORE_ALL_MATCHES:
+        found = ctx.fetch(ctx.searcher.search(query, max(most, 1), count=False).hits)
+        return _best(ctx, found, score(found), limit)
     retrieve = limit * RETRIEVAL_FACTOR
     first = ctx.searcher.search(query, retrieve, count=True)
     if (first.count or 0) <= SCORE_ALL_MATCHES:
@@ -246,37 +285,70 @@ def _search(
         # Tantivy's order, which deleted documents sway.
         hits = first.hits if (first.count or 0) <= retrieve else ctx.searcher.search(
             query, first.count, count=False).hits
-        return _best(ctx, [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)], limit)
+        found = ctx.fetch(hits)
+        return _best(ctx, found, score(found), limit)
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found = [c._replace(score=score(c.symbol)) for c in ctx.fetch(hits)]
-        best = _best(ctx, found, limit)
+        found = ctx.fetch(hits)
+        scores = score(found)
+        best = _best(ctx, found, scores, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
         # What Tantivy left out scores below its last ones by its own measure, which
         # deleted documents sway: stop once those are clearly below the ones kept.
-        floor = min(c.score for c in found)
-        if floor < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
+        if min(scores) < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
             return best
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
-def _best(ctx: ChannelContext, found: list[Candidate], limit: int) -> list[Candidate]:
-    """The best `limit` of scored candidates (in scope first for a qualified query), equal
-    scores at the cut told apart by `closeness`: the tree, never the order found."""
-    def rank(c: Candidate) -> tuple[int, float]:
-        return (_scope_rank(ctx, c), -round(c.score, 9))
+def _best(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
+) -> list[Candidate]:
+    """The best `limit` of `found` by `scores` (in scope first for a qualified query), each
+    with its score, equal scores at the cut told apart by `closeness`: the tree, never
+    the order found.
 
-    found = sorted(found, key=rank)
-    if len(found) <= limit:
-        return found
-    cut = rank(found[limit - 1])
-    first = next(i for i, c in enumerate(found) if rank(c) == cut)
-    last = next((i for i in range(limit, len(found)) if rank(found[i]) != cut), len(found))
-    if last > limit:  # a tie across the cut: the tree decides which ones stay
-        tied = sorted(found[first:last], key=lambda c: closeness(ctx.plan, c.symbol))
-        found = found[:first] + tied
-    return found[:limit]
+    For a qualified query, scope is looked at only down to where the best `limit` in scope
+    are known (its cost, `scope_cost`, is most of a candidate's)."""
+    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
+    # float summation order never decides; positions keep the order found among equals.
+    keys = [-round(score, 9) for score in scores]
+    order = sorted(range(len(found)), key=keys.__getitem__)
+    rank: Callable[[int], object] = keys.__getitem__  # no scope: the score alone
+    if ctx.plan.scope:
+        ranks = _scope_ranks(ctx, found, keys, order, limit)
+        order = sorted(ranks, key=ranks.__getitem__)
+        rank = ranks.__getitem__
+    if len(order) > limit:
+        cut = rank(order[limit - 1])
+        last = next((i for i in range(limit, len(order)) if rank(order[i]) != cut), len(order))
+        if last > limit:  # a tie across the cut: the tree decides which ones stay
+            first = next(i for i, p in enumerate(order) if rank(p) == cut)
+            order = order[:first] + sorted(
+                order[first:last], key=lambda p: closeness(ctx.plan, found[p].symbol))
+        order = order[:limit]
+    # (else all of them, or for a qualified query the best `limit` in scope, no tie.)
+    return [Candidate(found[p].key, found[p].symbol, scores[p]) for p in order]
+
+
+def _scope_ranks(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], by_score: list[int],
+    limit: int,
+) -> dict[int, tuple[int, float]]:
+    """Ranks (0 in scope / 1 not, -score) by position in `found`, best score first, for
+    as many candidates as decide the best `limit`: all of those in scope down to the
+    `limit`-th and its ties, and, when fewer are in scope, all."""
+    ranks: dict[int, tuple[int, float]] = {}
+    in_scope = 0
+    for position in by_score:
+        if in_scope >= limit and scores[position] != ranks[last_in][1]:
+            return ranks  # the rest score below the last one kept, in scope or not
+        rank = (_scope_rank(ctx, found[position]), scores[position])
+        ranks[position] = rank
+        if rank[0] == 0:
+            in_scope += 1
+            last_in = position
+    return ranks
 
 
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
@@ -369,7 +441,8 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         grams = rare_grams(ctx, plan.key)
         pool = _should_terms(ctx, "name_ngram", grams, FUZZY_POOL_MIN_SHARE)
         if pool is not None:
-            consider(_search(ctx, pool, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams)))
+            scorer = _scorer(ctx, "name_ngram", grams)
+            consider(_search(ctx, pool, BM25_CANDIDATES, scorer, scorer.postings))
     for edits in range(1, plan.max_edits + 1):
         # Squashing never lengthens a distance, so a name within `edits` squashed edits is
         # at least as far as written: once a name this close is found, the automaton
@@ -411,15 +484,16 @@ def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
 
 
 def _bm25(
-    ctx: ChannelContext, must: Query | None, score: Callable[[Symbol], float]
+    ctx: ChannelContext, must: Query | None, score: Score, most: int
 ) -> list[Candidate]:
+    """The best BM25_CANDIDATES of `must` by `score`, whose terms `most` documents list."""
     if must is None:
         return []
-    found = _search(ctx, must, BM25_CANDIDATES, score)
+    found = _search(ctx, must, BM25_CANDIDATES, score, most)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
 
 
-def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Callable[[Symbol], float]:
+def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> BM25:
     """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`)."""
     return BM25(ctx.stats, field, terms)
 
@@ -471,8 +545,9 @@ def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query |
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = rare_grams(ctx, ctx.plan.key)
-    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE),
-                 _scorer(ctx, "name_ngram", grams))
+    scorer = _scorer(ctx, "name_ngram", grams)
+    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE), scorer,
+                 scorer.postings)
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
@@ -493,7 +568,8 @@ def words(ctx: ChannelContext) -> list[Candidate]:
                 -len(wanted.intersection(split_identifier(symbol.name))),
                 -round(c.score, 5), *closeness(ctx.plan, symbol))
 
-    found = _search(ctx, query, BM25_CANDIDATES, _scorer(ctx, "words", terms))
+    scorer = _scorer(ctx, "words", terms)
+    found = _search(ctx, query, BM25_CANDIDATES, scorer, scorer.postings)
     return _ranked(ctx, found, order)
 
 
@@ -512,15 +588,17 @@ def text(ctx: ChannelContext) -> list[Candidate]:
         return []
     used = _any_terms(ctx, "body", terms)
     if used is None:
-        return _bm25(ctx, described, _scorer(ctx, "text", terms))
+        scorer = _scorer(ctx, "text", terms)
+        return _bm25(ctx, described, scorer, scorer.postings)
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
 
     described_by, used_by = BM25(ctx.stats, "text", terms), BM25(ctx.stats, "body", terms)
 
-    def score(symbol: Symbol) -> float:
-        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+    def score(found: list[Candidate]) -> list[float]:
+        return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
-    return _bm25(ctx, Query.boolean_query(either), score)
+    return _bm25(ctx, Query.boolean_query(either), score,
+                 described_by.postings + used_by.postings)
 
 
 #: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
@@ -566,10 +644,11 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     described_by = BM25(ctx.stats, "text", wanted, wanted)
     used_by = BM25(ctx.stats, "body", wanted, wanted)
 
-    def pooled(symbol: Symbol) -> float:
-        return described_by(symbol) + BODY_BOOST * used_by(symbol)
+    def pooled(found: list[Candidate]) -> list[float]:
+        return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
-    pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled)
+    pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled,
+                   described_by.postings + used_by.postings)
     rarity = [_rarity(ctx, analyze(word)) for word in words]
     matches = model.soft_match(words, rarity, [_meaningful_words(c.symbol) for c in pool])
     found = sorted(

@@ -33,7 +33,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import tantivy
 
@@ -48,6 +49,9 @@ from symfind.storage.schema import (
 
 K1 = 1.2
 B = 0.75
+#: Documents whose analysed field a commit's statistics keep, per field
+#: (`Statistics.field_terms`).
+FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_field_terms` keeps
 
 
 class Statistics:
@@ -59,6 +63,9 @@ class Statistics:
         self.num_docs: int = searcher.num_docs
         self._frequencies: dict[tuple[str, str], int] = {}
         self._average_lengths: dict[str, float] | None = None
+        #: `field_terms` kept, per field by document key.
+        self.kept_field_terms: dict[str, dict[tuple[int, int], tuple[dict[str, int], int]]] = {
+            field: {} for field in SCORED_FIELDS}
 
     def average_length(self, field: str) -> float:
         """The live documents' average length of a scored field (1 in an empty index)."""
@@ -84,6 +91,20 @@ class Statistics:
             self._frequencies[key] = count
         return count
 
+    def field_terms(
+        self, field: str, key: tuple[int, int], symbol: Symbol
+    ) -> tuple[dict[str, int], int]:
+        """The analysed terms (their counts) and the length of a scored field in the
+        record `symbol` of document `key`, kept for the commit (up to `FIELD_TERMS_KEPT`):
+        a query's BM25 channels score hundreds of candidates, most of them seen before."""
+        kept = self.kept_field_terms[field]
+        entry = kept.get(key)
+        if entry is None:
+            if len(kept) >= FIELD_TERMS_KEPT:
+                kept.clear()
+            entry = kept[key] = _field_terms(symbol, field)
+        return entry
+
     def idf(self, field: str, term: str) -> float:
         """BM25's inverse document frequency, as Tantivy computes it."""
         frequency = self.doc_freq(field, term)
@@ -99,31 +120,43 @@ def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
 
 
 class BM25:
-    """A query's BM25 in one field, from the tree alone: call it with a candidate's record.
+    """A query's BM25 in one field, from the tree alone: call it with candidates' records.
 
     Each term counts once; `boosts` multiplies a term's part (1 for a term it lacks)."""
 
     def __init__(self, stats: Statistics, field: str, terms: Iterable[str],
                  boosts: dict[str, float] | None = None) -> None:
         self.field = field
+        self._stats = stats
         self._weights = [
             (term, stats.idf(field, term) * (K1 + 1.0) * (boosts.get(term, 1.0) if boosts else 1.0))
             for term in sorted(set(terms)) if stats.doc_freq(field, term)
         ]
         self._norm = K1 * (1.0 - B)
         self._slope = K1 * B / stats.average_length(field)
+        #: Live documents listed under its terms: at least as many as hold any of them.
+        self.postings = sum(stats.doc_freq(field, term) for term, _ in self._weights)
 
-    def __call__(self, symbol: Symbol) -> float:
+    def __call__(self, records: Sequence[tuple[Any, ...]]) -> list[float]:
+        """The scores of `records` of the commit counted, in order, each a tuple that
+        starts with a document key and its record (`channels.Candidate`): one call for a
+        channel's candidates, its loop kept tight (hundreds a query)."""
         if not self._weights:
-            return 0.0
-        counts, length = _field_terms(symbol, self.field)
-        norm = self._norm + self._slope * length
-        score = 0.0
-        for term, weight in self._weights:
-            tf = counts.get(term, 0)
-            if tf:
-                score += weight * tf / (tf + norm)
-        return score
+            return [0.0] * len(records)
+        field, weights, base, slope = self.field, self._weights, self._norm, self._slope
+        kept, field_terms = self._stats.kept_field_terms[field], self._stats.field_terms
+        scores = []
+        for record in records:
+            entry = kept.get(record[0])
+            counts, length = entry if entry is not None else field_terms(field, *record[:2])
+            norm = base + slope * length
+            score = 0.0
+            for term, weight in weights:
+                tf = counts.get(term, 0)
+                if tf:
+                    score += weight * tf / (tf + norm)
+            scores.append(score)
+        return scores
 
 
 def tie_key(symbol: Symbol) -> tuple[object, ...]:

@@ -90,6 +90,11 @@ HEADER_FOLLOW_STEP_S = 0.005
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
+#: A searcher keeps the records it decoded for the commit it searches, by document key, up
+#: to this many (then it starts again): the BM25 channels read every live match up to
+#: `channels.SCORE_ALL_MATCHES`, and one name's matches come back query after query.
+#: About a kilobyte a record.
+RECORDS_KEPT = 20_000
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -125,6 +130,7 @@ class Searcher:
         self._schema = self._index.schema
         self._searcher = self._index.searcher()
         self._stats = Statistics(self._searcher, self._schema)
+        self._records: dict[tuple[int, int], Symbol] = {}
         self._follow_header()
 
     def refresh(self) -> bool:
@@ -176,6 +182,7 @@ class Searcher:
         self._check_log()
         self._searcher = self._index.searcher()
         self._stats = Statistics(self._searcher, self._schema)
+        self._records = {}  # document keys name other records in another commit
 
     def _follow_header(self) -> None:
         """Make `header` the one of the commit Tantivy's reader sees (their symbol counts
@@ -331,10 +338,12 @@ class Searcher:
     def _run(
         self, plan: Plan, filters: list[tantivy.Query]
     ) -> tuple[dict[str, list[tuple[int, int]]], _Found, dict[str, str]]:
-        found = _Found()
+        if len(self._records) > RECORDS_KEPT:
+            self._records = {}
+        found = _Found(self._records)
 
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
-            return [found.candidate(self._searcher, address, score) for score, address in hits]
+            return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats)
         rankings: dict[str, list[tuple[int, int]]] = {}
@@ -413,9 +422,11 @@ class Searcher:
 
 
 class _Found:
-    """Symbols decoded during one search, by document key (each decoded once)."""
+    """Symbols met during one search, by document key: each taken from `records`, the
+    searcher's records of its commit, or decoded once and kept there."""
 
-    def __init__(self) -> None:
+    def __init__(self, records: dict[tuple[int, int], Symbol]) -> None:
+        self._records = records
         self.symbols: dict[tuple[int, int], Symbol] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
         self.matched: dict[tuple[int, int], tuple[str, ...]] = {}
@@ -426,14 +437,23 @@ class _Found:
         self.shares: dict[str, dict[tuple[int, int], float]] = {}
         self.hybrid_weight = 0.0
 
-    def candidate(
-        self, searcher: tantivy.Searcher, address: tantivy.DocAddress, score: float
-    ) -> Candidate:
-        key = (address.segment_ord, address.doc)
-        symbol = self.symbols.get(key)
-        if symbol is None:
-            symbol = self.symbols[key] = decode_record(searcher.doc(address)["record"][0])
-        return Candidate(key, symbol, score)
+    def candidates(
+        self, searcher: tantivy.Searcher, hits: list[tuple[float, tantivy.DocAddress]]
+    ) -> list[Candidate]:
+        """The candidates of Tantivy's `hits`, each with Tantivy's score (a loop of its
+        own: a BM25 channel reads up to `channels.SCORE_ALL_MATCHES`)."""
+        symbols, records = self.symbols, self._records
+        found = []
+        for score, address in hits:
+            key = (address.segment_ord, address.doc)
+            symbol = symbols.get(key)
+            if symbol is None:
+                symbol = records.get(key)
+                if symbol is None:
+                    symbol = records[key] = decode_record(searcher.doc(address)["record"][0])
+                symbols[key] = symbol
+            found.append(Candidate(key, symbol, score))
+        return found
 
 
 def _distinct_names(rankings: dict[str, list[tuple[int, int]]], found: _Found) -> list[str]:
