@@ -29,6 +29,7 @@ A group's lines are deltas from the line before (most are a few lines apart: one
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 import zlib
 from collections.abc import Iterable, Sequence
@@ -140,10 +141,9 @@ def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:
         if raw is None:
             continue
         entries = _ENTRIES_DECODER.decode(raw)
-        line = 0
-        for at in range(0, len(entries), ENTRY_WIDTH):
-            delta, column, kind, receiver, receiver_type, enclosing = entries[at : at + ENTRY_WIDTH]
-            line += delta
+        columns = [entries[at::ENTRY_WIDTH] for at in range(1, ENTRY_WIDTH)]
+        for line, column, kind, receiver, receiver_type, enclosing in zip(
+                itertools.accumulate(entries[::ENTRY_WIDTH]), *columns):
             found.append(Use(path=record.path, name=name, line=line, column=column,
                              kind=KINDS[kind], receiver=strings[receiver],
                              receiver_type=strings[receiver_type],
