@@ -3,6 +3,14 @@ against another commit (before uses were stored), alternating in each run on the
 corpora; then `find_references` latency for names of each corpus on this checkout's index.
 
     python -m bench.references_cost requests cobra go-stdlib --before 2b048dd --runs 3
+    python -m bench.references_cost go-stdlib --before 2b048dd --after 3b00285 HEAD
+    python -m bench.references_cost DIR --subdir drivers/net --before 2b048dd --no-latency
+
+Several `--after` commits are each measured against the same "before" runs, all
+alternating (before, after 1, after 2, before...). A corpus is a name of
+`bench/corpora.toml` or a directory (the kernel fetched elsewhere: `bench.corpora linux
+--into DIR`); `--subdir` indexes one directory of it. Time is wall and CPU (the
+`symfind index` process and its extraction workers, `RUSAGE_CHILDREN`).
 
 The other commit is unpacked with `git archive` into a temporary directory and run with
 its packages first on `PYTHONPATH` (`python -m symfind.cli index`, or `symfind.daemon`
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,16 +63,22 @@ def unpack(commit: str, into: Path) -> Path:
     return into / "pkg"
 
 
-def index_once(root: Path, python_path: str) -> tuple[float, int]:
-    """Seconds of one full `symfind index` into a fresh index directory, and its bytes."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def index_once(root: Path, python_path: str) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one full `symfind index` into a fresh index directory, and
+    its bytes."""
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp, "PYTHONPATH": python_path}
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _children_cpu()
         subprocess.run([sys.executable, "-m", tools.cli_module(env), "index", str(root)], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
         size = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())
-    return seconds, size
+    return seconds, cpu, size
 
 
 def _latency_in(python_path: str, root: Path, names: list[str], repeats: int) -> dict:
@@ -106,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpora", nargs="+")
     parser.add_argument("--before", required=True, help="the commit to compare with")
-    parser.add_argument("--after", default="HEAD", help="the commit measured (default HEAD)")
+    parser.add_argument("--after", nargs="+", default=["HEAD"],
+                        help="the commits measured (default HEAD)")
+    parser.add_argument("--subdir", default="", help="index this directory of each corpus")
+    parser.add_argument("--no-latency", action="store_true",
+                        help="index time and size only, no find_references latency")
     parser.add_argument("--latency", nargs="+", metavar=("ROOT", "NAME"), help=argparse.SUPPRESS)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5, help="find_references per name")
@@ -116,41 +135,47 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(reference_latency(Path(root), names, args.repeats)))
         return 0
     table = corpora.load_table()
+    named = [name for name in args.corpora if not Path(name).is_dir()]
+    roots = [(Path(name).name, Path(name)) for name in args.corpora if Path(name).is_dir()]
+    roots += [(corpus.name, corpora.fetch(corpus)) for corpus in corpora.select(table, named)
+              if named]
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="refs-before-") as tmp:
-        before = str(unpack(args.before, Path(tmp) / "before"))
-        after = str(unpack(args.after, Path(tmp) / "after"))
-        for corpus in corpora.select(table, args.corpora):
-            root = corpora.fetch(corpus)
-            sides: dict[str, list[tuple[float, int]]] = {"before": [], "after": []}
+        packages = {"before": str(unpack(args.before, Path(tmp) / "before"))}
+        for number, commit in enumerate(args.after):
+            packages[commit] = str(unpack(commit, Path(tmp) / f"after{number}"))
+        for name, root in roots:
+            root = root / args.subdir if args.subdir else root
+            sides: dict[str, list[tuple[float, float, int]]] = {side: [] for side in packages}
             loads = [os.getloadavg()]
             for _ in range(args.runs):
-                sides["before"].append(index_once(root, before))
-                sides["after"].append(index_once(root, after))
+                for side, python_path in packages.items():
+                    sides[side].append(index_once(root, python_path))
                 loads.append(os.getloadavg())
-            medians = {side: (statistics.median(s for s, _ in runs),
-                              statistics.median(b for _, b in runs))
+            medians = {side: tuple(statistics.median(run[i] for run in runs) for i in range(3))
                        for side, runs in sides.items()}
-            results[corpus.name] = {
-                "runs": sides, "loads": loads,
-                "time_ratio": medians["after"][0] / medians["before"][0],
-                "size_ratio": medians["after"][1] / medians["before"][1],
-                "medians": medians,
-                "references": _latency_in(after, root, NAMES.get(corpus.name, []),
-                                          args.repeats),
+            results[name] = {
+                "runs": sides, "loads": loads, "medians": medians,
+                "ratios": {side: [m / b for m, b in zip(medians[side], medians["before"])]
+                           for side in args.after},
+                "references": {} if args.no_latency else _latency_in(
+                    packages[args.after[-1]], root, NAMES.get(name, []), args.repeats),
             }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "references-cost.json").write_text(json.dumps(results, indent=1) + "\n",
                                               encoding="utf-8")
     print(f"`python -m bench.references_cost {' '.join(argv or sys.argv[1:])}`\n")
-    print("| corpus | index s before | after | × | index MB before | after | × | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print("| corpus | side | index s (wall) | × | CPU s | × | index MB | × | load |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     for name, result in results.items():
-        (tb, bb), (ta, ba) = result["medians"]["before"], result["medians"]["after"]
         load = (f"{min(avg[0] for avg in result['loads']):.1f}–"
                 f"{max(avg[0] for avg in result['loads']):.1f}")
-        print(f"| {name} | {tb:.2f} | {ta:.2f} | {result['time_ratio']:.2f} | {bb / 1e6:.2f} "
-              f"| {ba / 1e6:.2f} | {result['size_ratio']:.2f} | {load} |")
+        for side, (wall, cpu, size) in result["medians"].items():
+            ratios = result["ratios"].get(side, [1.0, 1.0, 1.0])
+            print(f"| {name} | {side} | {wall:.2f} | {ratios[0]:.2f} | {cpu:.2f} | "
+                  f"{ratios[1]:.2f} | {size / 1e6:.2f} | {ratios[2]:.2f} | {load} |")
+    if args.no_latency:
+        return 0
     print("\n| corpus | name | target | median ms | resolved | possible | elsewhere | "
           "files using | partial |")
     print("|---|---|---|---:|---:|---:|---:|---:|---|")

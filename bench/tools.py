@@ -307,7 +307,11 @@ def available_tools(include_symfind: bool = True) -> list[Tool]:
 def cli_module(env: dict[str, str] | None = None) -> str:
     """The command line's module in the symfind `env` (default: this process's) puts first
     on the path: `symfind.cli`, or `symfind.daemon` in commits before the command line had
-    a package of its own (a benchmark may run an older commit beside this one)."""
-    probe = subprocess.run([sys.executable, "-c", "import symfind.cli"], env=env,
-                           capture_output=True, check=False)
-    return "symfind.cli" if probe.returncode == 0 else "symfind.daemon"
+    a package of its own (a benchmark may run an older commit beside this one). Told by
+    the directories of the first symfind package on PYTHONPATH: importing `symfind.cli`
+    proves nothing, as this checkout's editable install finds it for a package without."""
+    for entry in (env if env is not None else os.environ).get("PYTHONPATH", "").split(os.pathsep):
+        package = os.path.join(entry, "symfind")
+        if entry and os.path.isdir(package):
+            return "symfind.cli" if os.path.isdir(os.path.join(package, "cli")) else "symfind.daemon"
+    return "symfind.cli"  # this checkout's

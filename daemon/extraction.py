@@ -20,8 +20,6 @@ from symfind.daemon.config import IndexOptions
 from symfind.daemon.files import NotRegularFile, read_regular
 from symfind.extract import (
     ExtractError,
-    Import,
-    Occurrence,
     ParseTimeout,
     Symbol,
     UnsupportedLanguage,
@@ -29,6 +27,7 @@ from symfind.extract import (
     language_for_path,
 )
 from symfind.storage import FileState, file_digest
+from symfind.storage.uses import EncodedUses, encode_uses
 
 logger = logging.getLogger(__name__)
 
@@ -55,15 +54,16 @@ class SkipReason(enum.StrEnum):
 
 class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """What processing one file produced: symbols (with the file's uses of names and
-    its imports, for references), a skip reason, or 'unchanged'."""
+    its imports, for references, encoded as they are stored: a worker's outcome crosses
+    to the writer's process as a few bytes, not as a structure per use), a skip reason,
+    or 'unchanged'."""
 
     path: str
     state: FileState | None = None
     symbols: list[Symbol] = []
     skip_reason: SkipReason | None = None
     unchanged: bool = False
-    occurrences: list[Occurrence] = []
-    imports: list[Import] = []
+    uses: EncodedUses | None = None
     language: str = ""
 
 
@@ -138,6 +138,7 @@ def process_file(
         error_regions=extraction.error_regions, recovered=extraction.recovered,
         uses_read=extraction.occurrences_read,
     )
-    return FileOutcome(path=path, state=state, symbols=symbols,
-                       occurrences=extraction.occurrences, imports=extraction.imports,
-                       language=state.language or language_for_path(path) or "")
+    language = state.language or language_for_path(path) or ""
+    uses = (encode_uses(path, language, extraction.occurrences, extraction.imports)
+            if extraction.occurrences or extraction.imports else None)
+    return FileOutcome(path=path, state=state, symbols=symbols, uses=uses, language=language)

@@ -71,7 +71,7 @@ def apply_outcome(writer: IndexWriter, outcome: FileOutcome) -> None:
         writer.skip_file(outcome.path, outcome.skip_reason)
     elif outcome.state is not None:
         writer.replace_file(outcome.path, outcome.state, outcome.symbols,
-                            outcome.occurrences, outcome.imports, language=outcome.language)
+                            language=outcome.language, uses=outcome.uses)
 
 
 def update_index(

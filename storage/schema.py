@@ -46,6 +46,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
    `length_name_ngram`, `length_words`, `length_text` and `length_body` hold each scored
    field's length, whose sum over the live documents `storage.scoring` averages (BM25
    from statistics that deleted documents do not sway).
+9. `uses_record` is zlib-compressed, and a use's line is stored as the difference from
+   the previous use of the same name (`storage/uses.py`): the record about half its
+   LZ4-compressed size.
 """
 
 from __future__ import annotations

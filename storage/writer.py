@@ -47,7 +47,7 @@ from symfind.storage.manifest import (
 )
 from symfind.storage.records import FileState
 from symfind.storage.schema import SCHEMA_VERSION, to_document
-from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD, encode_uses
+from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD, EncodedUses, encode_uses
 
 logger = logging.getLogger(__name__)
 
@@ -85,11 +85,11 @@ def _free_bytes(where: Path) -> int:
     return info.f_bavail * info.f_frsize
 
 
-def _add_uses(document: tantivy.Document, record: bytes, names: list[str]) -> None:
+def _add_uses(document: tantivy.Document, uses: EncodedUses) -> None:
     """Put a file's uses on `document`: the names it uses (searched) and their record."""
-    for name in names:
+    for name in uses.names:
         document.add_text(USES_FIELD, name)
-    document.add_bytes(USES_RECORD_FIELD, record)
+    document.add_bytes(USES_RECORD_FIELD, uses.record)
 
 
 @contextmanager
@@ -262,30 +262,31 @@ class IndexWriter:
     def replace_file(
         self, path: str, state: FileState, symbols: Iterable[Symbol],
         occurrences: Sequence[Occurrence] = (), imports: Sequence[Import] = (),
-        language: str = "",
+        language: str = "", *, uses: EncodedUses | None = None,
     ) -> None:
         """Stage: drop every document of `path`, then add `symbols`, the first of them
-        carrying the file's `occurrences` and `imports` (its `FileState.uses` when the
-        file defines nothing: `storage/uses.py`); `language`: the file's, when it
-        defines nothing (else its symbols say it).
+        carrying the file's uses (its `FileState.uses` when the file defines nothing:
+        `storage/uses.py`): `uses` as `encode_uses` made them (an extraction worker
+        does), else encoded here from `occurrences` and `imports`; `language`: the
+        file's, when it defines nothing (else its symbols say it).
 
         Raises:
             OSError: The index cannot be written (a full disk).
         """
         count = 0
-        uses = (encode_uses(path, language or state.language, occurrences, imports)
-                if occurrences or imports else None)
+        if uses is None and (occurrences or imports):
+            uses = encode_uses(path, language or state.language, occurrences, imports)
         with _system_errors(self._tantivy_dir):
             self._writer.delete_documents_by_term("path", path)
             for symbol in symbols:
                 document = to_document(symbol)
                 if uses is not None and count == 0:
-                    _add_uses(document, *uses)
+                    _add_uses(document, uses)
                 self._writer.add_document(document)
                 count += 1
         self._forget(path)
         # A file that defines nothing: its uses go in its file state, logged in this commit.
-        kept = uses[0] if uses is not None and count == 0 else b""
+        kept = uses.record if uses is not None and count == 0 else b""
         self._files[path] = msgspec.structs.replace(state, symbols=count, uses=kept)
         self._symbols += count
         self._stage(path)
