@@ -65,8 +65,9 @@ NEIGHBOUR_CACHE_WORDS = 16384
 #: a question nothing, where a product with the vocabulary costs several milliseconds per
 #: word (and numpy's import). Used only while its fingerprint matches the model loaded.
 NEIGHBOUR_TABLE = "neighbours.npz"
-#: Word vectors kept between questions (1 KB each; the cache starts over past it): a
-#: long-lived server meets new words with every edit, and a kernel's bodies hold millions.
+#: Words whose token ids are kept between questions (~100 bytes each; the cache starts
+#: over past it): a long-lived server meets new words with every edit, and a kernel's
+#: bodies hold millions. A word's vector is made from its tokens' rows at each question.
 WORD_CACHE_WORDS = 32768
 MODEL_DIM = 256
 
@@ -88,35 +89,20 @@ class Vector(NamedTuple):
     order: the mean's direction is the sum's), and its length. Kept unnormalised: the
     cosine divides by the lengths (`cosines`), where dividing 256 numbers costs more."""
 
-    numbers: Sequence[float]  # a tuple when made, an array (float32, 1 KB) when kept
+    numbers: tuple[float, ...]
     length: float
 
-    def unpacked(self) -> tuple[tuple[float, ...], float]:
-        """The numbers as a tuple (what `math.dist` takes without a copy) and the length."""
-        numbers = self.numbers
-        return numbers if isinstance(numbers, tuple) else tuple(numbers), self.length
 
-    def compact(self) -> Vector:
-        """This vector as it is kept: 1 KB where a tuple of Python floats takes 8 KB."""
-        numbers = self.numbers
-        return self if isinstance(numbers, array) else Vector(array("f", numbers), self.length)
-
-
-def cosines(one: tuple[tuple[float, ...], float],
-            others: Sequence[tuple[tuple[float, ...], float]]) -> array:
-    """The cosines of one vector with each of `others` (`Vector.unpacked`), as float32
-    numbers (numpy's product of unit vectors, to float32 rounding). Each is one C call:
-    a·b = (|a|² + |b|² − |a − b|²) / 2, exact to ~1e-15 for the cosines that count (≥
-    MATCH_MIN_COSINE), where a Python loop over 256 products costs five times as much."""
+def cosines(one: Vector, others: Sequence[Vector]) -> array:
+    """The cosines of one vector with each of `others`, as float32 numbers (numpy's
+    product of unit vectors, to float32 rounding). Each is one C call: a·b = (|a|² + |b|²
+    − |a − b|²) / 2, exact to ~1e-15 for the cosines that count (≥ MATCH_MIN_COSINE), where
+    a Python loop over 256 products costs five times as much."""
     dist = math.dist
     numbers, length = one
     return array("f", [(length * length + other_length * other_length
                         - dist(numbers, other) ** 2) / (2 * length * other_length)
                        for other, other_length in others])
-
-
-#: `Model._kept`'s answer for a word it does not hold (None is a word without a vector).
-_NOT_KEPT = Vector(array("f"), 0.0)
 
 
 class SoftMatches:
@@ -156,7 +142,7 @@ class NeighbourTable(NamedTuple):
 
 
 class Model:
-    """The token table and encoder; the vectors of the words seen so far; the
+    """The token table and encoder; the tokens of the words seen so far; the
     vocabulary's whole words for `neighbours`. Thread-safe: words are added under a lock.
 
     Args:
@@ -172,9 +158,8 @@ class Model:
         self._table = table
         self._encoder = encoder
         self._lock = threading.Lock()
-        # The word vectors kept (`vectors`): word → its vector, None for a word the
-        # tokenizer makes nothing of.
-        self._kept: dict[str, Vector | None] = {}
+        # The token ids of the words seen so far (`vectors`).
+        self._kept: dict[str, tuple[int, ...]] = {}
         self._vocabulary = vocabulary
         self._vocabulary_ids = vocabulary_ids
         # The vocabulary's unit vectors (10 MB, numpy), made when a word outside the
@@ -209,20 +194,27 @@ class Model:
 
     def vectors(self, words: Sequence[str]) -> list[Vector | None]:
         """The vectors of `words` (lowercase), one each: the sum of a word's tokens'
-        vectors; None for a word the tokenizer makes nothing of. Words not met before are
-        encoded, and kept for the next question."""
-        with self._lock:
-            found = [self._kept.get(word, _NOT_KEPT) for word in words]
-        unseen = {word for word, unit in zip(words, found) if unit is _NOT_KEPT}
-        if not unseen:
-            return found  # type: ignore[return-value]
-        encoded = {word: self._encode(word) for word in unseen}
-        self._keep(encoded)
-        return [encoded[word] if unit is _NOT_KEPT else unit for word, unit in zip(words, found)]
+        vectors; None for a word the tokenizer makes nothing of."""
+        return [self._vector(tokens) for tokens in self._tokens(words)]
 
-    def _encode(self, word: str) -> Vector | None:
-        """A word's `vectors` entry."""
-        tokens = self._encoder.encode(word)
+    def _tokens(self, words: Sequence[str]) -> list[tuple[int, ...]]:
+        """The token ids of `words`; those of words not met before are kept for the next
+        question (encoding costs more than reading a few rows)."""
+        with self._lock:
+            found = [self._kept.get(word) for word in words]
+        encoded = {word: tuple(self._encoder.encode(word))
+                   for word, tokens in zip(words, found) if tokens is None}
+        if not encoded:
+            return found  # type: ignore[return-value]
+        if len(encoded) <= WORD_CACHE_WORDS:  # (more: kept none, the cache left as it is)
+            with self._lock:
+                if len(self._kept) + len(encoded) > WORD_CACHE_WORDS:
+                    self._kept.clear()
+                self._kept.update(encoded)
+        return [encoded[word] if tokens is None else tokens for word, tokens in zip(words, found)]
+
+    def _vector(self, tokens: tuple[int, ...]) -> Vector | None:
+        """The vector of a word's tokens."""
         if not tokens:
             return None
         row = self._table.row
@@ -231,16 +223,6 @@ class Model:
             summed = array("f", map(add, summed, row(token)))
         length = math.hypot(*summed)
         return Vector(tuple(summed), length) if length else None
-
-    def _keep(self, encoded: dict[str, Vector | None]) -> None:
-        """Keep newly encoded words' vectors; when the cache is full, start it over."""
-        if len(encoded) > WORD_CACHE_WORDS:
-            return
-        with self._lock:
-            if len(self._kept) + len(encoded) > WORD_CACHE_WORDS:
-                self._kept.clear()
-            self._kept.update((word, vector and vector.compact())
-                              for word, vector in encoded.items())
 
     def word_vector(self, word: str) -> Vector | None:
         """The vector of one lowercase word; None for a stop word or a word the tokenizer
@@ -276,10 +258,10 @@ class Model:
         flat = [word for words in candidates for word in words]
         pool = list(dict.fromkeys(flat))
         others = self.vectors(pool)
-        present = [other.unpacked() for other in others if other is not None]
+        present = [other for other in others if other is not None]
         similarity = []  # question word → its cosine with each of `flat`
         for _, _, vector in kept:
-            near = iter(cosines(vector.unpacked(), present))
+            near = iter(cosines(vector, present))
             by_word = dict(zip(pool, [next(near) if other is not None else 0.0
                                       for other in others]))
             similarity.append([cosine if cosine >= _MATCH_MIN else 0.0
