@@ -167,7 +167,6 @@ class Model:
         self._vocabulary_unit: np.ndarray | None = None
         self._fingerprint = fingerprint
         self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
-        self._vocabulary_rows = {word: row for row, word in enumerate(self._vocabulary)}
         self._shipped = _read_neighbour_table(fingerprint)
 
     @property
@@ -288,8 +287,8 @@ class Model:
                 found[word] = self._neighbour_cache.get(word)
         shipped = self._shipped
         for word, near in found.items():
-            row = self._vocabulary_rows.get(word)
-            if near is None and row is not None and shipped is not None:
+            row = self._vocabulary_row(word) if near is None and shipped is not None else None
+            if row is not None:
                 at = slice(row * NEIGHBOURS_PER_WORD, (row + 1) * NEIGHBOURS_PER_WORD)
                 found[word] = tuple((self._vocabulary[r], s) for r, s
                                     in zip(shipped.rows[at], shipped.similarities[at]) if r >= 0)
@@ -302,6 +301,14 @@ class Model:
                 self._neighbour_cache.clear()
             self._neighbour_cache.update(computed)
         return {word: near if near is not None else computed[word] for word, near in found.items()}
+
+    def _vocabulary_row(self, word: str) -> int | None:
+        """Where `word` stands in the vocabulary, None when it is not a vocabulary word. (A
+        scan: a question looks up a few words, and a dict of the vocabulary costs more.)"""
+        try:
+            return self._vocabulary.index(word)
+        except ValueError:
+            return None
 
     def compute_neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
         """`neighbours` of `words` from their vectors and the vocabulary's (no table)."""
