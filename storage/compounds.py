@@ -27,6 +27,7 @@ digits and apostrophes is not needed for that).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import logging
 import math
@@ -40,7 +41,7 @@ logger = logging.getLogger(__name__)
 #: Words are grouped by this many first letters (shorter ones are kept apart).
 PREFIX_LETTERS = 3
 #: Bumped whenever `WordTable` or the way it is made changes.
-FORMAT = 2
+FORMAT = 3
 #: A group is made a dict once a process has looked in it this many times.
 DICT_AFTER_LOOKUPS = 64
 
@@ -50,6 +51,7 @@ class WordTable(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         source: The file it was made from (`source_key`).
+        digest: `list_digest` of the words (what a table made from them is checked against).
         size: How many words the list holds.
         longest: The longest word's length.
         short: Each word shorter than PREFIX_LETTERS → its rank (from 1).
@@ -58,6 +60,7 @@ class WordTable(msgspec.Struct, frozen=True, kw_only=True):
     """
 
     source: str
+    digest: str
     size: int
     longest: int
     short: dict[str, int]
@@ -71,6 +74,7 @@ class Ranks:
     """Each listed word's rank, read from a `WordTable` a group at a time."""
 
     def __init__(self, table: WordTable) -> None:
+        self.digest = table.digest
         self.log_size = math.log(table.size)
         self.longest = table.longest
         self._short = table.short
@@ -127,6 +131,11 @@ def read_word_list() -> list[str]:
         return file.read().decode().split()
 
 
+def list_digest(words: list[str]) -> str:
+    """The SHA-256 of a word list, in its order."""
+    return hashlib.sha256("\n".join(words).encode()).hexdigest()
+
+
 def make_table(words: list[str], source: str) -> WordTable:
     """The cached form of a word list."""
     # Of a word listed twice, wordninja keeps the later rank, as `dict` does here.
@@ -138,7 +147,8 @@ def make_table(words: list[str], source: str) -> WordTable:
             short[word] = rank
         else:
             groups.setdefault(word[:PREFIX_LETTERS], []).append(f"{word} {rank}")
-    return WordTable(source=source, size=len(words), longest=max(map(len, words)),
+    return WordTable(source=source, digest=list_digest(words), size=len(words),
+                     longest=max(map(len, words)),
                      short=short, groups={p: f" {' '.join(g)} " for p, g in groups.items()})
 
 

@@ -40,9 +40,10 @@ from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from operator import add
-from typing import TYPE_CHECKING, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from symfind.storage import model_files
+from symfind.storage import compounds, model_files
 from symfind.storage.bpe import Encoder
 from symfind.storage.location import cache_dir
 from symfind.storage.words import STOP_WORDS
@@ -133,12 +134,40 @@ class SoftMatches:
         return tuple(pairs)
 
 
+class ListedNeighbours(NamedTuple):
+    """Where the shipped table's file holds the neighbours of wordninja's listed words
+    that are not vocabulary words (inflections such as `raises`, `decoded`: a question's
+    words often are), by the word's rank: NEIGHBOURS_PER_WORD vocabulary rows (int16, -1
+    past the last), then as many similarities (float32), each array stored whole in the
+    file, so that a word's entry is read where it lies."""
+
+    path: Path
+    word_list: str  # storage/compounds.py `list_digest` of the list it was made from
+    rows_at: int  # where the rows of rank 1 start in the file
+    similarities_at: int
+    size: int  # how many ranks
+
+    def entry(self, rank: int) -> tuple[array, array]:
+        """The rows and similarities of the word of `rank`."""
+        rows, similarities = array("h"), array("f")
+        with self.path.open("rb") as file:
+            for numbers, at in ((rows, self.rows_at), (similarities, self.similarities_at)):
+                width = NEIGHBOURS_PER_WORD * numbers.itemsize
+                file.seek(at + (rank - 1) * width)
+                numbers.frombytes(file.read(width))
+        if sys.byteorder == "big":  # numpy wrote them little-endian
+            rows.byteswap()
+            similarities.byteswap()
+        return rows, similarities
+
+
 class NeighbourTable(NamedTuple):
     """The shipped table: per vocabulary row, NEIGHBOURS_PER_WORD neighbours' vocabulary
-    rows (-1 past the last) and similarities (float32)."""
+    rows (-1 past the last) and similarities (float32); and the listed words' entries."""
 
     rows: array
     similarities: array
+    listed: ListedNeighbours | None
 
 
 class Model:
@@ -168,6 +197,7 @@ class Model:
         self._fingerprint = fingerprint
         self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
         self._shipped = _read_neighbour_table(fingerprint)
+        self._listed_ranks: compounds.Ranks | None | bool = False  # False: not looked at
 
     @property
     def vocabulary(self) -> list[str]:
@@ -287,11 +317,16 @@ class Model:
                 found[word] = self._neighbour_cache.get(word)
         shipped = self._shipped
         for word, near in found.items():
-            row = self._vocabulary_row(word) if near is None and shipped is not None else None
+            if near is not None or shipped is None:
+                continue
+            row = self._vocabulary_row(word)
             if row is not None:
                 at = slice(row * NEIGHBOURS_PER_WORD, (row + 1) * NEIGHBOURS_PER_WORD)
-                found[word] = tuple((self._vocabulary[r], s) for r, s
-                                    in zip(shipped.rows[at], shipped.similarities[at]) if r >= 0)
+                found[word] = self._named(shipped.rows[at], shipped.similarities[at])
+                continue
+            rank = self._listed_rank(word)
+            if rank is not None and shipped.listed is not None:
+                found[word] = self._named(*shipped.listed.entry(rank))
         unseen = [word for word, near in found.items() if near is None]
         if not unseen:
             return found  # type: ignore[return-value]
@@ -301,6 +336,28 @@ class Model:
                 self._neighbour_cache.clear()
             self._neighbour_cache.update(computed)
         return {word: near if near is not None else computed[word] for word, near in found.items()}
+
+    def _named(self, rows: Sequence[int], similarities: Sequence[float]
+               ) -> tuple[tuple[str, float], ...]:
+        """A table entry as `neighbours` gives it."""
+        return tuple((self._vocabulary[r], s) for r, s in zip(rows, similarities) if r >= 0)
+
+    def _listed_rank(self, word: str) -> int | None:
+        """The rank of `word` in wordninja's list when the shipped table holds the list's
+        words (made from this very list), else None."""
+        if self._listed_ranks is False:
+            listed = self._shipped.listed if self._shipped is not None else None
+            try:
+                ranks = compounds.load_word_list() if listed is not None else None
+            except OSError:  # wordninja missing: its words' neighbours are computed
+                ranks = None
+            self._listed_ranks = (ranks if ranks is not None and listed is not None
+                                  and ranks.digest == listed.word_list else None)
+        ranks = self._listed_ranks
+        if not isinstance(ranks, compounds.Ranks):
+            return None
+        rank = ranks.get(word)
+        return rank if rank is not None and rank <= self._shipped.listed.size else None
 
     def _vocabulary_row(self, word: str) -> int | None:
         """Where `word` stands in the vocabulary, None when it is not a vocabulary word. (A
@@ -347,12 +404,14 @@ def neighbour_table_path() -> Traversable:
 def _read_neighbour_table(fingerprint: str) -> NeighbourTable | None:
     """The shipped table, or None when it is missing or made for another model (a
     wordllama release with other vectors): then every word's neighbours are computed."""
+    path = Path(str(neighbour_table_path()))
     try:
-        with neighbour_table_path().open("rb") as file, zipfile.ZipFile(file) as table:
+        with path.open("rb") as file, zipfile.ZipFile(file) as table:
             if _read_npy(table, "fingerprint", "<U64").decode("utf-32-le") != fingerprint:
                 return None
             rows = array("i", _read_npy(table, "rows", "<i4"))
             similarities = array("f", _read_npy(table, "similarities", "<f4"))
+            listed = _listed_neighbours(path, file, table)
     except (OSError, KeyError, ValueError, SyntaxError, zipfile.BadZipFile):
         return None
     if sys.byteorder == "big":  # numpy wrote them little-endian
@@ -360,19 +419,31 @@ def _read_neighbour_table(fingerprint: str) -> NeighbourTable | None:
         similarities.byteswap()
     if len(rows) != len(similarities) or rows.itemsize != 4:
         return None
-    return NeighbourTable(rows, similarities)
+    return NeighbourTable(rows, similarities, listed)
 
 
-def _read_npy(archive: zipfile.ZipFile, name: str, dtype: str) -> bytes:
-    """The data of one array of an .npz archive (numpy's .npy format 1.0–3.0), read without
-    numpy, after checking that its element type is `dtype`.
+def _listed_neighbours(path: Path, file: BinaryIO, table: zipfile.ZipFile
+                       ) -> ListedNeighbours | None:
+    """Where the listed words' entries lie in the table's file (None: a table without
+    them, or with them compressed)."""
+    if "word_list.npy" not in table.namelist():
+        return None
+    word_list = _read_npy(table, "word_list", "<U64").decode("utf-32-le")
+    rows_at, rows_shape = _npy_in_place(file, table, "ranked_rows", "<i2")
+    similarities_at, shape = _npy_in_place(file, table, "ranked_similarities", "<f4")
+    if rows_shape != shape or len(shape) != 2 or shape[1] != NEIGHBOURS_PER_WORD:
+        return None
+    return ListedNeighbours(path, word_list, rows_at, similarities_at, shape[0])
+
+
+def _npy_header(data: bytes, name: str, dtype: str) -> tuple[int, tuple[int, ...]]:
+    """Where an .npy file's data starts (numpy's format 1.0–3.0) and its shape, after
+    checking that its element type is `dtype`.
 
     Raises:
-        KeyError: The archive holds no such array.
         ValueError: It is not an .npy file of that type, in C order.
         SyntaxError: Its header does not parse.
     """
-    data = archive.read(f"{name}.npy")
     if data[:6] != b"\x93NUMPY":
         raise ValueError(f"{name}.npy is not an .npy file")
     size_format = "<H" if data[6] == 1 else "<I"
@@ -381,7 +452,42 @@ def _read_npy(archive: zipfile.ZipFile, name: str, dtype: str) -> bytes:
     header = ast.literal_eval(data[start:start + header_size].decode("latin-1"))
     if header.get("descr") != dtype or header.get("fortran_order"):
         raise ValueError(f"{name}.npy holds {header.get('descr')}, not {dtype}")
-    return data[start + header_size:]
+    return start + header_size, tuple(header["shape"])
+
+
+def _read_npy(archive: zipfile.ZipFile, name: str, dtype: str) -> bytes:
+    """The data of one array of an .npz archive, read without numpy (`_npy_header`).
+
+    Raises:
+        KeyError: The archive holds no such array.
+        ValueError, SyntaxError: As `_npy_header`.
+    """
+    data = archive.read(f"{name}.npy")
+    start, _ = _npy_header(data, name, dtype)
+    return data[start:]
+
+
+def _npy_in_place(file: BinaryIO, archive: zipfile.ZipFile, name: str, dtype: str
+                  ) -> tuple[int, tuple[int, ...]]:
+    """Where one stored (uncompressed) array of an .npz archive starts in its file, and
+    its shape, read without its data.
+
+    Raises:
+        KeyError: The archive holds no such array.
+        ValueError: It is compressed, or as `_npy_header`.
+    """
+    info = archive.getinfo(f"{name}.npy")
+    if info.compress_type != zipfile.ZIP_STORED:
+        raise ValueError(f"{name}.npy is compressed")
+    file.seek(info.header_offset)
+    local = file.read(30)  # a zip local file header, then the member's name and extra field
+    if local[:4] != b"PK\x03\x04":
+        raise ValueError(f"{name}.npy has no local header")
+    name_size, extra_size = struct.unpack_from("<HH", local, 26)
+    member = info.header_offset + 30 + name_size + extra_size
+    file.seek(member)
+    start, shape = _npy_header(file.read(4096), name, dtype)
+    return member + start, shape
 
 
 _loaded: Model | None = None

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from symfind.storage import semantic
+from symfind.storage.compounds import list_digest, read_word_list
 from symfind.storage.semantic import Model, Vector, load_model, neighbour_table_path
 from symfind.storage.words import meaningful_words, question_words
 
@@ -64,24 +65,37 @@ def test_neighbours_are_close_vocabulary_words_closest_first() -> None:
 
 
 def test_the_shipped_neighbour_table_is_the_models_own() -> None:
-    """The table shipped beside storage/semantic.py was made from the model installed
-    (else: `python -m symfind.storage.neighbour_table`), and says what computing says."""
-    model = load_model()
+    """The table shipped beside storage/semantic.py was made from the model and word list
+    installed (else: `python -m symfind.storage.neighbour_table`), and says what computing
+    says, for vocabulary words and for the list's other words."""
+    model = semantic._load()  # its own: no neighbours computed and kept by other tests
     with neighbour_table_path().open("rb") as file, np.load(file) as table:
         assert str(table["fingerprint"]) == model.fingerprint()
+        assert str(table["word_list"]) == list_digest(read_word_list())
         # What a question reads without numpy is what numpy wrote.
         shipped_table = semantic._read_neighbour_table(model.fingerprint())
-        assert shipped_table is not None
+        assert shipped_table is not None and shipped_table.listed is not None
         assert list(shipped_table.rows) == table["rows"].ravel().tolist()
         assert list(shipped_table.similarities) == table["similarities"].ravel().tolist()
-    words = random.Random(7).sample(model.vocabulary, 300) + ["delete", "mandatory"]
-    computed = model.compute_neighbours(words)
+        ranked_rows, ranked_similarities = table["ranked_rows"], table["ranked_similarities"]
+        assert shipped_table.listed.size == len(ranked_rows) == len(read_word_list())
+        for rank in (1, 2, 777, 5000, len(ranked_rows)):
+            rows, similarities = shipped_table.listed.entry(rank)
+            assert list(rows) == ranked_rows[rank - 1].tolist()
+            assert list(similarities) == ranked_similarities[rank - 1].tolist()
+    rng = random.Random(7)
+    vocabulary = set(model.vocabulary)
+    listed = [word for word in rng.sample(read_word_list(), 3000) if word not in vocabulary]
+    words = [*rng.sample(model.vocabulary, 300), *listed[:300], "delete", "raises", "decoded"]
+    assert {"raises", "decoded"}.isdisjoint(vocabulary)
     shipped = model.neighbours(words)
+    assert not model._neighbour_cache  # every one read from the table, none computed
+    computed = model.compute_neighbours(words)
     assert [[w for w, _ in shipped[word]] for word in words] == [
         [w for w, _ in computed[word]] for word in words]
     assert [s for word in words for _, s in shipped[word]] == pytest.approx(
         [s for word in words for _, s in computed[word]], abs=1e-6)
-    assert sum(map(len, shipped.values())) > 300  # most words have neighbours
+    assert sum(map(len, shipped.values())) > 400  # most words have neighbours
 
 
 def test_soft_match_scores_each_question_words_best_match_weighted_by_rarity() -> None:
@@ -123,20 +137,20 @@ def test_soft_match_scores_are_numpys_to_float32_rounding() -> None:
 
 def test_a_question_needs_no_numpy_when_the_table_has_its_words() -> None:
     """numpy's import costs about what a whole name search does: a question whose words
-    the shipped neighbour table holds never imports it (a process of its own)."""
+    the shipped neighbour table holds (the vocabulary's, wordninja's list's) never imports
+    it (a process of its own)."""
     semantic._load()  # derives what this test's cache directory keeps (with numpy: once)
     probe = textwrap.dedent("""
         import sys
         from symfind.storage.semantic import load_model
         model = load_model()
-        near = model.neighbours(["delete", "remove", "proxy"])
+        near = model.neighbours(["delete", "remove", "proxy", "raises"])
         matches = model.soft_match(["delete", "proxy"], [1.0, 2.0],
                                    [("remove", "getbaseline"), ("proxies",)])
         assert near["delete"] and matches.scores[0] > 0, (near, matches.scores)
         print("numpy" in sys.modules, "threadpoolctl" in sys.modules)
         # A word outside the table does need it (a product with the vocabulary).
-        assert "mandatory" not in model.vocabulary
-        assert model.neighbours(["mandatory"])["mandatory"]
+        model.neighbours(["colorterm"])
         print("numpy" in sys.modules, "threadpoolctl" in sys.modules)
     """)
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
