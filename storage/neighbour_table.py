@@ -8,7 +8,10 @@ tests/unit/storage/test_semantic.py says so): `python -m symfind.storage.neighbo
 It computes the neighbours exactly as a question would, in blocks, in a few minutes: of
 every vocabulary word, and of every other word of wordninja's list (inflections such as
 `raises`, `hooks`, `decoded`, which a question's words often are), so that a question
-needs numpy (a product with the whole vocabulary) only for a word in neither.
+needs numpy (a product with the whole vocabulary) only for a word in neither. BLAS sums
+in its own order, which may differ between machines: the vocabulary's part, made again on
+another machine, had the same neighbours, and 6 % of its similarities differed in the
+last bits of float32 (the table shipped keeps the part first shipped).
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ command line costs about what a name costs (the wordllama package is never impor
 For the same reason a question's arithmetic is done without numpy, whose import alone
 costs about what a whole name search does: it is a few thousand cosines between a few
 question words and a pool's words, each one C call (`math.dist`), and the numbers are
-kept as numpy kept them (float32) so that answers are the same. Only the neighbours of a
-word outside the shipped table need numpy: a product with the whole vocabulary.
+kept as numpy kept them (float32), so that the scores are numpy's to float32 rounding.
+Only the neighbours of a word outside the shipped table need numpy: a product with the
+whole vocabulary.
 
 Two uses, both at query time, so that nothing is added to indexing and no vector can be
 out of step with the index (they are computed from what the index stores):
@@ -24,7 +25,7 @@ out of step with the index (they are computed from what the index stores):
   question's BM25 finds;
 - `Model.soft_match`: how well a definition's words cover a question's by meaning (each
   question word's closest word, by cosine of word vectors, each word's vector the mean of
-  its tokens', cached), ranking candidates.
+  its tokens' (their ids kept)), ranking candidates.
 """
 
 from __future__ import annotations
