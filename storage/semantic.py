@@ -107,6 +107,10 @@ def cosines(one: Vector, others: Sequence[Vector]) -> array:
                        for other, other_length in others])
 
 
+#: `Model._kept_vectors`'s answer for a word it does not hold (None: a word without one).
+_NOT_KEPT = Vector((), 0.0)
+
+
 class SoftMatches:
     """`Model.soft_match`'s answer: each candidate's score, and which question words it
     matched with which of its words (`pairs`)."""
@@ -190,6 +194,12 @@ class Model:
         self._lock = threading.Lock()
         # The token ids of the words seen so far (`vectors`).
         self._kept: dict[str, tuple[int, ...]] = {}
+        # Their vectors, float32 (exact: a row's float16 numbers and their float32 sums),
+        # 1 KB a word, kept once a question has been answered: a command line asks one and
+        # would keep them for nothing; a daemon asks many, and making them again from the
+        # table's rows costs ~13 ms of CPU a question.
+        self._kept_vectors: dict[str, Vector | None] = {}
+        self._keeps_vectors = False
         self._vocabulary = vocabulary
         self._vocabulary_ids = vocabulary_ids
         # The vocabulary's unit vectors (10 MB, numpy), made when a word outside the
@@ -224,8 +234,24 @@ class Model:
 
     def vectors(self, words: Sequence[str]) -> list[Vector | None]:
         """The vectors of `words` (lowercase), one each: the sum of a word's tokens'
-        vectors; None for a word the tokenizer makes nothing of."""
-        return [self._vector(tokens) for tokens in self._tokens(words)]
+        vectors; None for a word the tokenizer makes nothing of. Once this model has
+        answered a question (`soft_match`), the vectors made are kept for the next ones."""
+        if not self._keeps_vectors:
+            return [self._vector(tokens) for tokens in self._tokens(words)]
+        with self._lock:
+            kept = [self._kept_vectors.get(word, _NOT_KEPT) for word in words]
+        missing = [word for word, vector in zip(words, kept) if vector is _NOT_KEPT]
+        made = dict(zip(missing, map(self._vector, self._tokens(missing))))
+        if made and len(made) <= WORD_CACHE_WORDS:  # (more: kept none, as `_tokens`)
+            with self._lock:
+                if len(self._kept_vectors) + len(made) > WORD_CACHE_WORDS:
+                    self._kept_vectors.clear()
+                self._kept_vectors.update(
+                    (word, vector and Vector(array("f", vector.numbers), vector.length))
+                    for word, vector in made.items())
+        return [made[word] if vector is _NOT_KEPT
+                else vector and Vector(tuple(vector.numbers), vector.length)
+                for word, vector in zip(words, kept)]
 
     def _tokens(self, words: Sequence[str]) -> list[tuple[int, ...]]:
         """The token ids of `words`; those of words not met before are kept for the next
@@ -305,6 +331,7 @@ class Model:
             for weight, row in zip(weights, similarity):
                 matched = float32(matched + weight * max(row[start:end]))
             scores.append(float32(matched / total))
+        self._keeps_vectors = True
         return SoftMatches(scores, tuple(word for word, _, _ in kept), flat, similarity, starts)
 
     def neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:

@@ -181,3 +181,23 @@ def test_word_vectors_stay_the_same_when_the_bounded_cache_starts_over(
     assert after[2] is None  # nothing to encode: no vector
     assert [float(np.linalg.norm(after[i])) for i in (0, 1, 3)] == pytest.approx([1.0] * 3,
                                                                                  rel=1e-5)
+
+
+def test_word_vectors_are_kept_once_a_question_is_answered_and_stay_the_same() -> None:
+    """A daemon keeps the vectors it makes (float32), from its second question on; kept or
+    made, a word's vector is the same numbers."""
+    model = semantic._load()
+    words = ["retry", "upload", "", "getbaseline", "redirects"]
+
+    def numbers(vectors: list[Vector | None]) -> list[object]:
+        return [None if v is None else (list(v.numbers), v.length) for v in vectors]
+
+    made = model.vectors(words)
+    assert not model._kept_vectors  # a command line's one question keeps none
+    model.soft_match(["retry"], [1.0], [("upload",)])
+    assert numbers(model.vectors(words)) == numbers(made)  # made again, and kept
+    assert sorted(model._kept_vectors) == sorted(words)
+    assert numbers(model.vectors(words)) == numbers(made)  # read back from what was kept
+    assert all(isinstance(v.numbers, tuple) for v in model.vectors(words) if v is not None)
+    assert model.soft_match(["retry"], [1.0], [("upload",)]).scores == \
+        semantic._load().soft_match(["retry"], [1.0], [("upload",)]).scores
