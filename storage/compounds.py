@@ -12,7 +12,11 @@ which costs ~0.1 s of CPU: as much as a whole name search from the command line,
 question from the command line splits its candidates' names. So the list is read once into
 symfind's cache (storage/cache_files.py, `words/wordninja-<key>.bin`) grouped by each
 word's first three letters, each group one string; a process reads the groups (~2 ms) and
-makes a group a dict when a split first looks a word up in it. A cost is computed when a
+finds a word in its group's string, until the group has been looked in often enough to be
+worth a dict (`DICT_AFTER_LOOKUPS`). A split looks up every piece of its word, most of them
+no word at all, each in another group: making each group a dict at once made a question's
+~90 splits read ~20,000 words into dicts (~10 ms), where finding them costs a third of it;
+indexing, which splits a corpus's names, soon has its groups as dicts. A cost is computed when a
 word is met, by wordninja's arithmetic, so every split is wordninja's own
 (tests/unit/storage/test_compounds.py checks them against it).
 
@@ -23,6 +27,7 @@ digits and apostrophes is not needed for that).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import logging
 import math
@@ -36,7 +41,9 @@ logger = logging.getLogger(__name__)
 #: Words are grouped by this many first letters (shorter ones are kept apart).
 PREFIX_LETTERS = 3
 #: Bumped whenever `WordTable` or the way it is made changes.
-FORMAT = 1
+FORMAT = 3
+#: A group is made a dict once a process has looked in it this many times.
+DICT_AFTER_LOOKUPS = 64
 
 
 class WordTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,14 +51,16 @@ class WordTable(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         source: The file it was made from (`source_key`).
+        digest: `list_digest` of the words (what a table made from them is checked against).
         size: How many words the list holds.
         longest: The longest word's length.
         short: Each word shorter than PREFIX_LETTERS → its rank (from 1).
-        groups: First PREFIX_LETTERS letters → `word rank word rank …` of the words
-            starting so.
+        groups: First PREFIX_LETTERS letters → ` word rank word rank … ` of the words
+            starting so (a space first and last, so that ` word ` finds a word).
     """
 
     source: str
+    digest: str
     size: int
     longest: int
     short: dict[str, int]
@@ -65,11 +74,13 @@ class Ranks:
     """Each listed word's rank, read from a `WordTable` a group at a time."""
 
     def __init__(self, table: WordTable) -> None:
+        self.digest = table.digest
         self.log_size = math.log(table.size)
         self.longest = table.longest
         self._short = table.short
         self._groups = table.groups
         self._read: dict[str, dict[str, int]] = {}
+        self._looked: dict[str, int] = {}  # group → how often looked in (not yet a dict)
 
     def get(self, word: str) -> int | None:
         """The rank of `word` in the list (1 is the most frequent), or None."""
@@ -77,10 +88,21 @@ class Ranks:
             return self._short.get(word)
         prefix = word[:PREFIX_LETTERS]
         group = self._read.get(prefix)
-        if group is None:
-            items = self._groups.get(prefix, "").split()
-            group = self._read[prefix] = dict(zip(items[::2], map(int, items[1::2])))
-        return group.get(word)
+        if group is not None:
+            return group.get(word)
+        text = self._groups.get(prefix)
+        if text is None:
+            return None
+        looked = self._looked[prefix] = self._looked.get(prefix, 0) + 1
+        if looked >= DICT_AFTER_LOOKUPS:
+            items = text.split()
+            self._read[prefix] = dict(zip(items[::2], map(int, items[1::2])))
+            return self._read[prefix].get(word)
+        at = text.find(f" {word} ")
+        if at < 0:
+            return None
+        start = at + len(word) + 2
+        return int(text[start:text.index(" ", start)])
 
 
 _ranks: Ranks | None = None
@@ -109,6 +131,11 @@ def read_word_list() -> list[str]:
         return file.read().decode().split()
 
 
+def list_digest(words: list[str]) -> str:
+    """The SHA-256 of a word list, in its order."""
+    return hashlib.sha256("\n".join(words).encode()).hexdigest()
+
+
 def make_table(words: list[str], source: str) -> WordTable:
     """The cached form of a word list."""
     # Of a word listed twice, wordninja keeps the later rank, as `dict` does here.
@@ -120,8 +147,9 @@ def make_table(words: list[str], source: str) -> WordTable:
             short[word] = rank
         else:
             groups.setdefault(word[:PREFIX_LETTERS], []).append(f"{word} {rank}")
-    return WordTable(source=source, size=len(words), longest=max(map(len, words)),
-                     short=short, groups={p: " ".join(g) for p, g in groups.items()})
+    return WordTable(source=source, digest=list_digest(words), size=len(words),
+                     longest=max(map(len, words)),
+                     short=short, groups={p: f" {' '.join(g)} " for p, g in groups.items()})
 
 
 def load_word_list() -> Ranks:

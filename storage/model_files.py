@@ -1,7 +1,7 @@
 """The question model's files, read in milliseconds: what storage/semantic.py's `Model` is made of.
 
-Imports: msgspec, numpy, `storage` modules (not wordllama: its files are read, the package
-is never imported).
+Imports: msgspec, `storage` modules; numpy only to derive (not wordllama: its files are
+read, the package is never imported).
 
 The model ships inside the `wordllama` wheel as two files: its token vectors (safetensors:
 32,000 x 256 float16, 16 MB) and its tokenizer (JSON, 1.8 MB). Loading them through
@@ -11,7 +11,9 @@ search costs ~0.25 s in all. So:
 
 - The vectors are never copied nor converted ahead: the safetensors file is memory-mapped
   where the wheel put it (an 8-byte header length, a JSON header, then the raw table), so a
-  question reads only the rows it uses, and no copy of them can go stale or be damaged.
+  question reads only the rows it uses (`TokenTable.row`, without numpy: its import alone
+  costs about what a whole name search does), and no copy of them can go stale or be
+  damaged.
 - What is derived from the files (the vocabulary's whole words and their ids, the
   tokenizer's tables for storage/bpe.py, the fingerprint the shipped neighbour table is
   checked against) is computed once (~0.3 s) and kept in one file of symfind's cache
@@ -30,17 +32,22 @@ import hashlib
 import importlib.util
 import json
 import logging
+import mmap
 import struct
+import sys
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
-import numpy as np
 
-from symfind.storage.bpe import WORD_START, Encoder, merge_value, pair_key
+from symfind.storage.bpe import WORD_START, Encoder, PackedMerges, merge_value, pair_key
 from symfind.storage.cache_files import key_of, read_intact, write_intact
 from symfind.storage.errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +58,9 @@ WEIGHTS_FILE = ("weights", "l2_supercat_256.safetensors")
 TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
 TENSOR = "embedding.weight"
 #: Bumped whenever `Derived` or the way it is derived changes: older files are then ignored.
-FORMAT = 2
-_SAFETENSORS_DTYPES = {"F16": "<f2", "F32": "<f4"}
+FORMAT = 3
+#: safetensors' element types the table may have: their `struct` format character.
+_SAFETENSORS_TYPES = {"F16": "e", "F32": "f"}
 
 
 class Derived(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,8 +73,8 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
         vocabulary_ids: Each vocabulary word's token id.
         characters: Each one-character token → its id.
         byte_ids: The byte tokens' ids, `<0x00>` first.
-        merge_keys: The merges' `bpe.pair_key`s, little-endian unsigned 64-bit.
-        merge_values: Their `bpe.merge_value`s, likewise.
+        merge_keys: The merges' `bpe.pair_key`s, ascending, little-endian unsigned 64-bit.
+        merge_values: Their `bpe.merge_value`s, likewise, in the same order.
         whole_words: The words that encode as one token → its id (`Encoder.whole_words`).
     """
 
@@ -84,11 +92,44 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
 _DECODER = msgspec.msgpack.Decoder(Derived)
 
 
+class TokenTable:
+    """The token vectors, one row per token id, memory-mapped from the safetensors file.
+
+    Args:
+        path: The file.
+        offset: Where the table starts in it.
+        rows: How many rows (tokens).
+        dims: How many numbers a row holds.
+        kind: The numbers' `struct` format character (`e`: float16, `f`: float32).
+    """
+
+    def __init__(self, path: Path, offset: int, rows: int, dims: int, kind: str) -> None:
+        self.path, self.offset, self.rows, self.dims, self.kind = path, offset, rows, dims, kind
+        with path.open("rb") as file:
+            self._map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        self._row = struct.Struct(f"<{dims}{kind}")
+
+    def row(self, token: int) -> tuple[float, ...]:
+        """One token's vector, as Python floats (exactly the stored numbers)."""
+        if not 0 <= token < self.rows:
+            raise IndexError(f"token {token} is not in a table of {self.rows}")
+        return self._row.unpack_from(self._map, self.offset + token * self._row.size)
+
+    def array(self) -> np.ndarray:
+        """The whole table as a numpy array over the same memory (rows x dims), for
+        the work that needs every row: deriving, neighbours of words no table holds."""
+        import numpy as np  # here: most processes never need it, and it costs ~0.1 s
+
+        return np.frombuffer(self._map, dtype=f"<{'f2' if self.kind == 'e' else 'f4'}",
+                             count=self.rows * self.dims, offset=self.offset
+                             ).reshape(self.rows, self.dims)
+
+
 class ModelFiles(NamedTuple):
     """The model as loaded: its token vectors (memory-mapped), its encoder, and what was
     derived from its files."""
 
-    table: np.ndarray
+    table: TokenTable
     encoder: Encoder
     derived: Derived
 
@@ -105,8 +146,8 @@ def package_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def read_table(path: Path) -> np.ndarray:
-    """The token vectors of a safetensors file, memory-mapped read-only (rows x dims).
+def read_table(path: Path) -> TokenTable:
+    """The token vectors of a safetensors file, memory-mapped read-only.
 
     Raises:
         ModelUnavailable: The file is missing, unreadable or not the table expected.
@@ -116,21 +157,23 @@ def read_table(path: Path) -> np.ndarray:
             (header_size,) = struct.unpack("<Q", file.read(8))
             header = json.loads(file.read(header_size))
         entry = header[TENSOR]
-        dtype = np.dtype(_SAFETENSORS_DTYPES[entry["dtype"]])
+        kind = _SAFETENSORS_TYPES[entry["dtype"]]
         rows, dims = entry["shape"]
         begin, end = entry["data_offsets"]
         offset = 8 + header_size + begin
         size = end - begin
-        if size != rows * dims * dtype.itemsize or path.stat().st_size < offset + size:
+        if size != rows * dims * struct.calcsize(kind) or path.stat().st_size < offset + size:
             raise ValueError(f"{TENSOR} holds {size} bytes, not {rows} x {dims}")
-        return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(rows, dims))
+        return TokenTable(path, offset, rows, dims, kind)
     except (OSError, ValueError, KeyError, TypeError, struct.error) as exc:
         raise ModelUnavailable(f"the model's vectors did not load from {path}: {exc!r}") from exc
 
 
-def unit_rows(table: np.ndarray, ids: Sequence[int]) -> np.ndarray:
-    """The rows `ids` of the table as float32 unit vectors."""
-    matrix = np.asarray(table[list(ids)], dtype=np.float32)
+def unit_rows(table: TokenTable, ids: Sequence[int]) -> np.ndarray:
+    """The rows `ids` of the table as float32 unit vectors (numpy's)."""
+    import numpy as np  # here: only deriving and neighbours computed need it
+
+    matrix = np.asarray(table.array()[list(ids)], dtype=np.float32)
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
@@ -185,10 +228,25 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
             write_derived(path, derived)
         except OSError as exc:  # a read-only cache: this process keeps its own
             logger.info("the question model's tables stay in memory: %s", exc)
-    merges = dict(zip(np.frombuffer(derived.merge_keys, dtype="<u8").tolist(),
-                      np.frombuffer(derived.merge_values, dtype="<u8").tolist()))
+    merges = PackedMerges(_unsigned_64(derived.merge_keys), _unsigned_64(derived.merge_values))
     encoder = Encoder(derived.characters, derived.byte_ids, merges, derived.whole_words)
     return ModelFiles(table, encoder, derived)
+
+
+def _unsigned_64(packed: bytes) -> array:
+    """Little-endian unsigned 64-bit integers (`Derived.merge_keys`) as an array."""
+    numbers = array("Q", packed)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+def _packed_64(numbers: Sequence[int]) -> bytes:
+    """`_unsigned_64`'s inverse."""
+    packed = array("Q", numbers)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
 
 
 def read_derived(path: Path, source: str) -> Derived | None:
@@ -213,7 +271,7 @@ def write_derived(path: Path, derived: Derived) -> None:
     write_intact(path, msgspec.msgpack.encode(derived))
 
 
-def derive(tokenizer: Path, table: np.ndarray, source: str, salt: str) -> Derived:
+def derive(tokenizer: Path, table: TokenTable, source: str, salt: str) -> Derived:
     """Derive the vocabulary, the encoder's tables and the fingerprint from the files.
 
     Raises:
@@ -241,7 +299,7 @@ def derive(tokenizer: Path, table: np.ndarray, source: str, salt: str) -> Derive
         if token.startswith(WORD_START) and word.isascii() and word.isalpha() and len(token) > 3:
             unique.setdefault(word.lower(), index)
     vocabulary = list(unique)
-    if not vocabulary or max(vocab.values()) >= len(table):
+    if not vocabulary or max(vocab.values()) >= table.rows:
         raise ModelUnavailable(f"the tokenizer {tokenizer} does not fit the model's vectors")
     characters = {token: index for token, index in vocab.items() if len(token) == 1}
     return Derived(
@@ -251,8 +309,8 @@ def derive(tokenizer: Path, table: np.ndarray, source: str, salt: str) -> Derive
         vocabulary_ids=list(unique.values()),
         characters=characters,
         byte_ids=byte_ids,
-        merge_keys=np.array(list(found), dtype="<u8").tobytes(),
-        merge_values=np.array(list(found.values()), dtype="<u8").tobytes(),
+        merge_keys=_packed_64(sorted(found)),
+        merge_values=_packed_64([found[key] for key in sorted(found)]),
         whole_words=Encoder(characters, byte_ids, found).whole_words(vocab),
     )
 

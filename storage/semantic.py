@@ -1,6 +1,7 @@
 """Meaning, not spelling: a static English embedding for questions asked in words.
 
-Imports: numpy, threadpoolctl, `storage` modules.
+Imports: `storage` modules; numpy and threadpoolctl only for a word the shipped neighbour
+table does not hold.
 
 The model is WordLlama's `l2_supercat` at 256 dimensions: a table of one vector per
 token of a Llama tokenizer (32,000 x 256, 16 MB of float16), trained so that the mean of
@@ -9,6 +10,12 @@ the `wordllama` wheel, so it loads offline and never from the network; its files
 by storage/model_files.py (the vectors memory-mapped, the rest derived once and kept in
 symfind's cache) and its words encoded by storage/bpe.py, so that a question from the
 command line costs about what a name costs (the wordllama package is never imported).
+For the same reason a question's arithmetic is done without numpy, whose import alone
+costs about what a whole name search does: it is a few thousand cosines between a few
+question words and a pool's words, each one C call (`math.dist`), and the numbers are
+kept as numpy kept them (float32), so that the scores are numpy's to float32 rounding.
+Only the neighbours of a word outside the shipped table need numpy: a product with the
+whole vocabulary.
 
 Two uses, both at query time, so that nothing is added to indexing and no vector can be
 out of step with the index (they are computed from what the index stores):
@@ -18,23 +25,34 @@ out of step with the index (they are computed from what the index stores):
   question's BM25 finds;
 - `Model.soft_match`: how well a definition's words cover a question's by meaning (each
   question word's closest word, by cosine of word vectors, each word's vector the mean of
-  its tokens', cached), ranking candidates.
+  its tokens' (their ids kept)), ranking candidates.
 """
 
 from __future__ import annotations
 
+import ast
+import math
+import struct
+import sys
 import threading
+import zipfile
+from array import array
 from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
+from operator import add
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-import numpy as np
-from threadpoolctl import threadpool_limits
-
-from symfind.storage import model_files
+from symfind.storage import compounds, model_files
 from symfind.storage.bpe import Encoder
 from symfind.storage.location import cache_dir
 from symfind.storage.words import STOP_WORDS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from symfind.storage.model_files import TokenTable
 
 #: Below this cosine a definition's word is no match for a question's word (0.2–0.5 gave
 #: the same R@5 on the hand-written questions; 0.3 the best NDCG).
@@ -47,12 +65,50 @@ NEIGHBOUR_CACHE_WORDS = 16384
 #: The neighbours of every vocabulary word, computed once from the model and shipped with
 #: symfind (`python -m symfind.storage.neighbour_table` writes it): looking them up costs
 #: a question nothing, where a product with the vocabulary costs several milliseconds per
-#: word. Used only while its fingerprint matches the model loaded.
+#: word (and numpy's import). Used only while its fingerprint matches the model loaded.
 NEIGHBOUR_TABLE = "neighbours.npz"
-#: Word vectors kept between questions (1 KB each; the cache starts over past it): a
-#: long-lived server meets new words with every edit, and a kernel's bodies hold millions.
+#: Words whose token ids are kept between questions (~100 bytes each; the cache starts
+#: over past it): a long-lived server meets new words with every edit, and a kernel's
+#: bodies hold millions. A word's vector is made from its tokens' rows at each question.
 WORD_CACHE_WORDS = 32768
 MODEL_DIM = 256
+
+_FLOAT32 = struct.Struct("<f")
+
+
+def float32(number: float) -> float:
+    """`number` rounded to the nearest float32, as numpy stores it."""
+    return _FLOAT32.unpack(_FLOAT32.pack(number))[0]
+
+
+#: MATCH_MIN_COSINE as a float32 cosine is compared with it (numpy's rule for a Python
+#: number beside a float32 array).
+_MATCH_MIN = float32(MATCH_MIN_COSINE)
+
+
+class Vector(NamedTuple):
+    """A word's vector as numpy summed it (its tokens' vectors summed in float32, in
+    order: the mean's direction is the sum's), and its length. Kept unnormalised: the
+    cosine divides by the lengths (`cosines`), where dividing 256 numbers costs more."""
+
+    numbers: tuple[float, ...]
+    length: float
+
+
+def cosines(one: Vector, others: Sequence[Vector]) -> array:
+    """The cosines of one vector with each of `others`, as float32 numbers (numpy's
+    product of unit vectors, to float32 rounding). Each is one C call: a·b = (|a|² + |b|²
+    − |a − b|²) / 2, exact to ~1e-15 for the cosines that count (≥ MATCH_MIN_COSINE), where
+    a Python loop over 256 products costs five times as much."""
+    dist = math.dist
+    numbers, length = one
+    return array("f", [(length * length + other_length * other_length
+                        - dist(numbers, other) ** 2) / (2 * length * other_length)
+                       for other, other_length in others])
+
+
+#: `Model._kept_vectors`'s answer for a word it does not hold (None: a word without one).
+_NOT_KEPT = Vector((), 0.0)
 
 
 class SoftMatches:
@@ -60,12 +116,12 @@ class SoftMatches:
     matched with which of its words (`pairs`)."""
 
     def __init__(self, scores: list[float], asked: tuple[str, ...], words: list[str],
-                 similarity: np.ndarray, sizes: np.ndarray) -> None:
+                 similarity: list[list[float]], starts: list[int]) -> None:
         self.scores = scores
         self._asked = asked
         self._words = words  # every candidate's words in turn
-        self._similarity = similarity  # question words x `_words`
-        self._starts = np.concatenate(([0], np.cumsum(sizes)))
+        self._similarity = similarity  # per question word: its cosine with each of `_words`
+        self._starts = starts  # where each candidate's words start in `_words`, then the end
 
     def pairs(self, candidate: int) -> tuple[str, ...]:
         """`word` (matched as written) or `word→match` for each question word the
@@ -73,48 +129,86 @@ class SoftMatches:
         start, end = self._starts[candidate], self._starts[candidate + 1]
         if start == end:
             return ()
-        mine = self._similarity[:, start:end]
         pairs = []
-        for word, row in zip(self._asked, mine):
-            column = int(row.argmax())
-            if row[column] > 0:
-                match = self._words[start + column]
+        for word, row in zip(self._asked, self._similarity):
+            mine = row[start:end]
+            best = max(mine)
+            if best > 0:
+                match = self._words[start + mine.index(best)]  # the first of equals
                 pairs.append(word if match == word else f"{word}→{match}")
         return tuple(pairs)
 
 
+class ListedNeighbours(NamedTuple):
+    """Where the shipped table's file holds the neighbours of wordninja's listed words
+    that are not vocabulary words (inflections such as `raises`, `decoded`: a question's
+    words often are), by the word's rank: NEIGHBOURS_PER_WORD vocabulary rows (int16, -1
+    past the last), then as many similarities (float32), each array stored whole in the
+    file, so that a word's entry is read where it lies."""
+
+    path: Path
+    word_list: str  # storage/compounds.py `list_digest` of the list it was made from
+    rows_at: int  # where the rows of rank 1 start in the file
+    similarities_at: int
+    size: int  # how many ranks
+
+    def entry(self, rank: int) -> tuple[array, array]:
+        """The rows and similarities of the word of `rank`."""
+        rows, similarities = array("h"), array("f")
+        with self.path.open("rb") as file:
+            for numbers, at in ((rows, self.rows_at), (similarities, self.similarities_at)):
+                width = NEIGHBOURS_PER_WORD * numbers.itemsize
+                file.seek(at + (rank - 1) * width)
+                numbers.frombytes(file.read(width))
+        if sys.byteorder == "big":  # numpy wrote them little-endian
+            rows.byteswap()
+            similarities.byteswap()
+        return rows, similarities
+
+
+class NeighbourTable(NamedTuple):
+    """The shipped table: per vocabulary row, NEIGHBOURS_PER_WORD neighbours' vocabulary
+    rows (-1 past the last) and similarities (float32); and the listed words' entries."""
+
+    rows: array
+    similarities: array
+    listed: ListedNeighbours | None
+
+
 class Model:
-    """The token table and encoder; a table of the words seen so far, each with an id and
-    its unit vector; the vocabulary's whole words for `neighbours`. Thread-safe: words are
-    added under a lock, and readers index arrays that only ever grow by replacement.
+    """The token table and encoder; the tokens of the words seen so far; the
+    vocabulary's whole words for `neighbours`. Thread-safe: words are added under a lock.
 
     Args:
-        table: The token vectors, one row per token id (memory-mapped, any float type).
+        table: The token vectors (storage/model_files.py `TokenTable`).
         encoder: Words into token ids.
         vocabulary: The vocabulary's whole words (storage/model_files.py `derive`).
         vocabulary_ids: Each vocabulary word's token id.
         fingerprint: `model_files.fingerprint` of this vocabulary and its vectors.
     """
 
-    def __init__(self, table: np.ndarray, encoder: Encoder, vocabulary: list[str],
+    def __init__(self, table: TokenTable, encoder: Encoder, vocabulary: list[str],
                  vocabulary_ids: Sequence[int], fingerprint: str) -> None:
         self._table = table
         self._encoder = encoder
         self._lock = threading.Lock()
-        # The word vectors kept (`vectors`): word → its row of the matrix, which holds
-        # each one's unit vector (zeros for a word the tokenizer makes nothing of). One
-        # matrix, not an array a word: a question's pool of ~700 words is one gather.
-        self._word_rows: dict[str, int] = {}
-        self._word_matrix = np.zeros((WORD_CACHE_WORDS, MODEL_DIM), dtype=np.float32)
+        # The token ids of the words seen so far (`vectors`).
+        self._kept: dict[str, tuple[int, ...]] = {}
+        # Their vectors, float32 (exact: a row's float16 numbers and their float32 sums),
+        # 1 KB a word, kept once a question has been answered: a command line asks one and
+        # would keep them for nothing; a daemon asks many, and making them again from the
+        # table's rows costs ~13 ms of CPU a question.
+        self._kept_vectors: dict[str, Vector | None] = {}
+        self._keeps_vectors = False
         self._vocabulary = vocabulary
         self._vocabulary_ids = vocabulary_ids
-        # The vocabulary's unit vectors (10 MB), made when a word outside the shipped
-        # neighbour table first needs them: most questions never do.
+        # The vocabulary's unit vectors (10 MB, numpy), made when a word outside the
+        # shipped neighbour table first needs them: most questions never do.
         self._vocabulary_unit: np.ndarray | None = None
         self._fingerprint = fingerprint
         self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
-        self._vocabulary_rows = {word: row for row, word in enumerate(self._vocabulary)}
         self._shipped = _read_neighbour_table(fingerprint)
+        self._listed_ranks: compounds.Ranks | None | bool = False  # False: not looked at
 
     @property
     def vocabulary(self) -> list[str]:
@@ -126,78 +220,72 @@ class Model:
         return self._fingerprint
 
     def _vocabulary_matrix(self) -> np.ndarray:
-        """The vocabulary's unit vectors, one row per word."""
+        """The vocabulary's unit vectors, one row per word (numpy's: imported here)."""
         with self._lock:
             if self._vocabulary_unit is None:
+                from threadpoolctl import threadpool_limits
+
+                # A product with the vocabulary is small (a few words by 10,000): a
+                # second BLAS thread spins for as long as the first computes, doubling
+                # the CPU for no shorter wait. numpy is this process's only BLAS user.
+                threadpool_limits(limits=1, user_api="blas")
                 self._vocabulary_unit = model_files.unit_rows(self._table, self._vocabulary_ids)
             return self._vocabulary_unit
 
-    def vectors(self, words: Sequence[str]) -> np.ndarray:
-        """The unit vectors of `words` (lowercase), one row each: the mean of a word's
-        tokens' vectors, normalised; zeros for a word the tokenizer makes nothing of.
-        Words not met before are encoded together, and kept for the next question."""
-        found = np.empty((len(words), MODEL_DIM), dtype=np.float32)
-        unseen: dict[str, list[int]] = {}  # word → where it stands in `words`
-        with self._lock:  # a gather from one state of the matrix: rows move as it starts over
-            places, rows = [], []
-            for at, word in enumerate(words):
-                row = self._word_rows.get(word)
-                if row is None:
-                    unseen.setdefault(word, []).append(at)
-                else:
-                    places.append(at)
-                    rows.append(row)
-            if rows:
-                found[places] = self._word_matrix[rows]
-        if unseen:
-            encoded = self._encode(list(unseen))
-            for vector, places in zip(encoded, unseen.values()):
-                found[places] = vector
-            self._keep(list(unseen), encoded)
-        return found
-
-    def _encode(self, words: list[str]) -> np.ndarray:
-        """`vectors` of words not kept, computed (in one batch for the tokenizer)."""
-        encodings = [self._encoder.encode(word) for word in words]
-        longest = max(map(len, encodings), default=0)
-        if longest == 0:
-            return np.zeros((len(words), MODEL_DIM), dtype=np.float32)
-        # A batch is padded to its longest word (with token 0): the mask says which ids
-        # are tokens.
-        ids = np.zeros((len(words), longest), dtype=np.int64)
-        real = np.zeros((len(words), longest), dtype=np.float32)
-        for row, tokens in enumerate(encodings):
-            ids[row, :len(tokens)] = tokens
-            real[row, :len(tokens)] = 1.0
-        vectors = np.asarray(self._table[ids], dtype=np.float32)
-        summed = np.einsum("wt,wtd->wd", real, vectors)
-        # The mean's direction is the sum's: normalising the sum gives the same unit vector.
-        norms = np.linalg.norm(summed, axis=1, keepdims=True)
-        return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
-
-    def _keep(self, words: list[str], encoded: np.ndarray) -> None:
-        """Keep newly encoded words' vectors; when the matrix is full, start it over."""
-        capacity = min(WORD_CACHE_WORDS, len(self._word_matrix))
-        if len(words) > capacity:
-            return
+    def vectors(self, words: Sequence[str]) -> list[Vector | None]:
+        """The vectors of `words` (lowercase), one each: the sum of a word's tokens'
+        vectors; None for a word the tokenizer makes nothing of. Once this model has
+        answered a question (`soft_match`), the vectors made are kept for the next ones."""
+        if not self._keeps_vectors:
+            return [self._vector(tokens) for tokens in self._tokens(words)]
         with self._lock:
-            words_kept = self._word_rows
-            fresh = [(word, vector) for word, vector in zip(words, encoded)
-                     if word not in words_kept]
-            if len(words_kept) + len(fresh) > capacity:
-                words_kept.clear()
-            for word, vector in fresh:
-                row = len(words_kept)
-                self._word_matrix[row] = vector
-                words_kept[word] = row
+            kept = [self._kept_vectors.get(word, _NOT_KEPT) for word in words]
+        missing = [word for word, vector in zip(words, kept) if vector is _NOT_KEPT]
+        made = dict(zip(missing, map(self._vector, self._tokens(missing))))
+        if made and len(made) <= WORD_CACHE_WORDS:  # (more: kept none, as `_tokens`)
+            with self._lock:
+                if len(self._kept_vectors) + len(made) > WORD_CACHE_WORDS:
+                    self._kept_vectors.clear()
+                self._kept_vectors.update(
+                    (word, vector and Vector(array("f", vector.numbers), vector.length))
+                    for word, vector in made.items())
+        return [made[word] if vector is _NOT_KEPT
+                else vector and Vector(tuple(vector.numbers), vector.length)
+                for word, vector in zip(words, kept)]
 
-    def word_vector(self, word: str) -> np.ndarray | None:
-        """The unit vector of one lowercase word; None for a stop word or a word the
-        tokenizer makes nothing of."""
+    def _tokens(self, words: Sequence[str]) -> list[tuple[int, ...]]:
+        """The token ids of `words`; those of words not met before are kept for the next
+        question (encoding costs more than reading a few rows)."""
+        with self._lock:
+            found = [self._kept.get(word) for word in words]
+        encoded = {word: tuple(self._encoder.encode(word))
+                   for word, tokens in zip(words, found) if tokens is None}
+        if not encoded:
+            return found  # type: ignore[return-value]
+        if len(encoded) <= WORD_CACHE_WORDS:  # (more: kept none, the cache left as it is)
+            with self._lock:
+                if len(self._kept) + len(encoded) > WORD_CACHE_WORDS:
+                    self._kept.clear()
+                self._kept.update(encoded)
+        return [encoded[word] if tokens is None else tokens for word, tokens in zip(words, found)]
+
+    def _vector(self, tokens: tuple[int, ...]) -> Vector | None:
+        """The vector of a word's tokens."""
+        if not tokens:
+            return None
+        row = self._table.row
+        summed: Sequence[float] = row(tokens[0])
+        for token in tokens[1:]:
+            summed = array("f", map(add, summed, row(token)))
+        length = math.hypot(*summed)
+        return Vector(tuple(summed), length) if length else None
+
+    def word_vector(self, word: str) -> Vector | None:
+        """The vector of one lowercase word; None for a stop word or a word the tokenizer
+        makes nothing of."""
         if word in STOP_WORDS:
             return None
-        vector = self.vectors([word])[0]
-        return vector if vector.any() else None
+        return self.vectors([word])[0]
 
     def soft_match(self, question: Sequence[str], rarity: Sequence[float],
                    candidates: Sequence[tuple[str, ...]]) -> SoftMatches:
@@ -212,23 +300,39 @@ class Model:
         """
         asked = [(word, weight) for word, weight in zip(question, rarity) if word not in STOP_WORDS]
         kept = [(word, weight, vector) for (word, weight), vector
-                in zip(asked, self.vectors([word for word, _ in asked])) if vector.any()]
-        sizes = np.array([len(words) for words in candidates], dtype=np.int64)
-        if not kept or not sizes.sum():
-            return SoftMatches([0.0] * len(candidates), (), [], np.zeros((0, 0)), sizes)
-        asked = np.stack([v for _, _, v in kept])
-        weights = np.array([r for _, r, _ in kept], dtype=np.float32)
+                in zip(asked, self.vectors([word for word, _ in asked])) if vector is not None]
+        starts = [0]
+        for words in candidates:
+            starts.append(starts[-1] + len(words))
+        if not kept or not starts[-1]:
+            return SoftMatches([0.0] * len(candidates), (), [], [], starts)
+        # Rarities as numpy held them (float32), and their sum.
+        weights = array("f", [weight for _, weight, _ in kept])
+        total = 0.0
+        for weight in weights:
+            total = float32(total + weight)
         flat = [word for words in candidates for word in words]
-        index: dict[str, int] = {}
-        where = np.array([index.setdefault(word, len(index)) for word in flat], dtype=np.int64)
-        similarity = asked @ self.vectors(list(index)).T  # question words x the pool's words
-        similarity[similarity < MATCH_MIN_COSINE] = 0.0
-        per_word = similarity[:, where]  # question words x every candidate's words in turn
-        starts = np.concatenate(([0], np.cumsum(sizes[sizes > 0])[:-1]))
-        best = np.maximum.reduceat(per_word, starts, axis=1)
-        scores = np.zeros(len(candidates), dtype=np.float32)
-        scores[sizes > 0] = weights @ best / weights.sum()
-        return SoftMatches(scores.tolist(), tuple(w for w, _, _ in kept), flat, per_word, sizes)
+        pool = list(dict.fromkeys(flat))
+        others = self.vectors(pool)
+        present = [other for other in others if other is not None]
+        similarity = []  # question word → its cosine with each of `flat`
+        for _, _, vector in kept:
+            near = iter(cosines(vector, present))
+            by_word = dict(zip(pool, [next(near) if other is not None else 0.0
+                                      for other in others]))
+            similarity.append([cosine if cosine >= _MATCH_MIN else 0.0
+                               for cosine in map(by_word.__getitem__, flat)])
+        scores = []
+        for start, end in zip(starts, starts[1:]):
+            if start == end:
+                scores.append(0.0)
+                continue
+            matched = 0.0
+            for weight, row in zip(weights, similarity):
+                matched = float32(matched + weight * max(row[start:end]))
+            scores.append(float32(matched / total))
+        self._keeps_vectors = True
+        return SoftMatches(scores, tuple(word for word, _, _ in kept), flat, similarity, starts)
 
     def neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
         """For each of `words`, the vocabulary words within NEIGHBOUR_MIN_COSINE of it,
@@ -239,13 +343,21 @@ class Model:
         with self._lock:
             for word in dict.fromkeys(words):
                 found[word] = self._neighbour_cache.get(word)
+        shipped = self._shipped
         for word, near in found.items():
-            row = self._vocabulary_rows.get(word)
-            if near is None and row is not None and self._shipped is not None:
-                rows, similarities = self._shipped[0][row], self._shipped[1][row]
-                found[word] = tuple((self._vocabulary[r], float(s))
-                                    for r, s in zip(rows, similarities) if r >= 0)
+            if near is not None or shipped is None:
+                continue
+            row = self._vocabulary_row(word)
+            if row is not None:
+                at = slice(row * NEIGHBOURS_PER_WORD, (row + 1) * NEIGHBOURS_PER_WORD)
+                found[word] = self._named(shipped.rows[at], shipped.similarities[at])
+                continue
+            rank = self._listed_rank(word)
+            if rank is not None and shipped.listed is not None:
+                found[word] = self._named(*shipped.listed.entry(rank))
         unseen = [word for word, near in found.items() if near is None]
+        if not unseen:
+            return found  # type: ignore[return-value]
         computed = self.compute_neighbours(unseen)
         with self._lock:
             if len(self._neighbour_cache) > NEIGHBOUR_CACHE_WORDS:
@@ -253,19 +365,55 @@ class Model:
             self._neighbour_cache.update(computed)
         return {word: near if near is not None else computed[word] for word, near in found.items()}
 
+    def _named(self, rows: Sequence[int], similarities: Sequence[float]
+               ) -> tuple[tuple[str, float], ...]:
+        """A table entry as `neighbours` gives it."""
+        return tuple((self._vocabulary[r], s) for r, s in zip(rows, similarities) if r >= 0)
+
+    def _listed_rank(self, word: str) -> int | None:
+        """The rank of `word` in wordninja's list when the shipped table holds the list's
+        words (made from this very list), else None."""
+        if self._listed_ranks is False:
+            listed = self._shipped.listed if self._shipped is not None else None
+            try:
+                ranks = compounds.load_word_list() if listed is not None else None
+            except OSError:  # wordninja missing: its words' neighbours are computed
+                ranks = None
+            self._listed_ranks = (ranks if ranks is not None and listed is not None
+                                  and ranks.digest == listed.word_list else None)
+        ranks = self._listed_ranks
+        if not isinstance(ranks, compounds.Ranks):
+            return None
+        rank = ranks.get(word)
+        return rank if rank is not None and rank <= self._shipped.listed.size else None
+
+    def _vocabulary_row(self, word: str) -> int | None:
+        """Where `word` stands in the vocabulary, None when it is not a vocabulary word. (A
+        scan: a question looks up a few words, and a dict of the vocabulary costs more.)"""
+        try:
+            return self._vocabulary.index(word)
+        except ValueError:
+            return None
+
     def compute_neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
         """`neighbours` of `words` from their vectors and the vocabulary's (no table)."""
         found: dict[str, tuple[tuple[str, float], ...]] = {}
         looked_up = []
         for word, vector in zip(words, self.vectors(words)):
-            if word in STOP_WORDS or not vector.any():
+            if word in STOP_WORDS or vector is None:
                 found[word] = ()
             else:
                 looked_up.append((word, vector))
         if looked_up:
+            import numpy as np  # here: only a word outside the shipped table needs it
+
+            vocabulary = self._vocabulary_matrix()
             # The vocabulary's rows times the words' columns: twice as fast as the
             # transposed product with a row-major vocabulary.
-            similarities = (self._vocabulary_matrix() @ np.stack([v for _, v in looked_up]).T).T
+            summed = np.array([vector.numbers for _, vector in looked_up], dtype=np.float32)
+            # Unit vectors as numpy made them before: the float32 sum over its float32 length.
+            asked = summed / np.linalg.norm(summed, axis=1, keepdims=True)
+            similarities = (vocabulary @ asked.T).T
             best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
                 :, : NEIGHBOURS_PER_WORD + 1]
             for (word, _), row, columns in zip(looked_up, similarities, best):
@@ -281,17 +429,93 @@ def neighbour_table_path() -> Traversable:
     return resources.files(__package__) / NEIGHBOUR_TABLE
 
 
-def _read_neighbour_table(fingerprint: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped table's rows (vocabulary rows, -1 past the last neighbour) and
-    similarities, or None when it is missing or made for another model (a wordllama
-    release with other vectors): then every word's neighbours are computed."""
+def _read_neighbour_table(fingerprint: str) -> NeighbourTable | None:
+    """The shipped table, or None when it is missing or made for another model (a
+    wordllama release with other vectors): then every word's neighbours are computed."""
+    path = Path(str(neighbour_table_path()))
     try:
-        with neighbour_table_path().open("rb") as file, np.load(file) as table:
-            if str(table["fingerprint"]) != fingerprint:
+        with path.open("rb") as file, zipfile.ZipFile(file) as table:
+            if _read_npy(table, "fingerprint", "<U64").decode("utf-32-le") != fingerprint:
                 return None
-            return table["rows"], table["similarities"]
-    except (OSError, KeyError, ValueError):
+            rows = array("i", _read_npy(table, "rows", "<i4"))
+            similarities = array("f", _read_npy(table, "similarities", "<f4"))
+            listed = _listed_neighbours(path, file, table)
+    except (OSError, KeyError, ValueError, SyntaxError, zipfile.BadZipFile):
         return None
+    if sys.byteorder == "big":  # numpy wrote them little-endian
+        rows.byteswap()
+        similarities.byteswap()
+    if len(rows) != len(similarities) or rows.itemsize != 4:
+        return None
+    return NeighbourTable(rows, similarities, listed)
+
+
+def _listed_neighbours(path: Path, file: BinaryIO, table: zipfile.ZipFile
+                       ) -> ListedNeighbours | None:
+    """Where the listed words' entries lie in the table's file (None: a table without
+    them, or with them compressed)."""
+    if "word_list.npy" not in table.namelist():
+        return None
+    word_list = _read_npy(table, "word_list", "<U64").decode("utf-32-le")
+    rows_at, rows_shape = _npy_in_place(file, table, "ranked_rows", "<i2")
+    similarities_at, shape = _npy_in_place(file, table, "ranked_similarities", "<f4")
+    if rows_shape != shape or len(shape) != 2 or shape[1] != NEIGHBOURS_PER_WORD:
+        return None
+    return ListedNeighbours(path, word_list, rows_at, similarities_at, shape[0])
+
+
+def _npy_header(data: bytes, name: str, dtype: str) -> tuple[int, tuple[int, ...]]:
+    """Where an .npy file's data starts (numpy's format 1.0–3.0) and its shape, after
+    checking that its element type is `dtype`.
+
+    Raises:
+        ValueError: It is not an .npy file of that type, in C order.
+        SyntaxError: Its header does not parse.
+    """
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError(f"{name}.npy is not an .npy file")
+    size_format = "<H" if data[6] == 1 else "<I"
+    (header_size,) = struct.unpack_from(size_format, data, 8)
+    start = 8 + struct.calcsize(size_format)
+    header = ast.literal_eval(data[start:start + header_size].decode("latin-1"))
+    if header.get("descr") != dtype or header.get("fortran_order"):
+        raise ValueError(f"{name}.npy holds {header.get('descr')}, not {dtype}")
+    return start + header_size, tuple(header["shape"])
+
+
+def _read_npy(archive: zipfile.ZipFile, name: str, dtype: str) -> bytes:
+    """The data of one array of an .npz archive, read without numpy (`_npy_header`).
+
+    Raises:
+        KeyError: The archive holds no such array.
+        ValueError, SyntaxError: As `_npy_header`.
+    """
+    data = archive.read(f"{name}.npy")
+    start, _ = _npy_header(data, name, dtype)
+    return data[start:]
+
+
+def _npy_in_place(file: BinaryIO, archive: zipfile.ZipFile, name: str, dtype: str
+                  ) -> tuple[int, tuple[int, ...]]:
+    """Where one stored (uncompressed) array of an .npz archive starts in its file, and
+    its shape, read without its data.
+
+    Raises:
+        KeyError: The archive holds no such array.
+        ValueError: It is compressed, or as `_npy_header`.
+    """
+    info = archive.getinfo(f"{name}.npy")
+    if info.compress_type != zipfile.ZIP_STORED:
+        raise ValueError(f"{name}.npy is compressed")
+    file.seek(info.header_offset)
+    local = file.read(30)  # a zip local file header, then the member's name and extra field
+    if local[:4] != b"PK\x03\x04":
+        raise ValueError(f"{name}.npy has no local header")
+    name_size, extra_size = struct.unpack_from("<HH", local, 26)
+    member = info.header_offset + 30 + name_size + extra_size
+    file.seek(member)
+    start, shape = _npy_header(file.read(4096), name, dtype)
+    return member + start, shape
 
 
 _loaded: Model | None = None
@@ -314,11 +538,6 @@ def load_model() -> Model:
 
 def _load() -> Model:
     files = model_files.load(cache_dir(), f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n")
-    # A question's products are small (a few words by a pool's thousand words, or by the
-    # vocabulary's 10,000): a second BLAS thread spins for as long as the first computes,
-    # doubling the CPU a question costs for no shorter wait. numpy is this process's only
-    # BLAS user; its other work (name queries, indexing) does not multiply matrices.
-    threadpool_limits(limits=1, user_api="blas")
     derived = files.derived
     return Model(files.table, files.encoder, derived.vocabulary, derived.vocabulary_ids,
                  derived.fingerprint)
