@@ -32,6 +32,7 @@ Usage:
     python -m bench.abbreviations --all                   # relevance corpora (6 languages)
     python -m bench.abbreviations rich tokio --per-shape 50
     python -m bench.abbreviations --report-only           # tables from the last run
+    python -m bench.abbreviations --all --table held-out.toml   # another table's corpora
 
 Writes `bench/out/abbreviations/results.jsonl` (one row per tool x query),
 `abbreviations.md` (the tables, also printed) and `misses.md` (symfind's misses).
@@ -343,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-symfind", action="store_true", help="the IDE finder only")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--table", type=Path, default=corpora.TABLE,
+                        help="the corpora table (default bench/corpora.toml)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     results = args.out / "results.jsonl"
@@ -352,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.names and not args.all:
             parser.error("name corpora or pass --all")
         os.environ["SYMFIND_INDEX_DIR"] = str(tools.SYMFIND_INDEX_BASE.resolve())
-        table = corpora.load_table()
+        table = corpora.load_table(args.table)
         chosen = corpora.select(table, args.names, None if args.names else "relevance")
         if not args.names:
             chosen = [c for c in chosen if c.language in LANGUAGES]

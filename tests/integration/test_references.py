@@ -245,6 +245,35 @@ def test_the_time_budget_marks_the_answer_partial_with_what_was_read(tmp_path: P
                            "files that use get were read")
 
 
+def test_a_hierarchy_too_wide_for_the_budget_makes_the_answer_partial_naming_a_few(
+    tmp_path: Path,
+) -> None:
+    # Session has 300 subclasses, each with a subclass of its own: their names alone
+    # would fill an agent's context, so the answer names five and counts the rest.
+    files = project()
+    for number in range(300):
+        path = f"sessions/s{number}.py"
+        files[path] = (
+            [defn(path, f"Session{number}", SymbolKind.CLASS, 2, 3),
+             defn(path, f"Session{number}Child", SymbolKind.CLASS, 4, 5)],
+            [use("Session", 2, UseKind.INHERIT, "", "", f"Session{number}"),
+             use(f"Session{number}", 4, UseKind.INHERIT, "", "", f"Session{number}Child")],
+            [Import(name="Session", source="pkg.sessions", imported="Session", line=1)])
+    searcher = build(tmp_path / "index", files)
+    query = ReferencesQuery(path="pkg/sessions.py", line=2)
+    assert searcher.find_references(query).partial == ""
+    cut = searcher.find_references(msgspec.structs.replace(query, budget_ms=1))
+    prefix, _, rest = cut.partial.partition("the time budget ran out while finding the "
+                                            "subclasses of ")
+    named, _, more = rest.partition(" and ")
+    unread = int(more.split(" more: ")[0].replace(",", ""))
+    assert (prefix, more.split(" more: ")[1]) == ("", "uses on a subclass not found are "
+                                                      "'possible'")
+    assert len(named.split(", ")) == 5
+    assert set(named.split(", ")) <= {"Session", *(f"Session{n}" for n in range(300))}
+    assert 0 < unread <= 296
+
+
 def test_pages_of_resolved_uses_follow_the_cursor(tmp_path: Path) -> None:
     searcher = build(tmp_path / "index", project())
     query = ReferencesQuery(target="get", path="pkg/api.py", line=1, limit=3)
