@@ -23,7 +23,7 @@ words is matched on).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from symfind.storage.words import split_identifier, words_as_written
@@ -56,6 +56,63 @@ def heads(words: Sequence[str]) -> list[str]:
     if len(lettered) < 2:
         return []
     return list(dict.fromkeys(word[:HEAD_CHARS] for word in lettered))
+
+
+#: A chunk of a lower-case run is read as the start of one word up to this many letters.
+LONGEST_CHUNK = 16
+
+# A cut of a run so far: (letters past a chunk's head, chunks), and the heads, in order.
+_Cut = tuple[tuple[int, int], tuple[str, ...]]
+
+
+def head_chunkings(run: str, is_head: Callable[[str], bool], limit: int) -> list[tuple[str, ...]]:
+    """The word heads of the `limit` best cuts of a lower-case run (`tesintfiedes`) into
+    chunks that each start a word some name has, or [] when there is no such cut.
+
+    A chunk of `HEAD_CHARS` letters or more counts when its first `HEAD_CHARS` are a head
+    (`is_head`), a shorter one when it is a whole short word's head (`i` of `TestI32S`);
+    a number is a chunk of its own, with no head (numbers are no heads). Best: fewest
+    letters past a chunk's head (letters no head vouches for: `tes`·`int`·`fie`·`des`
+    before `tesint`·`fiedes`, which trusts `int` and `des` blindly), then fewest chunks.
+    Cuts with the same heads count once."""
+    checked: dict[str, bool] = {}
+
+    def head(chunk: str) -> bool:
+        if chunk not in checked:
+            checked[chunk] = is_head(chunk)
+        return checked[chunk]
+
+    # cuts[i]: the best cuts of run[:i] with distinct heads, best first. Keeping `limit`
+    # per position keeps the `limit` best of the whole run: a cut's cost is the sum of
+    # its chunks', so the best cuts of the run extend the best cuts of its prefixes.
+    cuts: list[list[_Cut]] = [[((0, 0), ())]] + [[] for _ in run]
+    for start in range(len(run)):
+        if not cuts[start]:
+            continue
+        if run[start].isdigit():
+            end = start
+            while end < len(run) and run[end].isdigit():
+                end += 1
+            steps = [(end, (0, 0), None)]  # the whole number, as one chunk with no head
+        else:
+            steps = []
+            for end in range(start + 1, min(len(run), start + LONGEST_CHUNK) + 1):
+                chunk = run[start:end]
+                if not chunk[-1].isalpha():
+                    break
+                key = chunk[:HEAD_CHARS]
+                if head(key):
+                    steps.append((end, (max(0, len(chunk) - HEAD_CHARS), 1), key))
+        for end, (past, chunks), key in steps:
+            for (cut_past, cut_chunks), cut_heads in cuts[start]:
+                cost = (cut_past + past, cut_chunks + chunks)
+                cuts[end].append((cost, cut_heads if key is None else (*cut_heads, key)))
+        for end in {end for end, _, _ in steps}:
+            distinct: dict[tuple[str, ...], tuple[int, int]] = {}
+            for cost, cut_heads in sorted(cuts[end]):
+                distinct.setdefault(cut_heads, cost)
+            cuts[end] = sorted((cost, cut_heads) for cut_heads, cost in distinct.items())[:limit]
+    return [cut_heads for _, cut_heads in cuts[len(run)] if cut_heads]
 
 
 def hump_initials(name: str) -> str:

@@ -9,6 +9,7 @@ from symfind.storage.abbreviations import (
     Alignment,
     align,
     describe,
+    head_chunkings,
     heads,
     hump_initials,
     initials,
@@ -118,3 +119,44 @@ def test_closer_fits_cost_less() -> None:
 def test_a_number_left_out_costs_nothing() -> None:
     assert align(["jmv"], name_words("join_multicast_v6")) == Alignment(
         errors=0, swapped=False, skeletons=0, chunks=3, matched=(True, True, True, False))
+
+
+# The heads of a small repository's names: those of `test_integer_field_deserialization`,
+# `TestI32SDefault`, `test_fields_must_be_declared_as_instances`, `not_found_error`.
+HEADS = {"tes", "int", "fie", "des", "i", "s", "def", "mus", "be", "dec", "as", "ins",
+         "not", "fou", "err"}
+
+
+@pytest.mark.parametrize(
+    ("run", "limit", "expected"),
+    [
+        # Heads of three letters each vouch for all of a chunk: that cut first; then cuts
+        # that trust letters past a head (`fiede`·`s`: 2, `tesint`·`fie`·`des`: 3), fewest
+        # such letters first, then fewest chunks, then the heads in order.
+        ("tesintfiedes", 3, [("tes", "int", "fie", "des"), ("tes", "int", "fie", "s"),
+                             ("tes", "fie", "des")]),
+        ("tesintfiedes", 1, [("tes", "int", "fie", "des")]),
+        # A number is a chunk of its own, with no head; one-letter words are heads.
+        # (`sdef` is no head's: `sde` is none.)
+        ("tesi32sdef", 3, [("tes", "i", "s", "def"), ("tes", "s", "def")]),
+        ("32", 3, []),  # a number alone: no head to look up
+        ("notfouerr", 2, [("not", "fou", "err"), ("not", "err")]),
+        ("xyzzyfie", 3, []),  # no head starts it: no cut
+        ("tesq", 3, [("tes",)]),
+    ],
+)
+def test_a_lower_case_run_is_cut_into_heads_that_exist(
+    run: str, limit: int, expected: list[tuple[str, ...]]
+) -> None:
+    assert head_chunkings(run, HEADS.__contains__, limit) == expected
+
+
+def test_each_head_is_looked_up_once() -> None:
+    looked_up: list[str] = []
+
+    def is_head(head: str) -> bool:
+        looked_up.append(head)
+        return head in HEADS
+
+    head_chunkings("tesintfiedes", is_head, 3)
+    assert len(looked_up) == len(set(looked_up))
