@@ -33,15 +33,23 @@ Usage:
     python -m bench.abbreviations rich tokio --per-shape 50
     python -m bench.abbreviations --report-only           # tables from the last run
     python -m bench.abbreviations --all --table held-out.toml   # another table's corpora
+    python -m bench.abbreviations rich lua --latency --label after  # CPU time per query
 
 Writes `bench/out/abbreviations/results.jsonl` (one row per tool x query),
 `abbreviations.md` (the tables, also printed) and `misses.md` (symfind's misses).
+
+`--latency` answers nothing: it searches each corpus's queries twice, in-process, and
+prints one JSON line per corpus with the second pass's CPU time per query (this
+thread's, `time.thread_time`, which a busy machine sways less than wall time), p50 and
+mean per shape and over all. Run it under another checkout's modules (`PYTHONPATH`, as
+`bench/name_latency.py` says) alternately with this one to compare them.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import logging
 import os
 import random
@@ -260,6 +268,35 @@ def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, s
     return answers
 
 
+def symfind_latency(corpus: corpora.Corpus, per_shape: int, label: str) -> dict:
+    """CPU time per query of a warm searcher over the corpus's abbreviated queries:
+    p50 and mean in ms, per shape and over all (see the module's docstring)."""
+    from symfind.storage import Searcher, SearchQuery, index_dir_for
+
+    root = corpora.fetch(corpus).resolve()
+    groundtruth.build(corpus)
+    queries = make_queries(groundtruth.load_definitions(corpus), corpus.name, per_shape)
+    command = tools.symfind_command()
+    if command is None:
+        raise SystemExit("symfind not found (set SYMFIND_BIN or pip install -e .)")
+    subprocess.run([*command, "index", str(root)], env=tools.symfind_env(tools.SYMFIND_INDEX_BASE),
+                   check=True, stdout=subprocess.DEVNULL)
+    searcher = Searcher(index_dir_for(root))
+    for query in queries:  # the first pass opens files, loads code and fills caches
+        searcher.search(SearchQuery(text=query["query"], limit=LIMIT, explain=False))
+    spent: dict[str, list[float]] = collections.defaultdict(list)
+    for query in queries:
+        started = time.thread_time()
+        searcher.search(SearchQuery(text=query["query"], limit=LIMIT, explain=False))
+        ms = (time.thread_time() - started) * 1000
+        spent[query["shape"]].append(ms)
+        spent["all"].append(ms)
+    return {"corpus": corpus.name, "label": label, "queries": len(queries),
+            **{shape: {"cpu_p50_ms": round(statistics.median(times), 3),
+                       "cpu_mean_ms": round(statistics.fmean(times), 3)}
+               for shape, times in spent.items()}}
+
+
 # --------------------------------------------------------------------------- run, report
 
 
@@ -346,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--table", type=Path, default=corpora.TABLE,
                         help="the corpora table (default bench/corpora.toml)")
+    parser.add_argument("--latency", action="store_true",
+                        help="print symfind's CPU time per query, answer nothing")
+    parser.add_argument("--label", default="", help="a name for this checkout (--latency)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     results = args.out / "results.jsonl"
@@ -359,6 +399,10 @@ def main(argv: list[str] | None = None) -> int:
         chosen = corpora.select(table, args.names, None if args.names else "relevance")
         if not args.names:
             chosen = [c for c in chosen if c.language in LANGUAGES]
+        if args.latency:
+            for corpus in chosen:
+                print(json.dumps(symfind_latency(corpus, args.per_shape, args.label)), flush=True)
+            return 0
         rows = []
         for corpus in chosen:
             rows += run_corpus(corpus, args.per_shape, not args.no_symfind)
