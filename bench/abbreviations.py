@@ -59,8 +59,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import corpora, groundtruth, tools
+
+if TYPE_CHECKING:
+    from symfind.storage import Searcher
 
 log = logging.getLogger("bench.abbreviations")
 
@@ -240,10 +244,9 @@ def ide_finder(queries: list[str], defs: list[groundtruth.Definition]) -> list[t
 # --------------------------------------------------------------------------- symfind
 
 
-def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, str]]:
-    """Index the corpus with `symfind index`, then search in-process: (path, line) best
-    first, `took_ms`, and the abbreviation channel's alignment of the first result."""
-    from symfind.storage import Searcher, SearchQuery, index_dir_for
+def indexed_searcher(root: Path) -> Searcher:
+    """`symfind index` the corpus (up to date: nothing to do), then its index's searcher."""
+    from symfind.storage import Searcher, index_dir_for
 
     command = tools.symfind_command()
     if command is None:
@@ -252,7 +255,15 @@ def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, s
     subprocess.run([*command, "index", str(root)], env=tools.symfind_env(tools.SYMFIND_INDEX_BASE),
                    check=True, stdout=subprocess.DEVNULL)
     log.info("symfind index %s: %.1f s", root.name, time.perf_counter() - started)
-    searcher = Searcher(index_dir_for(root))
+    return Searcher(index_dir_for(root))
+
+
+def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, str]]:
+    """Index the corpus with `symfind index`, then search in-process: (path, line) best
+    first, `took_ms`, and the abbreviation channel's alignment of the first result."""
+    from symfind.storage import SearchQuery
+
+    searcher = indexed_searcher(root)
     for query in queries[:20]:  # warm up: the first searches open files and load code
         searcher.search(SearchQuery(text=query, limit=LIMIT, explain=False))
     answers = []
@@ -271,17 +282,12 @@ def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, s
 def symfind_latency(corpus: corpora.Corpus, per_shape: int, label: str) -> dict:
     """CPU time per query of a warm searcher over the corpus's abbreviated queries:
     p50 and mean in ms, per shape and over all (see the module's docstring)."""
-    from symfind.storage import Searcher, SearchQuery, index_dir_for
+    from symfind.storage import SearchQuery
 
     root = corpora.fetch(corpus).resolve()
     groundtruth.build(corpus)
     queries = make_queries(groundtruth.load_definitions(corpus), corpus.name, per_shape)
-    command = tools.symfind_command()
-    if command is None:
-        raise SystemExit("symfind not found (set SYMFIND_BIN or pip install -e .)")
-    subprocess.run([*command, "index", str(root)], env=tools.symfind_env(tools.SYMFIND_INDEX_BASE),
-                   check=True, stdout=subprocess.DEVNULL)
-    searcher = Searcher(index_dir_for(root))
+    searcher = indexed_searcher(root)
     for query in queries:  # the first pass opens files, loads code and fills caches
         searcher.search(SearchQuery(text=query["query"], limit=LIMIT, explain=False))
     spent: dict[str, list[float]] = collections.defaultdict(list)
