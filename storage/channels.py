@@ -612,7 +612,7 @@ HEADS_CANDIDATES = 50
 #: A query of one lower-case run is read as word prefixes from this length on (`admbig`).
 RUN_HEADS_FROM_CHARS = 6
 #: Cuts of such a run into word heads the channel reads names for: the best few, as a run
-#: cuts in more than one way (`tesintfie`: `tes`·`int`·`fie`, `tesi`·`ntf`·`ie`).
+#: cuts in more than one way (`tesintfie`: `tes`·`int`·`fie`, `tesint`·`fie`).
 RUN_CHUNKINGS = 3
 
 
@@ -626,8 +626,9 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     Nothing for a query that spells a name. Candidates: the names whose initials are
     the query's (its segments' first letters, the letters its capitals start, or the
     query itself: a term lookup each), and the names holding the word heads the query's
-    segments start with (all of those some name has), or, for one lower-case run, two of
-    its trigrams. Only names the query
+    segments start with (all of those some name has), or, for one lower-case run, all the
+    heads of one of its best cuts into heads (`head_chunkings`; failing those, two of its
+    trigrams). Only names the query
     aligns with are kept, ordered by the fit: fewest errors (words skipped, a swap),
     then prefixes before skeletons, fewest chunks (longer stretches of each word); then,
     for a query of several words, the name written in the query's style (`_`, capitals);
