@@ -666,8 +666,8 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     # The heads find the names a query of words or word prefixes fits with words left
     # over, forgotten or swapped, whose initials are not the query's.
     # A lower-case run (`tesintfiedes`, `tesi32sdef`) says nothing of where its words
-    # begin: the names read are those holding every head of one of its best cuts into
-    # heads that exist; failing those, any two of its trigrams.
+    # begin: the names read are those holding every head of its best cut into heads that
+    # exist; failing those, of the next best cuts; failing all, any two of its trigrams.
     run = plan.name if plan.name.isalnum() and plan.name == plan.name.lower() else ""
     wanted: list[str] = []
     least = 0
@@ -676,6 +676,8 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
         for chunking in head_chunkings(run, lambda head: ctx.searcher.doc_freq("heads", head) > 0,
                                        RUN_CHUNKINGS):
             consider(_search(ctx, _all_heads_query(ctx, chunking), HEADS_CANDIDATES))
+            if len(fits) > fitted:
+                break
         if len(fits) == fitted:
             wanted = [run[i:i + HEAD_CHARS] for i in range(len(run) - HEAD_CHARS + 1)]
             least = 2
