@@ -33,15 +33,23 @@ Usage:
     python -m bench.abbreviations rich tokio --per-shape 50
     python -m bench.abbreviations --report-only           # tables from the last run
     python -m bench.abbreviations --all --table held-out.toml   # another table's corpora
+    python -m bench.abbreviations rich lua --latency --label after  # CPU time per query
 
 Writes `bench/out/abbreviations/results.jsonl` (one row per tool x query),
 `abbreviations.md` (the tables, also printed) and `misses.md` (symfind's misses).
+
+`--latency` answers nothing: it searches each corpus's queries twice, in-process, and
+prints one JSON line per corpus with the second pass's CPU time per query (this
+thread's, `time.thread_time`, which a busy machine sways less than wall time), p50 and
+mean per shape and over all. Run it under another checkout's modules (`PYTHONPATH`, as
+`bench/name_latency.py` says) alternately with this one to compare them.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import logging
 import os
 import random
@@ -51,8 +59,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import corpora, groundtruth, tools
+
+if TYPE_CHECKING:
+    from symfind.storage import Searcher
 
 log = logging.getLogger("bench.abbreviations")
 
@@ -232,10 +244,9 @@ def ide_finder(queries: list[str], defs: list[groundtruth.Definition]) -> list[t
 # --------------------------------------------------------------------------- symfind
 
 
-def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, str]]:
-    """Index the corpus with `symfind index`, then search in-process: (path, line) best
-    first, `took_ms`, and the abbreviation channel's alignment of the first result."""
-    from symfind.storage import Searcher, SearchQuery, index_dir_for
+def indexed_searcher(root: Path) -> Searcher:
+    """`symfind index` the corpus (up to date: nothing to do), then its index's searcher."""
+    from symfind.storage import Searcher, index_dir_for
 
     command = tools.symfind_command()
     if command is None:
@@ -244,7 +255,15 @@ def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, s
     subprocess.run([*command, "index", str(root)], env=tools.symfind_env(tools.SYMFIND_INDEX_BASE),
                    check=True, stdout=subprocess.DEVNULL)
     log.info("symfind index %s: %.1f s", root.name, time.perf_counter() - started)
-    searcher = Searcher(index_dir_for(root))
+    return Searcher(index_dir_for(root))
+
+
+def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, str]]:
+    """Index the corpus with `symfind index`, then search in-process: (path, line) best
+    first, `took_ms`, and the abbreviation channel's alignment of the first result."""
+    from symfind.storage import SearchQuery
+
+    searcher = indexed_searcher(root)
     for query in queries[:20]:  # warm up: the first searches open files and load code
         searcher.search(SearchQuery(text=query, limit=LIMIT, explain=False))
     answers = []
@@ -258,6 +277,30 @@ def symfind_answers(root: Path, queries: list[str]) -> list[tuple[list, float, s
                 f" ({why.matched[0]})" if why is not None and why.matched else "")
         answers.append(([(r.path, r.line) for r in response.results], response.took_ms, first))
     return answers
+
+
+def symfind_latency(corpus: corpora.Corpus, per_shape: int, label: str) -> dict:
+    """CPU time per query of a warm searcher over the corpus's abbreviated queries:
+    p50 and mean in ms, per shape and over all (see the module's docstring)."""
+    from symfind.storage import SearchQuery
+
+    root = corpora.fetch(corpus).resolve()
+    groundtruth.build(corpus)
+    queries = make_queries(groundtruth.load_definitions(corpus), corpus.name, per_shape)
+    searcher = indexed_searcher(root)
+    for query in queries:  # the first pass opens files, loads code and fills caches
+        searcher.search(SearchQuery(text=query["query"], limit=LIMIT, explain=False))
+    spent: dict[str, list[float]] = collections.defaultdict(list)
+    for query in queries:
+        started = time.thread_time()
+        searcher.search(SearchQuery(text=query["query"], limit=LIMIT, explain=False))
+        ms = (time.thread_time() - started) * 1000
+        spent[query["shape"]].append(ms)
+        spent["all"].append(ms)
+    return {"corpus": corpus.name, "label": label, "queries": len(queries),
+            **{shape: {"cpu_p50_ms": round(statistics.median(times), 3),
+                       "cpu_mean_ms": round(statistics.fmean(times), 3)}
+               for shape, times in spent.items()}}
 
 
 # --------------------------------------------------------------------------- run, report
@@ -346,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--table", type=Path, default=corpora.TABLE,
                         help="the corpora table (default bench/corpora.toml)")
+    parser.add_argument("--latency", action="store_true",
+                        help="print symfind's CPU time per query, answer nothing")
+    parser.add_argument("--label", default="", help="a name for this checkout (--latency)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     results = args.out / "results.jsonl"
@@ -359,6 +405,10 @@ def main(argv: list[str] | None = None) -> int:
         chosen = corpora.select(table, args.names, None if args.names else "relevance")
         if not args.names:
             chosen = [c for c in chosen if c.language in LANGUAGES]
+        if args.latency:
+            for corpus in chosen:
+                print(json.dumps(symfind_latency(corpus, args.per_shape, args.label)), flush=True)
+            return 0
         rows = []
         for corpus in chosen:
             rows += run_corpus(corpus, args.per_shape, not args.no_symfind)

@@ -13,7 +13,8 @@ into segments where its case or separators say a word begins (`split_identifier`
 letters of the word in order), or is cut into several chunks each a prefix of a word of
 its own (`abifw` → `a`·`b`·`i`·`f`·`w`, `admbigint` → `adm`·`big`·`int`). Words may be
 skipped (a forgotten word), and two neighbouring segments may be swapped (typed in the
-wrong order); each costs one error, as a typo does.
+wrong order); each costs one error, as a typo does, and so does a typed word cut short
+to start further words with its last letters (`field` as `fiel`·`d`).
 
 The index keeps, per name of two or more words, its initials (`abifw`, one raw term: a
 camel-hump query is a single term lookup) and its word heads, each word's first
@@ -23,7 +24,7 @@ words is matched on).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from symfind.storage.words import split_identifier, words_as_written
@@ -58,6 +59,63 @@ def heads(words: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(word[:HEAD_CHARS] for word in lettered))
 
 
+#: A chunk of a lower-case run is read as the start of one word up to this many letters.
+LONGEST_CHUNK = 16
+
+# A cut of a run so far: (letters past a chunk's head, chunks), and the heads, in order.
+_Cut = tuple[tuple[int, int], tuple[str, ...]]
+
+
+def head_chunkings(run: str, is_head: Callable[[str], bool], limit: int) -> list[tuple[str, ...]]:
+    """The word heads of the `limit` best cuts of a lower-case run (`tesintfiedes`) into
+    chunks that each start a word some name has, or [] when there is no such cut.
+
+    A chunk of `HEAD_CHARS` letters or more counts when its first `HEAD_CHARS` are a head
+    (`is_head`), a shorter one when it is a whole short word's head (`i` of `TestI32S`);
+    a number is a chunk of its own, with no head (numbers are no heads). Best: fewest
+    letters past a chunk's head (letters no head vouches for: `tes`·`int`·`fie`·`des`
+    before `tesint`·`fiedes`, which trusts `int` and `des` blindly), then fewest chunks.
+    Cuts with the same heads count once."""
+    checked: dict[str, bool] = {}
+
+    def head(chunk: str) -> bool:
+        if chunk not in checked:
+            checked[chunk] = is_head(chunk)
+        return checked[chunk]
+
+    # cuts[i]: the best cuts of run[:i] with distinct heads, best first. Keeping `limit`
+    # per position keeps the `limit` best of the whole run: a cut's cost is the sum of
+    # its chunks', so the best cuts of the run extend the best cuts of its prefixes.
+    cuts: list[list[_Cut]] = [[((0, 0), ())]] + [[] for _ in run]
+    for start in range(len(run)):
+        if not cuts[start]:
+            continue
+        if run[start].isdigit():
+            end = start
+            while end < len(run) and run[end].isdigit():
+                end += 1
+            steps = [(end, (0, 0), None)]  # the whole number, as one chunk with no head
+        else:
+            steps = []
+            for end in range(start + 1, min(len(run), start + LONGEST_CHUNK) + 1):
+                chunk = run[start:end]
+                if not chunk[-1].isalpha():
+                    break
+                key = chunk[:HEAD_CHARS]
+                if head(key):
+                    steps.append((end, (max(0, len(chunk) - HEAD_CHARS), 1), key))
+        for end, (past, chunks), key in steps:
+            for (cut_past, cut_chunks), cut_heads in cuts[start]:
+                cost = (cut_past + past, cut_chunks + chunks)
+                cuts[end].append((cost, cut_heads if key is None else (*cut_heads, key)))
+        for end in {end for end, _, _ in steps}:
+            distinct: dict[tuple[str, ...], tuple[int, int]] = {}
+            for cost, cut_heads in sorted(cuts[end]):
+                distinct.setdefault(cut_heads, cost)
+            cuts[end] = sorted((cost, cut_heads) for cut_heads, cost in distinct.items())[:limit]
+    return [cut_heads for _, cut_heads in cuts[len(run)] if cut_heads]
+
+
 def hump_initials(name: str) -> str:
     """The initials an IDE reads in a query where every capital starts a word
     (`admBigIntFW` → `abifw`; `AdmnBgIntgr` → `abi`), "" when that says nothing more
@@ -85,7 +143,9 @@ class Alignment(NamedTuple):
     """How a query's chunks fall on a name's words; smaller `cost` is a closer fit.
 
     Attributes:
-        errors: Words of the name no chunk matched, plus one for a swapped pair.
+        errors: Words of the name no chunk matched, plus one for a swapped pair, plus
+            one for each segment cut short inside a word that would take it whole.
+        cut_short: Those cuts (`field` read as `fiel`·`d` of `field_deserialization`).
         swapped: Whether two neighbouring segments had to be swapped.
         skeletons: Chunks matched as a skeleton (letters dropped) rather than a prefix.
         chunks: Chunks the query was cut into (fewer: longer stretches of each word).
@@ -93,14 +153,15 @@ class Alignment(NamedTuple):
     """
 
     errors: int
+    cut_short: int
     swapped: bool
     skeletons: int
     chunks: int
     matched: tuple[bool, ...]
 
     @property
-    def cost(self) -> tuple[int, bool, int, int]:
-        return (self.errors, self.swapped, self.skeletons, self.chunks)
+    def cost(self) -> tuple[int, int, bool, int, int]:
+        return (self.errors, self.cut_short, self.swapped, self.skeletons, self.chunks)
 
 
 def _is_skeleton(segment: str, word: str) -> bool:
@@ -111,8 +172,9 @@ def _is_skeleton(segment: str, word: str) -> bool:
     return all(char in rest for char in segment[1:])
 
 
-# A cost as (skipped words, skeletons, chunks), and which words were matched.
-_Cost = tuple[int, int, int]
+# A cost as (errors: skipped words and cuts short, cuts short, skeletons, chunks), and
+# which words were matched.
+_Cost = tuple[int, int, int, int]
 _Best = tuple[_Cost, tuple[int, ...]] | None
 
 
@@ -128,7 +190,7 @@ def _align_in_order(segments: Sequence[str], words: Sequence[str]) -> _Best:
 
     def best(i: int, offset: int, j: int) -> _Best:
         if i == len(segments):
-            return (skips[n] - skips[j], 0, 0), ()
+            return (skips[n] - skips[j], 0, 0, 0), ()
         key = (i, offset, j)
         if key in memo:
             return memo[key]
@@ -144,21 +206,27 @@ def _align_in_order(segments: Sequence[str], words: Sequence[str]) -> _Best:
                 break  # every later word skips more than the best found costs in all
             options: list[tuple[_Cost, int, int]] = []  # (cost here, next i, next offset)
             if offset == 0 and not word.startswith(segment) and _is_skeleton(segment, word):
-                options.append(((skipped, 1, 1), i + 1, 0))
+                options.append(((skipped, 0, 1, 1), i + 1, 0))
             common = 0
             limit = min(len(rest), len(word))
             while common < limit and rest[common] == word[common]:
                 common += 1
             for length in range(common, 0, -1):  # longest prefix first
                 done = offset + length == len(segment)
-                options.append(((skipped, 0, 1), i + 1 if done else i,
+                # A typed word (a segment longer than a head) that this word would take
+                # whole, cut short so its last letters start further words, is a slip:
+                # `test_dict_field` is `test_dict_field_serialize` more than
+                # `test_dict_field_deserialization`. (Shorter segments are initials as
+                # often: `se` of `ServerError`.)
+                short = int(not done and offset == 0 and common == len(segment) > HEAD_CHARS)
+                options.append(((skipped + short, short, 0, 1), i + 1 if done else i,
                                 0 if done else offset + length))
-            for (s, k, c), next_i, next_offset in options:
+            for (e, u, k, c), next_i, next_offset in options:
                 tail = best(next_i, next_offset, target + 1)
                 if tail is None:
                     continue
-                (ts, tk, tc), used = tail
-                total = (s + ts, k + tk, c + tc)
+                (te, tu, tk, tc), used = tail
+                total = (e + te, u + tu, k + tk, c + tc)
                 if found is None or total < found[0]:
                     found = (total, (target, *used))
         memo[key] = found
@@ -199,10 +267,10 @@ def align(segments: Sequence[str], words: Sequence[str]) -> Alignment | None:
         swapped = found is not None
     if found is None:
         return None
-    (skipped, skeletons, chunks), used = found
+    (errors, cut_short, skeletons, chunks), used = found
     matched = tuple(position in used for position in range(len(words)))
-    return Alignment(errors=skipped + swapped, swapped=swapped, skeletons=skeletons,
-                     chunks=chunks, matched=matched)
+    return Alignment(errors=errors + swapped, cut_short=cut_short, swapped=swapped,
+                     skeletons=skeletons, chunks=chunks, matched=matched)
 
 
 def describe(query: str, name: str, alignment: Alignment) -> str:

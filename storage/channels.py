@@ -25,6 +25,7 @@ from symfind.storage.abbreviations import (
     Alignment,
     align,
     describe,
+    head_chunkings,
     hump_initials,
     name_words,
     style,
@@ -689,6 +690,9 @@ INITIALS_CANDIDATES = 200
 HEADS_CANDIDATES = 50
 #: A query of one lower-case run is read as word prefixes from this length on (`admbig`).
 RUN_HEADS_FROM_CHARS = 6
+#: Cuts of such a run into word heads the channel reads names for: the best few, as a run
+#: cuts in more than one way (`tesintfie`: `tes`·`int`·`fie`, `tesint`·`fie`).
+RUN_CHUNKINGS = 3
 
 
 def abbreviation(ctx: ChannelContext) -> list[Candidate]:
@@ -701,8 +705,9 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     Nothing for a query that spells a name. Candidates: the names whose initials are
     the query's (its segments' first letters, the letters its capitals start, or the
     query itself: a term lookup each), and the names holding the word heads the query's
-    segments start with (all of those some name has), or, for one lower-case run, two of
-    its trigrams. Only names the query
+    segments start with (all of those some name has), or, for one lower-case run, all the
+    heads of one of its best cuts into heads (`head_chunkings`; failing those, two of its
+    trigrams). Only names the query
     aligns with are kept, ordered by the fit: fewest errors (words skipped, a swap),
     then prefixes before skeletons, fewest chunks (longer stretches of each word); then,
     for a query of several words, the name written in the query's style (`_`, capitals);
@@ -739,15 +744,25 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
             consider(_search(ctx, must, INITIALS_CANDIDATES))
     # The heads find the names a query of words or word prefixes fits with words left
     # over, forgotten or swapped, whose initials are not the query's.
-    if len(segments) > 1:
+    # A lower-case run (`tesintfiedes`, `tesi32sdef`) says nothing of where its words
+    # begin: the names read are those holding every head of its best cut into heads that
+    # exist; failing those, of the next best cuts; failing all, any two of its trigrams.
+    run = plan.name if plan.name.isalnum() and plan.name == plan.name.lower() else ""
+    wanted: list[str] = []
+    least = 0
+    if len(run) >= RUN_HEADS_FROM_CHARS:
+        fitted = len(fits)
+        for chunking in head_chunkings(run, lambda head: ctx.searcher.doc_freq("heads", head) > 0,
+                                       RUN_CHUNKINGS):
+            consider(_search(ctx, _all_heads_query(ctx, chunking), HEADS_CANDIDATES))
+            if len(fits) > fitted:
+                break
+        if len(fits) == fitted:
+            wanted = [run[i:i + HEAD_CHARS] for i in range(len(run) - HEAD_CHARS + 1)]
+            least = 2
+    elif len(segments) > 1:
         wanted = [segment[:HEAD_CHARS] for segment in segments]
         least = len(wanted)  # of those some name has (`_heads_query`)
-    elif len(segments[0]) >= RUN_HEADS_FROM_CHARS:
-        run = segments[0]
-        wanted = [run[i:i + HEAD_CHARS] for i in range(len(run) - HEAD_CHARS + 1)]
-        least = 2
-    else:
-        wanted, least = [], 0
     heads_query = _heads_query(ctx, wanted, least) if wanted else None
     if heads_query is not None:
         consider(_search(ctx, heads_query, HEADS_CANDIDATES))
@@ -787,6 +802,13 @@ def _heads_query(ctx: ChannelContext, terms: Sequence[str], least: int) -> Query
         return None
     clauses = [(Occur.Should, Query.term_query(ctx.schema, "heads", t)) for t in present]
     return Query.boolean_query(clauses, minimum_number_should_match=min(least, len(present)))
+
+
+def _all_heads_query(ctx: ChannelContext, terms: Sequence[str]) -> Query:
+    """Names with every one of the word heads `terms` (BM25: the rarest count most); an
+    intersection reads no more than its rarest head's postings take to skip through."""
+    return Query.boolean_query([(Occur.Must, Query.term_query(ctx.schema, "heads", t))
+                                for t in dict.fromkeys(terms)])
 
 
 CHANNELS: dict[str, Callable[[ChannelContext], list[Candidate]]] = {

@@ -25,6 +25,9 @@ CLASSES = {
     "tests/test_widgets.py": ["AnyBigIntFieldWidget"],  # the same initials, in tests
     "src/http/client.py": ["parse_header_links", "HttpClient", "join_multicast_v6"],
     "src/term.py": ["LegacyWindowsTerm", "detect_legacy_windows"],
+    "tests/test_fields.py": ["test_integer_field_deserialization",
+                             "test_fields_must_be_declared_as_instances",
+                             "TestI32SDefault", "TestI32SWithDefault", "Float32"],
 }
 
 
@@ -97,6 +100,13 @@ CHANNEL_RANKINGS = [
         "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget (two words swapped)",
         "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget·[Mixin] "
         "(two words swapped)",
+    ]),
+    # A lower-case run, cut into the heads names have (`tes`·`int`·`fie`·`des`), a
+    # number inside it a word of its own.
+    ("tesintfiedes", ["tesintfiedes → test·integer·field·deserialization"]),
+    ("tesi32sdef", [
+        "tesi32sdef → Test·I·32·S·Default",
+        "tesi32sdef → Test·I·32·S·[With]·Default",
     ]),
     ("prs_hdr_lnks", ["prs_hdr_lnks → parse·header·links"]),
     ("JMV", ["JMV → join·multicast·v·[6]"]),

@@ -9,6 +9,7 @@ from symfind.storage.abbreviations import (
     Alignment,
     align,
     describe,
+    head_chunkings,
     heads,
     hump_initials,
     initials,
@@ -98,23 +99,105 @@ def test_abbreviation_aligns_with_the_words_of_a_name(
 
 
 def test_closer_fits_cost_less() -> None:
-    """The order the channel ranks by: errors (a word skipped, a swap: one each), then a
-    swap after a skip, then skeletons, then chunks."""
+    """The order the channel ranks by: errors (a word skipped, a swap, a typed word cut
+    short: one each), then cuts short, then a swap after a skip, then skeletons, then
+    chunks."""
     queries = ["AdminBigIntegerFieldWidget", "admbigintfiewid", "ABIFW", "AdmnBgIntgrFldWdgt",
-               "AdminBigFieldWidget", "AdminIntegerBigFieldWidget", "ABI"]
+               "AdminBigFieldWidget", "AdminIntegerBigFieldWidget", "ABI", "AdminBigIntegerFieldW",
+               "AdminBigIntegerField"]
     fits = {q: align(name_words(q), name_words(NAME)) for q in queries}
     costs = {q: alignment.cost for q, alignment in fits.items() if alignment is not None}
     assert costs == {
-        "AdminBigIntegerFieldWidget": (0, False, 0, 5),
-        "admbigintfiewid": (0, False, 0, 5),
-        "ABIFW": (0, False, 0, 5),
-        "AdmnBgIntgrFldWdgt": (0, False, 5, 5),
-        "AdminBigFieldWidget": (1, False, 0, 4),
-        "AdminIntegerBigFieldWidget": (1, True, 0, 5),
-        "ABI": (2, False, 0, 3),
+        "AdminBigIntegerFieldWidget": (0, 0, False, 0, 5),
+        "admbigintfiewid": (0, 0, False, 0, 5),
+        "ABIFW": (0, 0, False, 0, 5),
+        "AdmnBgIntgrFldWdgt": (0, 0, False, 5, 5),
+        "AdminBigFieldWidget": (1, 0, False, 0, 4),
+        "AdminIntegerBigFieldWidget": (1, 0, True, 0, 5),
+        "ABI": (2, 0, False, 0, 3),
+        "AdminBigIntegerFieldW": (0, 0, False, 0, 5),
+        # `Widget` left out costs one (reading `field` as `fiel`·`d` would cost as much).
+        "AdminBigIntegerField": (1, 0, False, 0, 4),
     }
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "expected"),
+    [
+        # A typed word that a word of the name takes whole, cut so its last letter starts
+        # the next word, is one error: no closer than leaving `deserialization` out.
+        ("test_dict_field", "test_dict_field_deserialization",
+         Alignment(errors=1, cut_short=0, swapped=False, skeletons=0, chunks=3,
+                   matched=(True, True, True, False))),
+        # A word that takes less than the segment: cut where it must be, no slip.
+        ("test_dict_field", "test_dict_fiel_deserialization",
+         Alignment(errors=0, cut_short=0, swapped=False, skeletons=0, chunks=4,
+                   matched=(True, True, True, True))),
+        # Cut short when that costs less than the words it would leave out.
+        ("inter", "InterruptTimeoutError",
+         Alignment(errors=1, cut_short=1, swapped=False, skeletons=0, chunks=3,
+                   matched=(True, True, True))),
+        ("test_dict_field", "test_dict_field_serialize",
+         Alignment(errors=1, cut_short=0, swapped=False, skeletons=0, chunks=3,
+                   matched=(True, True, True, False))),
+        # Cut where the word takes no more of it: no slip (`tes`·`tim`, `net`·`s`).
+        ("testim", "test_timeout",
+         Alignment(errors=0, cut_short=0, swapped=False, skeletons=0, chunks=2,
+                   matched=(True, True))),
+        ("IPNets", "IPNetSlice",
+         Alignment(errors=0, cut_short=0, swapped=False, skeletons=0, chunks=3,
+                   matched=(True, True, True))),
+        # Segments no longer than a head are initials as often as words: `se` of ServerError.
+        ("SE", "ServerError",
+         Alignment(errors=0, cut_short=0, swapped=False, skeletons=0, chunks=2,
+                   matched=(True, True))),
+    ],
+)
+def test_a_typed_word_cut_short_is_a_slip(query: str, name: str, expected: Alignment) -> None:
+    assert align(name_words(query), name_words(name)) == expected
 
 
 def test_a_number_left_out_costs_nothing() -> None:
     assert align(["jmv"], name_words("join_multicast_v6")) == Alignment(
-        errors=0, swapped=False, skeletons=0, chunks=3, matched=(True, True, True, False))
+        errors=0, cut_short=0, swapped=False, skeletons=0, chunks=3, matched=(True, True, True, False))
+
+
+# The heads of a small repository's names: those of `test_integer_field_deserialization`,
+# `TestI32SDefault`, `test_fields_must_be_declared_as_instances`, `not_found_error`.
+HEADS = {"tes", "int", "fie", "des", "i", "s", "def", "mus", "be", "dec", "as", "ins",
+         "not", "fou", "err"}
+
+
+@pytest.mark.parametrize(
+    ("run", "limit", "expected"),
+    [
+        # Heads of three letters each vouch for all of a chunk: that cut first; then cuts
+        # that trust letters past a head (`fiede`·`s`: 2, `tesint`·`fie`·`des`: 3), fewest
+        # such letters first, then fewest chunks, then the heads in order.
+        ("tesintfiedes", 3, [("tes", "int", "fie", "des"), ("tes", "int", "fie", "s"),
+                             ("tes", "fie", "des")]),
+        ("tesintfiedes", 1, [("tes", "int", "fie", "des")]),
+        # A number is a chunk of its own, with no head; one-letter words are heads.
+        # (`sdef` is no head's: `sde` is none.)
+        ("tesi32sdef", 3, [("tes", "i", "s", "def"), ("tes", "s", "def")]),
+        ("32", 3, []),  # a number alone: no head to look up
+        ("notfouerr", 2, [("not", "fou", "err"), ("not", "err")]),
+        ("xyzzyfie", 3, []),  # no head starts it: no cut
+        ("tesq", 3, [("tes",)]),
+    ],
+)
+def test_a_lower_case_run_is_cut_into_heads_that_exist(
+    run: str, limit: int, expected: list[tuple[str, ...]]
+) -> None:
+    assert head_chunkings(run, HEADS.__contains__, limit) == expected
+
+
+def test_each_head_is_looked_up_once() -> None:
+    looked_up: list[str] = []
+
+    def is_head(head: str) -> bool:
+        looked_up.append(head)
+        return head in HEADS
+
+    head_chunkings("tesintfiedes", is_head, 3)
+    assert len(looked_up) == len(set(looked_up))
