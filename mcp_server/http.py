@@ -41,6 +41,7 @@ import asyncio
 import ipaddress
 import logging
 import secrets
+import signal
 import socket
 import ssl
 import sys
@@ -75,6 +76,8 @@ from symfind.storage import escape_line, repo_labels
 logger = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 6
+#: The exit codes shells report for a process that SIGINT or SIGTERM ends.
+EXIT_BY_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}
 MCP_PATH = "/mcp"
 #: An MCP request is a few KiB; the SDK's own default is 4 MiB.
 MAX_BODY_BYTES = 1 << 20
@@ -362,12 +365,26 @@ def run(args: ServeOptions) -> int:
         proxy_headers=False, server_header=False, limit_concurrency=args.max_connections,
         ssl_certfile=args.tls_cert, ssl_keyfile=args.tls_key,
     )
-    server = uvicorn.Server(config)
+    server = _Server(config)
     try:
         server.run(sockets=[sock])
     except SystemExit:  # uvicorn's way out when the server cannot start (its log says why)
         return _fail(Refused("the server could not start (see the lines above)"), EXIT_FAILED)
-    return EXIT_OK
+    return EXIT_BY_SIGNAL.get(server.stopped_by, EXIT_OK)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, remembering the signal that stopped it. After a graceful stop
+    uvicorn raises the signal again so that the process ends as the signal asks; under
+    load a Ctrl-C'd server was seen to end with 0 all the same (the raised signal did not
+    end it), so the exit code does not hang on that: `run` says it."""
+
+    stopped_by: int | None = None
+
+    def handle_exit(self, sig: int, frame: object) -> None:
+        if self.stopped_by is None:
+            self.stopped_by = sig
+        super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
 
 def _fail(exc: Exception, code: int) -> int:
