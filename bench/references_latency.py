@@ -32,12 +32,14 @@ import argparse
 import collections
 import json
 import logging
+import multiprocessing
 import random
 import re
 import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bench import corpora
@@ -88,31 +90,45 @@ def summary(times: list[float], cpu_times: list[float], answers: list) -> dict:
             "partial": sum(1 for a in answers if a.partial)}
 
 
+def draw(root_name: str, index: Path, seeds: int
+         ) -> tuple[list[tuple[str, int, str]], set[str], int]:
+    """The definitions to ask (`WARM_UP` first), as (path, line, qualified name), the names
+    of every eligible definition, and how many definitions the index holds. Run in a
+    process of its own: every definition decoded at once (a kernel's 3.3 M) leaves a
+    process slower for a while after, which no server is."""
+    from symfind.storage import Searcher
+
+    symbols = Searcher(index).all_symbols()
+    eligible = [s for s in symbols if str(s.kind) in SAMPLED_KINDS]
+    drawn = random.Random(f"{root_name}:references").sample(
+        eligible, min(seeds + WARM_UP, len(eligible)))
+    log.info("%d definitions, %d eligible, %d drawn", len(symbols), len(eligible), len(drawn))
+    return ([(s.path, s.line, s.qualname) for s in drawn], {s.name for s in eligible},
+            len(symbols))
+
+
 def measure(root: Path, index: Path, seeds: int, hot: int) -> dict:
     from symfind.storage import Searcher
     from symfind.storage.references import ReferencesQuery
 
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        drawn, defined, counted = pool.submit(draw, root.name, index, seeds).result()
     searcher = Searcher(index)
-    symbols = searcher.all_symbols()
-    eligible = [s for s in symbols if str(s.kind) in SAMPLED_KINDS]
-    drawn = random.Random(f"{root.name}:references").sample(
-        eligible, min(seeds + WARM_UP, len(eligible)))
     warm_up, chosen = drawn[:WARM_UP], drawn[WARM_UP:]
-    for symbol in warm_up:
-        searcher.find_references(ReferencesQuery(path=symbol.path, line=symbol.line))
-    log.info("%d definitions, %d eligible, %d sampled", len(symbols), len(eligible), len(chosen))
+    for path, line, _ in warm_up:
+        searcher.find_references(ReferencesQuery(path=path, line=line))
     times, cpu_times, answers, slowest = [], [], [], []
-    for symbol in chosen:
-        ms, cpu, answer = timed(searcher, ReferencesQuery(path=symbol.path, line=symbol.line))
+    for path, line, qualname in chosen:
+        ms, cpu, answer = timed(searcher, ReferencesQuery(path=path, line=line))
         times.append(ms)
         cpu_times.append(cpu)
         answers.append(answer)
-        slowest.append({"definition": f"{symbol.qualname} {symbol.path}:{symbol.line}",
+        slowest.append({"definition": f"{qualname} {path}:{line}",
                         "ms": round(ms, 1), "files_read": answer.files_read,
                         "partial": answer.partial})
     slowest.sort(key=lambda row: -row["ms"])
     hot_rows, hot_times, hot_cpu_times, hot_answers = [], [], [], []
-    for name, written in hot_names(root, {s.name for s in eligible}, hot):
+    for name, written in hot_names(root, defined, hot):
         ms, cpu, answer = timed(searcher, ReferencesQuery(target=name))
         hot_times.append(ms)
         hot_cpu_times.append(cpu)
@@ -121,7 +137,7 @@ def measure(root: Path, index: Path, seeds: int, hot: int) -> dict:
                          "resolved": answer.resolved, "possible": answer.possible,
                          "elsewhere": answer.elsewhere, "files_read": answer.files_read,
                          "files_using": answer.files_using, "partial": answer.partial})
-    return {"corpus": root.name, "definitions": len(symbols),
+    return {"corpus": root.name, "definitions": counted,
             "sample": summary(times, cpu_times, answers),
             "hot": summary(hot_times, hot_cpu_times, hot_answers) if hot_times else None,
             "hot_names": hot_rows, "slowest": slowest[:10]}

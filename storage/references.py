@@ -74,6 +74,11 @@ ELSEWHERE_GROUPS = 10
 ALTERNATIVES = 5
 #: Files read between two looks at the clock.
 _CLOCK_EVERY = 16
+#: The share of a query's time budget spent finding and classifying uses: a hot name's
+#: thousands of uses take the rest to group (a kernel's `device`: ~100 ms).
+CLASSIFYING_SHARE = 0.85
+#: The share of the time left, once the hierarchy is known, that reading files may take.
+READING_SHARE = 0.5
 #: Classes named in a partial answer's note (a wide hierarchy leaves hundreds unread).
 _CUT_NAMED = 5
 #: Rounds of re-exports followed (`__init__.py` importing from a submodule, and so on).
@@ -282,8 +287,7 @@ class UseIndex:
 
     def _files_without_definitions(self) -> list[FileUses]:
         if self._loose is None:
-            self._loose = [decode_file_uses(state.uses) for _, state
-                           in sorted(self.manifest.files.items()) if state.uses]
+            self._loose = _loose_uses(self.manifest)
         return self._loose
 
     def files_using(self, names: Iterable[str]) -> list[Source]:
@@ -314,6 +318,22 @@ class UseIndex:
             if record:
                 return decode_file_uses(record[0])
         return None
+
+
+#: The last manifest's `_loose_uses` (a manifest never changes once handed out, and the
+#: commit's answers share it): sorting a kernel's 55,000 file states cost each answer 30 ms.
+_LOOSE: list[tuple[Manifest, list[FileUses]] | None] = [None]
+
+
+def _loose_uses(manifest: Manifest) -> list[FileUses]:
+    """The uses of the files that define nothing, by path (kept in their file states)."""
+    current = _LOOSE[0]
+    if current is not None and current[0] is manifest:
+        return current[1]
+    loose = [decode_file_uses(state.uses) for _, state
+             in sorted((path, state) for path, state in manifest.files.items() if state.uses)]
+    _LOOSE[0] = (manifest, loose)
+    return loose
 
 
 # ---- import sources → files, per language -----------------------------------------------
@@ -351,40 +371,51 @@ def _go_package_files(source: str, importer: str, files: frozenset[str]) -> set[
     return set()
 
 
-_GO_DIRECTORIES: dict[frozenset[str], dict[str, list[str]]] = {}
-_TAILS: dict[frozenset[str], dict[str, list[str]]] = {}
+def _per_file_list(build: Callable[[frozenset[str]], dict[str, list[str]]]
+                   ) -> Callable[[frozenset[str]], dict[str, list[str]]]:
+    """`build`'s table of an index's file list, kept while the list is the same: an edit
+    keeps it equal, and each answer's list is compared once (then it is the same object:
+    a kernel's 55,000 paths cost 2 ms to compare)."""
+    # One slot, read once and replaced whole: answers on other threads may ask at once.
+    slot: list[tuple[frozenset[str], dict[str, list[str]]] | None] = [None]
+
+    def table(files: frozenset[str]) -> dict[str, list[str]]:
+        current = slot[0]
+        if current is not None and (current[0] is files or current[0] == files):
+            if current[0] is not files:
+                slot[0] = (files, current[1])
+            return current[1]
+        built = build(files)
+        slot[0] = (files, built)
+        return built
+
+    return table
 
 
+@_per_file_list
 def _go_directories(files: frozenset[str]) -> dict[str, list[str]]:
-    """The `.go` files of an index by directory (one file list's, kept while it is: an
-    edit keeps the list equal, so its queries share the table)."""
-    if files not in _GO_DIRECTORIES:
-        _GO_DIRECTORIES.clear()
-        by_directory: dict[str, list[str]] = defaultdict(list)
-        for path in files:
-            if path.endswith(".go"):
-                by_directory[posixpath.dirname(path)].append(path)
-        _GO_DIRECTORIES[files] = dict(by_directory)
-    return _GO_DIRECTORIES[files]
+    """The `.go` files of an index by directory."""
+    by_directory: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        if path.endswith(".go"):
+            by_directory[posixpath.dirname(path)].append(path)
+    return dict(by_directory)
 
 
+@_per_file_list
 def _files_by_tail(files: frozenset[str]) -> dict[str, list[str]]:
     """An index's files by every tail of their paths (`a/b/c.py` under `a/b/c.py`,
-    `b/c.py` and `c.py`), kept while the file list is: a Python module or an included
-    header is matched at any depth, and scanning the list per import cost Django's
-    references 0.4 s."""
-    if files not in _TAILS:
-        _TAILS.clear()
-        by_tail: dict[str, list[str]] = defaultdict(list)
-        for path in files:
-            start = 0
-            while True:
-                by_tail[path[start:]].append(path)
-                start = path.find("/", start) + 1
-                if not start:
-                    break
-        _TAILS[files] = dict(by_tail)
-    return _TAILS[files]
+    `b/c.py` and `c.py`): a Python module or an included header is matched at any depth,
+    and scanning the list per import cost Django's references 0.4 s."""
+    by_tail: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        start = 0
+        while True:
+            by_tail[path[start:]].append(path)
+            start = path.find("/", start) + 1
+            if not start:
+                break
+    return dict(by_tail)
 
 
 _SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", "/index.ts",
@@ -1075,7 +1106,8 @@ def find_references(
     """
     started = time.perf_counter()
     offset = query.check()
-    deadline = started + query.budget_ms / 1000
+    # The rest of the budget is left for grouping what was classified into the answer.
+    deadline = started + query.budget_ms / 1000 * CLASSIFYING_SHARE
     manifest = index.manifest
     target, alternatives, missing = _pick_target(query, index, search)
     skipped = dict(Counter(manifest.skipped.values()))
@@ -1181,8 +1213,12 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
     addresses = index.files_using([name])
     records: list[FileUses] = []
     out_of_time = False
+    # Reading takes at most half the time left: what is read must be classified too, and
+    # a hot name's files (a kernel's `dev`: 14,006) would take it all.
+    now = time.perf_counter()
+    reading_ends = now + max(deadline - now, 0.0) * READING_SHARE
     for count, address in enumerate(addresses):
-        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+        if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > reading_ends:
             out_of_time = True
             break
         records.append(index.read_uses(address))
