@@ -327,6 +327,40 @@ def test_uses_stay_out_of_definition_search_and_follow_their_file(
     assert searcher.num_symbols == len(searcher.all_symbols()) == 5
 
 
+def test_files_added_by_a_later_commit_are_read_and_their_imports_followed(
+    tmp_path: Path,
+) -> None:
+    # An answer keeps tables per file list and per manifest (a kernel's 55,000 files cost
+    # each answer 30 ms to sort): a commit that adds files must be seen by the next answer.
+    index_dir = tmp_path / "index"
+    searcher = build(index_dir, project())
+    query = ReferencesQuery(target="get", path="pkg/api.py", line=1)
+    assert searcher.find_references(query).resolved == 4
+    with IndexWriter(index_dir, repo_root=tmp_path, options_hash="t") as writer:
+        for path, occurrences, imports in (
+            ("tools/helpers.py",  # defines nothing: re-exports get
+             [use("get", 1, UseKind.IMPORT, "pkg.api")],
+             [Import(name="get", source="pkg.api", imported="get", line=1)]),
+            ("scripts/run.py",  # defines nothing: imports it from the new module
+             [use("get", 1, UseKind.IMPORT, "tools.helpers"), use("get", 2)],
+             [Import(name="get", source="tools.helpers", imported="get", line=1)]),
+        ):
+            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path), [],
+                                occurrences, imports, language="python")
+        writer.commit()
+    searcher.refresh()
+    after = searcher.find_references(query)
+    assert [(g.path, s.line, s.reason) for g in after.groups for s in g.sites] == [
+        ("pkg/__init__.py", 1, "imported from .api"),
+        ("app.py", 3, "through module pkg"),
+        ("scripts/run.py", 1, "imported from tools.helpers"),
+        ("scripts/run.py", 2, "imported from tools.helpers"),
+        ("tools/helpers.py", 1, "imported from pkg.api"),
+        ("tests/test_api.py", 1, "imported from pkg"),
+        ("tests/test_api.py", 3, "imported from pkg"),
+    ]
+
+
 def test_a_subclass_receiver_resolves_and_a_base_that_declares_the_method_is_possible(
     tmp_path: Path,
 ) -> None:
