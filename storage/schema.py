@@ -19,7 +19,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | kind, language, path | raw       | filters; `path` also deletes a file's symbols      | filters   |
 | uses           | raw             | names the file uses (on one document of the file)  | references |
 | uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
-| length_<field> | (fast u64)      | the length of each BM25-scored field, in words (`field_lengths`) | scoring |
+| length_<field> | (fast u64)      | the length of each BM25-scored field, in tokens (`field_lengths`) | scoring |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -49,6 +49,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
 9. `uses_record` is zlib-compressed, and a use's line is stored as the difference from
    the previous use of the same name (`storage/uses.py`): the record about half its
    LZ4-compressed size.
+10. `length_<field>` counts the tokens Tantivy's analyzer keeps, as Tantivy's own
+   field norms do (`text` and `body` without stop words and long words): BM25's average
+   length is Tantivy's again.
 """
 
 from __future__ import annotations
@@ -73,6 +76,13 @@ from symfind.storage.words import (
 )
 
 MAX_FUZZY_TERM_CHARS = 64
+#: `text_en` drops a word of this many UTF-8 bytes or more (Tantivy's `remove_long`), and
+#: these words: Tantivy's English stop words, Lucene's list. `field_length` counts what
+#: is left, as Tantivy does.
+TEXT_TOKEN_BYTES_LIMIT = 40
+TEXT_STOP_WORDS = frozenset(
+    """a an and are as at be but by for if in into is it no not of on or such that the
+    their then there these they this to was will with""".split())
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Symbol)
 
@@ -108,9 +118,9 @@ def analyzers() -> dict[str, tantivy.TextAnalyzer]:
         .filter(tantivy.Filter.stemmer("english"))
         .build(),
         "text_en": tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.remove_long(TEXT_TOKEN_BYTES_LIMIT))
         .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.stopword("english"))
+        .filter(tantivy.Filter.custom_stopword(sorted(TEXT_STOP_WORDS)))
         .filter(tantivy.Filter.stemmer("english"))
         .build(),
     }
@@ -232,18 +242,28 @@ LENGTH_FIELDS: dict[str, str] = {field: f"length_{field}" for field in SCORED_FI
 
 
 def field_lengths(texts: dict[str, str]) -> dict[str, int]:
-    """Each scored field's length, as BM25 normalises it (`storage.scoring`): the 2–3-grams
-    of the name (what analysis gives), the words of the others, stop words and all. Taking
-    only the words analysis keeps (what Tantivy counts) cost each document 40 % more (a
-    look-up a word), for lengths a few words apart."""
+    """Each scored field's length, as Tantivy counts it for BM25 (`storage.scoring`): the
+    tokens its analyzer keeps (`field_length`)."""
     return {field: field_length(field, text) for field, text in texts.items()}
 
 
 def field_length(field: str, text: str) -> int:
-    """One scored field's length (`field_lengths`)."""
+    """The tokens a scored field's analyzer keeps of `text` (`scored_texts`): the 2–3-grams
+    of a name; the words of the others (`split_text` has made them letters and digits
+    between single spaces, what Tantivy's simple tokenizer splits), but for `text_en`'s
+    stop words and long words. Counted in Python, not by the analyzer: stemming every word
+    a second time would cost the writer more than the count."""
     if field == "name_ngram":
         return max(len(text) - 1, 0) + max(len(text) - 2, 0)
-    return text.count(" ") + 1 if text else 0
+    if not text:
+        return 0
+    words = text.split(" ")
+    if SCORED_FIELDS[field] != "text_en":
+        return len(words)
+    kept = len(words) - sum(map(TEXT_STOP_WORDS.__contains__, words))
+    if max(map(len, words)) * (1 if text.isascii() else 4) >= TEXT_TOKEN_BYTES_LIMIT:
+        kept -= sum(len(word.encode()) >= TEXT_TOKEN_BYTES_LIMIT for word in words)
+    return kept
 
 
 def scored_texts(symbol: Symbol) -> dict[str, str]:

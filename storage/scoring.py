@@ -20,16 +20,20 @@ depend on the index's history:
 - N, the live documents (`Searcher.num_docs`), and n(t), the live documents holding a
   term, counted (Tantivy's count skips deleted documents), once per commit;
 - tf and the field's length, from the candidate's own record analysed as it was indexed
-  (`schema.scored_text`, `schema.field_length`);
+  (`schema.scored_text`): the tokens analysis keeps, rounded down to one of the 256
+  lengths Tantivy's field norms can hold (`field_norm`);
 - the average length: the sum of the live documents' lengths (each document keeps its
-  own in a fast field, which Tantivy's aggregation sums over live documents only) over N.
+  own, counted as Tantivy counts tokens, `schema.field_length`, in a fast field, which
+  Tantivy's aggregation sums over live documents only) over N.
 
-in float64, terms in sorted order. Equal scores are then told apart by the tree:
+in float64, terms in sorted order. On an index without deleted documents these are
+Tantivy's own statistics, so a fresh index ranks as Tantivy's BM25 would. Equal scores are then told apart by the tree:
 `tie_key`.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections import Counter
@@ -39,19 +43,32 @@ from typing import Any
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.schema import (
-    LENGTH_FIELDS,
-    SCORED_FIELDS,
-    analyzers,
-    field_length,
-    scored_text,
-)
+from symfind.storage.schema import LENGTH_FIELDS, SCORED_FIELDS, analyzers, scored_text
 
 K1 = 1.2
 B = 0.75
 #: Documents whose analysed field a commit's statistics keep, per field
 #: (`Statistics.field_terms`).
 FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_field_terms` keeps
+
+
+def _field_norms() -> tuple[int, ...]:
+    """The lengths a Tantivy field norm can hold, one byte's worth: every length up to 40,
+    then eight steps of 2, eight of 4, eight of 8 and so on."""
+    norms, step = list(range(41)), 2
+    while len(norms) < 256:
+        last = norms[-1]
+        norms.extend(last + step * i for i in range(1, 9))
+        step *= 2
+    return tuple(norms[:256])
+
+
+FIELD_NORMS = _field_norms()
+
+
+def field_norm(length: int) -> int:
+    """`length` as Tantivy's field norm keeps it: the largest of `FIELD_NORMS` not above it."""
+    return length if length <= 40 else FIELD_NORMS[bisect.bisect_right(FIELD_NORMS, length) - 1]
 
 
 class Statistics:
@@ -113,10 +130,11 @@ class Statistics:
 
 @functools.lru_cache(maxsize=65536)
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
-    """A scored field's analysed terms in one record (their counts), and its length."""
+    """A scored field's analysed terms in one record (their counts), and its length as
+    its field norm holds it."""
     text = scored_text(symbol, field)
     terms = Counter(analyzers()[SCORED_FIELDS[field]].analyze(text)) if text else {}
-    return terms, field_length(field, text)
+    return terms, field_norm(sum(terms.values()))
 
 
 class BM25:
