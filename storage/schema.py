@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 import unicodedata
 from importlib import resources
 
@@ -83,6 +84,8 @@ TEXT_TOKEN_BYTES_LIMIT = 40
 TEXT_STOP_WORDS = frozenset(
     """a an and are as at be but by for if in into is it no not of on or such that the
     their then there these they this to was will with""".split())
+_ASCII_LONG_WORD = re.compile(f"[^ ]{{{TEXT_TOKEN_BYTES_LIMIT}}}")
+_MAYBE_LONG_WORD = re.compile(f"[^ ]{{{TEXT_TOKEN_BYTES_LIMIT // 4}}}")
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Symbol)
 
@@ -257,11 +260,13 @@ def field_length(field: str, text: str) -> int:
         return max(len(text) - 1, 0) + max(len(text) - 2, 0)
     if not text:
         return 0
-    words = text.split(" ")
     if SCORED_FIELDS[field] != "text_en":
-        return len(words)
+        return text.count(" ") + 1
+    words = text.split(" ")
     kept = len(words) - sum(map(TEXT_STOP_WORDS.__contains__, words))
-    if max(map(len, words)) * (1 if text.isascii() else 4) >= TEXT_TOKEN_BYTES_LIMIT:
+    # A word of 40 bytes has 40 characters in ASCII, at least 10 outside: look closer
+    # only when there is one that long.
+    if (_ASCII_LONG_WORD if text.isascii() else _MAYBE_LONG_WORD).search(text):
         kept -= sum(len(word.encode()) >= TEXT_TOKEN_BYTES_LIMIT for word in words)
     return kept
 
