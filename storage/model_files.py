@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import msgspec
 
 from symfind.storage.bpe import WORD_START, Encoder, PackedMerges, merge_value, pair_key
-from symfind.storage.cache_files import key_of, read_intact, write_intact
+from symfind.storage.cache_files import key_of, read_made_from, write_intact
 from symfind.storage.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -251,15 +251,8 @@ def _packed_64(numbers: Sequence[int]) -> bytes:
 
 def read_derived(path: Path, source: str) -> Derived | None:
     """The derived file at `path` when it is intact and made from `source`, else None."""
-    payload = read_intact(path)
-    if payload is None:
-        return None
-    try:
-        derived = _DECODER.decode(payload)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        logger.warning("%s does not decode: deriving it again", path)
-        return None
-    return derived if derived.source == source else None
+    derived: Derived | None = read_made_from(path, _DECODER, source)
+    return derived
 
 
 def write_derived(path: Path, derived: Derived) -> None:
