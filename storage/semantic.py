@@ -192,6 +192,7 @@ class Model:
                  vocabulary_ids: Sequence[int], fingerprint: str,
                  packed_vocabulary: Callable[[], PackedVocabulary]) -> None:
         self._table = table
+        self._float32_row = struct.Struct(f"<{table.dims}f")
         self._encoder = encoder
         self._lock = threading.Lock()
         # The token ids of the words seen so far (`vectors`).
@@ -272,11 +273,13 @@ class Model:
         if not tokens:
             return None
         row = self._table.row
-        summed: Sequence[float] = row(tokens[0])
+        summed = row(tokens[0])
         for token in tokens[1:]:
-            summed = array("f", map(add, summed, row(token)))
+            # Each sum rounded to float32 (packed as float32, read back as Python floats).
+            summed = self._float32_row.unpack(self._float32_row.pack(*map(add, summed,
+                                                                          row(token))))
         length = math.hypot(*summed)
-        return Vector(tuple(summed), length) if length else None
+        return Vector(summed, length) if length else None
 
     def word_vector(self, word: str) -> Vector | None:
         """The vector of one lowercase word; None for a stop word or a word the tokenizer
