@@ -44,9 +44,10 @@ FORMAT = 1
 #: A rounded number's largest size, and what is added to store it in a byte (1..255).
 LEVELS = 127
 OFFSET = 128
-#: A slot holds one word's sum of up to 256 products of a question number (≤ 127) and a
-#: stored byte (≤ 255): 256 · 127 · 255 < 2**24, so three bytes never carry into the next.
+#: A slot holds one word's sum of up to 256 products of a question number (-127..127)
+#: and a stored byte (0..255), plus BIAS: 2**23 ± 256 · 127 · 255 is within 0..2**24.
 SLOT_BYTES = 3
+BIAS = 1 << 23
 #: Added to the rounding's bound: the exact cosines differ from these in the last bits
 #: of float32 (~1e-7), and a candidate more costs nothing.
 MARGIN = 1e-4
@@ -80,6 +81,7 @@ class PackedVocabulary:
     def __init__(self, packed: Packed) -> None:
         self.words, self.scale, self.error = packed.words, packed.scale, packed.error
         size = packed.words
+        self._bias = int.from_bytes(BIAS.to_bytes(SLOT_BYTES, "little") * size, "little")
         self._columns = []
         for start in range(0, len(packed.columns), size):
             slots = bytearray(SLOT_BYTES * size)  # each byte the low byte of its slot
@@ -101,18 +103,16 @@ class PackedVocabulary:
         rounded = [round(number * own_scale) for number in unit]
         own_error = math.dist(unit, [number / own_scale for number in rounded])
         bound = (1 + own_error) * self.error + own_error + MARGIN
-        # The stored bytes are the numbers plus OFFSET; the products are summed in two
-        # ints of non-negative slots (positive and negative numbers), so none borrows.
-        positive = negative = 0
+        # The stored bytes are the numbers plus OFFSET (0..255): a slot sums its word's
+        # products, up to 256 · 127 · 255 either way; BIAS in each slot keeps that sum
+        # between 0 and 2**24, so that a slot neither borrows from nor carries into the next.
+        total = self._bias
         for number, column in zip(rounded, self._columns):
-            if number > 0:
-                positive += number * column
-            elif number < 0:
-                negative -= number * column
-        least = (threshold - bound) * own_scale * self.scale + OFFSET * sum(rounded)
-        return [row for row, (plus, minus)
-                in enumerate(zip(self._slots(positive), self._slots(negative)))
-                if plus - minus >= least]
+            if number:
+                total += number * column
+        least = ((threshold - bound) * own_scale * self.scale + OFFSET * sum(rounded)
+                 + BIAS)
+        return [row for row, slot in enumerate(self._slots(total)) if slot >= least]
 
     def _slots(self, number: int) -> array:
         """The slots of a sum of columns, as numbers."""
