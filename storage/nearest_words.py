@@ -8,17 +8,24 @@ A question word that no shipped table holds (`netrc`, `argv`) needs its neighbou
 computed: its cosine with each of the vocabulary's 10,429 words. numpy does that in a
 millisecond, but importing it costs a command-line question ~0.1 s of CPU, about what a
 whole name search costs; 10,429 cosines in Python cost ~40 ms (~150 ms with reading the
-float16 rows). So the vocabulary's unit vectors are kept rounded to 8 bits (whole
-numbers from -127 to 127, times one scale), one dimension's numbers for every word packed
-into one Python int, a 3-byte slot a word (`PackedVocabulary`). A word's unit vector,
-rounded the same way, times each of those 256 ints, summed, is one int whose slot j holds
-its rounded dot product with vocabulary word j: 256 products of a 31 KB int by a small
-one, ~5 ms of CPU in C. The rounding's error has a bound (`candidates`), so every word
-whose true cosine can reach the threshold is a candidate, and nothing else much is; their
-exact cosines are then computed from the model's rows (storage/semantic.py), as a
-question's other cosines are.
+float16 rows). So the vocabulary is kept packed (`PackedVocabulary`):
 
-The packed vocabulary (2.7 MB) is derived once from the model's vectors and kept in
+- each unit vector as its coordinates along the vocabulary's DIMENSIONS_KEPT principal
+  directions (which hold ~80 % of it), and the length of what is left (the residual);
+- those coordinates rounded to 8 bits (whole numbers from -127 to 127, times one scale),
+  one direction's numbers for every word packed into one Python int, a 3-byte slot a word.
+
+A word's coordinates, rounded the same way, times each of those ints, summed, is one int
+whose slot j holds its rounded dot product with vocabulary word j along the kept
+directions: DIMENSIONS_KEPT products of a 31 KB int by a small one, ~2.5 ms of CPU in C.
+What the rounding and the residuals can add has a bound (`candidates`), so every word
+whose true cosine can reach the threshold is a candidate, and few others are (a few
+dozen at most, where the vocabulary holds 10,429); their exact cosines are then
+computed from the model's rows (storage/semantic.py), as a question's other cosines are.
+Keeping fewer directions makes the ints cheaper to read and the bound looser: 160 of 256
+read 40 % less for at most ~60 candidates on words tried (128: up to ~2,000).
+
+The packed vocabulary (1.7 MB) is derived once from the model's vectors and kept in
 symfind's cache directory as storage/model_files.py keeps its own file: written
 atomically, its digest first, read only intact and made from the same model files.
 """
@@ -40,7 +47,9 @@ from symfind.storage.model_files import MODEL_NAME, TokenTable
 logger = logging.getLogger(__name__)
 
 #: Bumped whenever `Packed` or the way it is derived changes: older files are then ignored.
-FORMAT = 1
+FORMAT = 2
+#: The vocabulary's principal directions a vector is packed along (see the module).
+DIMENSIONS_KEPT = 160
 #: A rounded number's largest size, and what is added to store it in a byte (1..255).
 LEVELS = 127
 OFFSET = 128
@@ -48,8 +57,9 @@ OFFSET = 128
 #: and a stored byte (0..255), plus BIAS: 2**23 ± 256 · 127 · 255 is within 0..2**24.
 SLOT_BYTES = 3
 BIAS = 1 << 23
-#: Added to the rounding's bound: the exact cosines differ from these in the last bits
-#: of float32 (~1e-7), and a candidate more costs nothing.
+#: Added to the bound: the exact cosines differ from these in the last bits of float32
+#: (~1e-7), a residual's length computed from the kept coordinates' may be ~1e-7 short,
+#: and a candidate more costs nothing.
 MARGIN = 1e-4
 
 
@@ -59,14 +69,20 @@ class Packed(msgspec.Struct, frozen=True, kw_only=True):
     Attributes:
         source: What it was made from (storage/model_files.py `source_key`, and FORMAT).
         words: How many vocabulary words.
-        scale: A rounded number is the unit vector's number times this, rounded.
-        error: The largest length of a word's rounding error (its unit vector minus its
+        directions: The principal directions kept, one unit vector each (float64,
+            little-endian, one after the other).
+        residuals: Each word's residual length: its unit vector minus its coordinates'
+            part (float64, little-endian), rounded up.
+        scale: A rounded number is a coordinate times this, rounded.
+        error: The largest length of a word's rounding error (its coordinates minus its
             rounded numbers over `scale`), rounded up.
-        columns: Per dimension, each word's rounded number plus OFFSET, one byte a word.
+        columns: Per direction, each word's rounded number plus OFFSET, one byte a word.
     """
 
     source: str
     words: int
+    directions: bytes
+    residuals: bytes
     scale: float
     error: float
     columns: bytes
@@ -75,12 +91,25 @@ class Packed(msgspec.Struct, frozen=True, kw_only=True):
 _DECODER = msgspec.msgpack.Decoder(Packed)
 
 
+def _float64s(packed: bytes) -> array:
+    numbers = array("d", packed)
+    if sys.byteorder == "big":  # numpy wrote them little-endian
+        numbers.byteswap()
+    return numbers
+
+
 class PackedVocabulary:
-    """The vocabulary's unit vectors, rounded, one int per dimension (see the module)."""
+    """The vocabulary's unit vectors, packed (see the module)."""
 
     def __init__(self, packed: Packed) -> None:
         self.words, self.scale, self.error = packed.words, packed.scale, packed.error
         size = packed.words
+        directions = _float64s(packed.directions)
+        dims = len(directions) // (len(packed.columns) // size)
+        self._directions = [tuple(directions[start:start + dims])
+                            for start in range(0, len(directions), dims)]
+        self._residuals = _float64s(packed.residuals)
+        self._largest_residual = max(self._residuals, default=0.0)
         self._bias = int.from_bytes(BIAS.to_bytes(SLOT_BYTES, "little") * size, "little")
         self._columns = []
         for start in range(0, len(packed.columns), size):
@@ -90,18 +119,27 @@ class PackedVocabulary:
 
     def candidates(self, unit: Sequence[float], threshold: float) -> list[int]:
         """The vocabulary rows whose cosine with `unit` (a unit vector) may be at least
-        `threshold`: every one that is, and those the rounding leaves in doubt.
+        `threshold`: every one that is, and those the packing leaves in doubt.
 
-        With q the unit vector, q̂ its rounded numbers over their scale (error e_q) and
-        û_j a word's over `scale` (error e_j, |e_j| ≤ `error`), q·u_j − q̂·û_j =
-        q̂·e_j + e_q·u_j, at most (1 + |e_q|)·error + |e_q| in size.
+        With q the unit vector, c its coordinates along the kept directions, r its
+        residual's length, and for a word u_j its coordinates C_j and residual r_j:
+        q·u_j = c·C_j + (the residuals' product), at most r·r_j in size. With ĉ and Ĉ_j
+        the rounded coordinates over their scales (errors e, |e| ≤ ε, and e_j, |e_j| ≤
+        `error`), c·C_j − ĉ·Ĉ_j = ĉ·e_j + e·C_j, at most (1 + ε)·error + ε in size.
         """
-        largest = max(map(abs, unit))
-        if not largest:
+        length = math.hypot(*unit)
+        if not length:
             return []
+        dist = math.dist
+        # Each coordinate one C call: c_k = q·d_k = (|q|² + |d_k|² − |q − d_k|²) / 2.
+        kept = [(length * length + 1 - dist(unit, direction) ** 2) / 2
+                for direction in self._directions]
+        largest = max(map(abs, kept))
         own_scale = LEVELS / largest
-        rounded = [round(number * own_scale) for number in unit]
-        own_error = math.dist(unit, [number / own_scale for number in rounded])
+        rounded = [round(number * own_scale) for number in kept]
+        own_error = dist(kept, [number / own_scale for number in rounded])
+        residual = math.sqrt(max(0.0, length * length
+                                 - math.fsum(number * number for number in kept)))
         bound = (1 + own_error) * self.error + own_error + MARGIN
         # The stored bytes are the numbers plus OFFSET (0..255): a slot sums its word's
         # products, up to 256 · 127 · 255 either way; BIAS in each slot keeps that sum
@@ -110,9 +148,15 @@ class PackedVocabulary:
         for number, column in zip(rounded, self._columns):
             if number:
                 total += number * column
-        least = ((threshold - bound) * own_scale * self.scale + OFFSET * sum(rounded)
-                 + BIAS)
-        return [row for row, slot in enumerate(self._slots(total)) if slot >= least]
+        units = own_scale * self.scale  # a cosine of 1 in a slot
+        least = (threshold - bound) * units + OFFSET * sum(rounded) + BIAS
+        per_residual = residual * units
+        slots = self._slots(total)
+        # First against the largest residual (one comparison a word), then each its own.
+        loose = least - per_residual * self._largest_residual
+        residuals = self._residuals
+        return [row for row in [row for row, slot in enumerate(slots) if slot >= loose]
+                if slots[row] + per_residual * residuals[row] >= least]
 
     def _slots(self, number: int) -> array:
         """The slots of a sum of columns, as numbers."""
@@ -152,14 +196,21 @@ def load(cache_dir: Path, source: str, table: TokenTable,
 
 
 def derive(table: TokenTable, vocabulary_ids: Sequence[int], source: str) -> Packed:
-    """Round the vocabulary's unit vectors (float64: exact rows over their lengths)."""
+    """Pack the vocabulary's unit vectors (float64: exact rows over their lengths) along
+    their DIMENSIONS_KEPT principal directions."""
     import numpy as np  # here: once per model and cache directory
 
     units = np.asarray(table.array()[list(vocabulary_ids)], dtype=np.float64)
     units /= np.linalg.norm(units, axis=1, keepdims=True)
-    scale = LEVELS / float(np.abs(units).max())
-    rounded = np.rint(units * scale)
-    error = float(np.linalg.norm(units - rounded / scale, axis=1).max())
-    return Packed(source=source, words=len(vocabulary_ids), scale=scale,
-                  error=error * (1 + 1e-9),  # rounded up: a bound, not an estimate
+    directions = np.linalg.svd(units, full_matrices=False)[2][:DIMENSIONS_KEPT]
+    kept = units @ directions.T
+    residuals = np.linalg.norm(units - kept @ directions, axis=1)
+    scale = LEVELS / float(np.abs(kept).max())
+    rounded = np.rint(kept * scale)
+    error = float(np.linalg.norm(kept - rounded / scale, axis=1).max())
+    # Rounded up: bounds, not estimates.
+    return Packed(source=source, words=len(vocabulary_ids),
+                  directions=directions.astype("<f8").tobytes(),
+                  residuals=(residuals * (1 + 1e-9) + 1e-12).astype("<f8").tobytes(),
+                  scale=scale, error=error * (1 + 1e-9),
                   columns=(rounded + OFFSET).astype(np.uint8).T.tobytes())
