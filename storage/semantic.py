@@ -63,8 +63,8 @@ NEIGHBOURS_PER_WORD = 4
 NEIGHBOUR_CACHE_WORDS = 16384
 #: The neighbours of every vocabulary word, computed once from the model and shipped with
 #: symfind (`python -m symfind.storage.neighbour_table` writes it): looking them up costs
-#: a question nothing, where finding them among the vocabulary costs ~5 ms per word (and
-#: loading the packed vocabulary ~15 ms). Used only while its fingerprint matches the model.
+#: a question nothing, where finding them among the vocabulary costs ~4 ms per word (and
+#: loading the packed vocabulary ~8 ms). Used only while its fingerprint matches the model.
 NEIGHBOUR_TABLE = "neighbours.npz"
 #: Words whose token ids are kept between questions (~100 bytes each; the cache starts
 #: over past it): a long-lived server meets new words with every edit, and a kernel's
