@@ -1,7 +1,7 @@
 """Files symfind derives once and keeps in its cache directory (storage/location.py
 `cache_dir`), to be read by every later process in milliseconds.
 
-Imports: `storage` modules.
+Imports: msgspec, `storage` modules.
 
 A file is its contents' SHA-256 followed by the contents, written whole under a temporary
 name and renamed (atomic: a reader sees the old file or the new one, never a part); it is
@@ -15,6 +15,9 @@ from __future__ import annotations
 import hashlib
 import logging
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from symfind.storage.manifest import write_atomically
 
@@ -40,6 +43,20 @@ def read_intact(path: Path) -> bytes | None:
         logger.warning("%s is damaged: deriving it again", path)
         return None
     return payload
+
+
+def read_made_from(path: Path, decoder: msgspec.msgpack.Decoder[Any], source: str) -> Any:
+    """The cached file at `path` decoded (a msgspec Struct with a `source` field) when it
+    is intact, decodes, and was made from `source`; else None."""
+    payload = read_intact(path)
+    if payload is None:
+        return None
+    try:
+        made = decoder.decode(payload)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        logger.warning("%s does not decode: deriving it again", path)
+        return None
+    return made if made.source == source else None
 
 
 def write_intact(path: Path, payload: bytes) -> None:

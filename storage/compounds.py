@@ -175,7 +175,7 @@ def word_table() -> WordTable:
     """
     # Imported here: this module is imported by every process that splits words, most of
     # which never split a compound.
-    from symfind.storage.cache_files import key_of, read_intact, write_intact
+    from symfind.storage.cache_files import key_of, read_made_from, write_intact
     from symfind.storage.location import cache_dir
 
     path = word_list_path()
@@ -183,15 +183,9 @@ def word_table() -> WordTable:
     source = (f"symfind word list {FORMAT}\n"
               f"{path} {status.st_size} {status.st_mtime_ns} {status.st_ino}")
     cached = cache_dir() / "words" / f"wordninja-{key_of(source)}.bin"
-    payload = read_intact(cached)
-    if payload is not None:
-        try:
-            table = _DECODER.decode(payload)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            logger.warning("%s does not decode: reading the word list again", cached)
-        else:
-            if table.source == source:
-                return table
+    table: WordTable | None = read_made_from(cached, _DECODER, source)
+    if table is not None:
+        return table
     table = make_table(read_word_list(), source)
     try:
         write_intact(cached, msgspec.msgpack.encode(table))

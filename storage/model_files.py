@@ -42,8 +42,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
-from symfind.storage.bpe import WORD_START, Encoder, PackedMerges, merge_value, pair_key
-from symfind.storage.cache_files import key_of, read_intact, write_intact
+from symfind.storage.bpe import (WORD_START, Encoder, PackedMerges, SortedWords, merge_value,
+                                 pair_key)
+from symfind.storage.cache_files import key_of, read_made_from, write_intact
 from symfind.storage.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ WEIGHTS_FILE = ("weights", "l2_supercat_256.safetensors")
 TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
 TENSOR = "embedding.weight"
 #: Bumped whenever `Derived` or the way it is derived changes: older files are then ignored.
-FORMAT = 3
+FORMAT = 4
 #: safetensors' element types the table may have: their `struct` format character.
 _SAFETENSORS_TYPES = {"F16": "e", "F32": "f"}
 
@@ -75,7 +76,8 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
         byte_ids: The byte tokens' ids, `<0x00>` first.
         merge_keys: The merges' `bpe.pair_key`s, ascending, little-endian unsigned 64-bit.
         merge_values: Their `bpe.merge_value`s, likewise, in the same order.
-        whole_words: The words that encode as one token → its id (`Encoder.whole_words`).
+        whole_words: The words that encode as one token (`Encoder.whole_words`), sorted.
+        whole_word_ids: Their ids, in the same order.
     """
 
     source: str
@@ -86,7 +88,8 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
     byte_ids: list[int]
     merge_keys: bytes
     merge_values: bytes
-    whole_words: dict[str, int]
+    whole_words: list[str]
+    whole_word_ids: list[int]
 
 
 _DECODER = msgspec.msgpack.Decoder(Derived)
@@ -229,7 +232,8 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
         except OSError as exc:  # a read-only cache: this process keeps its own
             logger.info("the question model's tables stay in memory: %s", exc)
     merges = PackedMerges(_unsigned_64(derived.merge_keys), _unsigned_64(derived.merge_values))
-    encoder = Encoder(derived.characters, derived.byte_ids, merges, derived.whole_words)
+    encoder = Encoder(derived.characters, derived.byte_ids, merges,
+                      SortedWords(derived.whole_words, derived.whole_word_ids))
     return ModelFiles(table, encoder, derived)
 
 
@@ -251,15 +255,8 @@ def _packed_64(numbers: Sequence[int]) -> bytes:
 
 def read_derived(path: Path, source: str) -> Derived | None:
     """The derived file at `path` when it is intact and made from `source`, else None."""
-    payload = read_intact(path)
-    if payload is None:
-        return None
-    try:
-        derived = _DECODER.decode(payload)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        logger.warning("%s does not decode: deriving it again", path)
-        return None
-    return derived if derived.source == source else None
+    derived: Derived | None = read_made_from(path, _DECODER, source)
+    return derived
 
 
 def write_derived(path: Path, derived: Derived) -> None:
@@ -302,6 +299,7 @@ def derive(tokenizer: Path, table: TokenTable, source: str, salt: str) -> Derive
     if not vocabulary or max(vocab.values()) >= table.rows:
         raise ModelUnavailable(f"the tokenizer {tokenizer} does not fit the model's vectors")
     characters = {token: index for token, index in vocab.items() if len(token) == 1}
+    whole_words = sorted(Encoder(characters, byte_ids, found).whole_words(vocab).items())
     return Derived(
         source=source,
         fingerprint=fingerprint(salt, vocabulary, unit_rows(table, list(unique.values()))),
@@ -311,7 +309,8 @@ def derive(tokenizer: Path, table: TokenTable, source: str, salt: str) -> Derive
         byte_ids=byte_ids,
         merge_keys=_packed_64(sorted(found)),
         merge_values=_packed_64([found[key] for key in sorted(found)]),
-        whole_words=Encoder(characters, byte_ids, found).whole_words(vocab),
+        whole_words=[word for word, _ in whole_words],
+        whole_word_ids=[index for _, index in whole_words],
     )
 
 

@@ -1,17 +1,19 @@
 """Write the shipped neighbour table (storage/semantic.py `NEIGHBOUR_TABLE`).
 
-Imports: numpy, `storage.semantic`, `storage.compounds`.
+Imports: numpy, threadpoolctl, `storage` modules.
 
 Run after a change of the model, of `NEIGHBOURS_PER_WORD` or `NEIGHBOUR_MIN_COSINE`, or of
 wordninja's word list (the table's fingerprints then no longer match, and
 tests/unit/storage/test_semantic.py says so): `python -m symfind.storage.neighbour_table`.
-It computes the neighbours exactly as a question would, in blocks, in a few minutes: of
-every vocabulary word, and of every other word of wordninja's list (inflections such as
-`raises`, `hooks`, `decoded`, which a question's words often are), so that a question
-needs numpy (a product with the whole vocabulary) only for a word in neither. BLAS sums
-in its own order, which may differ between machines: the vocabulary's part, made again on
-another machine, had the same neighbours, and 6 % of its similarities differed in the
-last bits of float32 (the table shipped keeps the part first shipped).
+It computes the neighbours with numpy, a product of unit vectors with the whole
+vocabulary's, in blocks, in a few minutes: of every vocabulary word, and of every other
+word of wordninja's list (inflections such as `raises`, `hooks`, `decoded`, which a
+question's words often are), so that a question computes neighbours (storage/semantic.py
+`Model.compute_neighbours`, without numpy, the same to float32 rounding, which a test
+checks against `computed_neighbours`) only for a word in neither. BLAS sums in its own
+order, which may differ between machines: the vocabulary's part, made again on another
+machine, had the same neighbours, and 6 % of its similarities differed in the last bits
+of float32 (the table shipped keeps the part first shipped).
 """
 
 from __future__ import annotations
@@ -21,11 +23,49 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from symfind.storage.compounds import list_digest, read_word_list
-from symfind.storage.semantic import NEIGHBOURS_PER_WORD, Model, load_model, neighbour_table_path
+from symfind.storage.model_files import unit_rows
+from symfind.storage.semantic import (NEIGHBOUR_MIN_COSINE, NEIGHBOURS_PER_WORD, Model,
+                                      load_model, neighbour_table_path)
+from symfind.storage.words import STOP_WORDS
 
 BLOCK_WORDS = 512
+
+
+def computed_neighbours(model: Model, words: Sequence[str], vocabulary: np.ndarray
+                        ) -> dict[str, tuple[tuple[str, float], ...]]:
+    """The neighbours of `words` (storage/semantic.py `Model.neighbours`) by numpy's
+    product of their unit vectors with the `vocabulary`'s (`vocabulary_units`)."""
+    found: dict[str, tuple[tuple[str, float], ...]] = {}
+    looked_up = []
+    for word, vector in zip(words, model.vectors(words)):
+        if word in STOP_WORDS or vector is None:
+            found[word] = ()
+        else:
+            looked_up.append((word, vector))
+    if not looked_up:
+        return found
+    # The vocabulary's rows times the words' columns: twice as fast as the transposed
+    # product with a row-major vocabulary.
+    summed = np.array([vector.numbers for _, vector in looked_up], dtype=np.float32)
+    # Unit vectors: the float32 sum over its float32 length.
+    asked = summed / np.linalg.norm(summed, axis=1, keepdims=True)
+    similarities = (vocabulary @ asked.T).T
+    best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
+        :, : NEIGHBOURS_PER_WORD + 1]
+    for (word, _), row, columns in zip(looked_up, similarities, best):
+        closest = sorted(((model.vocabulary[i], float(row[i])) for i in columns),
+                         key=lambda pair: -pair[1])
+        found[word] = tuple((w, s) for w, s in closest
+                            if w != word and s >= NEIGHBOUR_MIN_COSINE)[:NEIGHBOURS_PER_WORD]
+    return found
+
+
+def vocabulary_units(model: Model) -> np.ndarray:
+    """The vocabulary's float32 unit vectors, one row per word."""
+    return unit_rows(model.table, model.vocabulary_ids)
 
 
 def neighbours_of(model: Model, words: Sequence[str], rows: np.ndarray,
@@ -33,9 +73,10 @@ def neighbours_of(model: Model, words: Sequence[str], rows: np.ndarray,
     """Fill `rows` (vocabulary rows, -1 past the last) and `similarities` at `places` with
     the neighbours of `words`, computed a block at a time."""
     where = {word: row for row, word in enumerate(model.vocabulary)}
+    vocabulary = vocabulary_units(model)
     for start in range(0, len(words), BLOCK_WORDS):
         block = words[start:start + BLOCK_WORDS]
-        found = model.compute_neighbours(block)
+        found = computed_neighbours(model, block, vocabulary)
         for word, place in zip(block, places[start:start + BLOCK_WORDS]):
             for column, (near, similarity) in enumerate(found[word]):
                 rows[place, column] = where[near]
@@ -49,6 +90,8 @@ def build() -> dict[str, np.ndarray]:
     neighbours' vocabulary rows (-1 past the last) and similarities; the word list's
     digest, and the same per word of the list by rank (`ranked_*`, row rank − 1; empty
     for a vocabulary word and for an earlier copy of a word listed twice)."""
+    # One BLAS thread, as the table shipped was made (its sums' order).
+    threadpool_limits(limits=1, user_api="blas")
     model = load_model()
     vocabulary = model.vocabulary
     rows = np.full((len(vocabulary), NEIGHBOURS_PER_WORD), -1, dtype=np.int32)

@@ -1,7 +1,6 @@
 """Meaning, not spelling: a static English embedding for questions asked in words.
 
-Imports: `storage` modules; numpy and threadpoolctl only for a word the shipped neighbour
-table does not hold.
+Imports: `storage` modules (never numpy).
 
 The model is WordLlama's `l2_supercat` at 256 dimensions: a table of one vector per
 token of a Llama tokenizer (32,000 x 256, 16 MB of float16), trained so that the mean of
@@ -14,8 +13,9 @@ For the same reason a question's arithmetic is done without numpy, whose import 
 costs about what a whole name search does: it is a few thousand cosines between a few
 question words and a pool's words, each one C call (`math.dist`), and the numbers are
 kept as numpy kept them (float32), so that the scores are numpy's to float32 rounding.
-Only the neighbours of a word outside the shipped table need numpy: a product with the
-whole vocabulary.
+The neighbours of a word outside the shipped table, a product with the whole vocabulary,
+are found likewise: the few candidates a packed, rounded vocabulary gives
+(storage/nearest_words.py), then their exact cosines.
 
 Two uses, both at query time, so that nothing is added to indexing and no vector can be
 out of step with the index (they are computed from what the index stores):
@@ -37,22 +37,21 @@ import sys
 import threading
 import zipfile
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from operator import add
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from symfind.storage import compounds, model_files
+from symfind.storage import compounds, model_files, nearest_words
 from symfind.storage.bpe import Encoder
 from symfind.storage.location import cache_dir
 from symfind.storage.words import STOP_WORDS
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from symfind.storage.model_files import TokenTable
+    from symfind.storage.nearest_words import PackedVocabulary
 
 #: Below this cosine a definition's word is no match for a question's word (0.2–0.5 gave
 #: the same R@5 on the hand-written questions; 0.3 the best NDCG).
@@ -64,8 +63,8 @@ NEIGHBOURS_PER_WORD = 4
 NEIGHBOUR_CACHE_WORDS = 16384
 #: The neighbours of every vocabulary word, computed once from the model and shipped with
 #: symfind (`python -m symfind.storage.neighbour_table` writes it): looking them up costs
-#: a question nothing, where a product with the vocabulary costs several milliseconds per
-#: word (and numpy's import). Used only while its fingerprint matches the model loaded.
+#: a question nothing, where finding them among the vocabulary costs ~4 ms per word (and
+#: loading the packed vocabulary ~8 ms). Used only while its fingerprint matches the model.
 NEIGHBOUR_TABLE = "neighbours.npz"
 #: Words whose token ids are kept between questions (~100 bytes each; the cache starts
 #: over past it): a long-lived server meets new words with every edit, and a kernel's
@@ -185,11 +184,15 @@ class Model:
         vocabulary: The vocabulary's whole words (storage/model_files.py `derive`).
         vocabulary_ids: Each vocabulary word's token id.
         fingerprint: `model_files.fingerprint` of this vocabulary and its vectors.
+        packed_vocabulary: Loads the vocabulary packed for `compute_neighbours`
+            (storage/nearest_words.py), called when it is first needed.
     """
 
     def __init__(self, table: TokenTable, encoder: Encoder, vocabulary: list[str],
-                 vocabulary_ids: Sequence[int], fingerprint: str) -> None:
+                 vocabulary_ids: Sequence[int], fingerprint: str,
+                 packed_vocabulary: Callable[[], PackedVocabulary]) -> None:
         self._table = table
+        self._float32_row = struct.Struct(f"<{table.dims}f")
         self._encoder = encoder
         self._lock = threading.Lock()
         # The token ids of the words seen so far (`vectors`).
@@ -202,9 +205,8 @@ class Model:
         self._keeps_vectors = False
         self._vocabulary = vocabulary
         self._vocabulary_ids = vocabulary_ids
-        # The vocabulary's unit vectors (10 MB, numpy), made when a word outside the
-        # shipped neighbour table first needs them: most questions never do.
-        self._vocabulary_unit: np.ndarray | None = None
+        self._load_packed = packed_vocabulary
+        self._packed_vocabulary: PackedVocabulary | None = None
         self._fingerprint = fingerprint
         self._neighbour_cache: dict[str, tuple[tuple[str, float], ...]] = {}
         self._shipped = _read_neighbour_table(fingerprint)
@@ -215,22 +217,19 @@ class Model:
         """The whole words of the model's vocabulary, the candidates for `neighbours`."""
         return self._vocabulary
 
+    @property
+    def vocabulary_ids(self) -> Sequence[int]:
+        """Each vocabulary word's token id."""
+        return self._vocabulary_ids
+
+    @property
+    def table(self) -> TokenTable:
+        """The model's token vectors."""
+        return self._table
+
     def fingerprint(self) -> str:
         """What the neighbours depend on: the vocabulary, its vectors and the thresholds."""
         return self._fingerprint
-
-    def _vocabulary_matrix(self) -> np.ndarray:
-        """The vocabulary's unit vectors, one row per word (numpy's: imported here)."""
-        with self._lock:
-            if self._vocabulary_unit is None:
-                from threadpoolctl import threadpool_limits
-
-                # A product with the vocabulary is small (a few words by 10,000): a
-                # second BLAS thread spins for as long as the first computes, doubling
-                # the CPU for no shorter wait. numpy is this process's only BLAS user.
-                threadpool_limits(limits=1, user_api="blas")
-                self._vocabulary_unit = model_files.unit_rows(self._table, self._vocabulary_ids)
-            return self._vocabulary_unit
 
     def vectors(self, words: Sequence[str]) -> list[Vector | None]:
         """The vectors of `words` (lowercase), one each: the sum of a word's tokens'
@@ -274,11 +273,13 @@ class Model:
         if not tokens:
             return None
         row = self._table.row
-        summed: Sequence[float] = row(tokens[0])
+        summed = row(tokens[0])
         for token in tokens[1:]:
-            summed = array("f", map(add, summed, row(token)))
+            # Each sum rounded to float32 (packed as float32, read back as Python floats).
+            summed = self._float32_row.unpack(self._float32_row.pack(*map(add, summed,
+                                                                          row(token))))
         length = math.hypot(*summed)
-        return Vector(tuple(summed), length) if length else None
+        return Vector(summed, length) if length else None
 
     def word_vector(self, word: str) -> Vector | None:
         """The vector of one lowercase word; None for a stop word or a word the tokenizer
@@ -396,32 +397,36 @@ class Model:
             return None
 
     def compute_neighbours(self, words: Sequence[str]) -> dict[str, tuple[tuple[str, float], ...]]:
-        """`neighbours` of `words` from their vectors and the vocabulary's (no table)."""
+        """`neighbours` of `words` from their vectors and the vocabulary's (no table): the
+        exact cosines of the candidates the packed vocabulary gives (storage/nearest_words.py),
+        each word's row read from the model's table, as float32 numbers (numpy's product
+        of unit vectors did the same, to float32 rounding)."""
         found: dict[str, tuple[tuple[str, float], ...]] = {}
-        looked_up = []
         for word, vector in zip(words, self.vectors(words)):
             if word in STOP_WORDS or vector is None:
                 found[word] = ()
-            else:
-                looked_up.append((word, vector))
-        if looked_up:
-            import numpy as np  # here: only a word outside the shipped table needs it
-
-            vocabulary = self._vocabulary_matrix()
-            # The vocabulary's rows times the words' columns: twice as fast as the
-            # transposed product with a row-major vocabulary.
-            summed = np.array([vector.numbers for _, vector in looked_up], dtype=np.float32)
-            # Unit vectors as numpy made them before: the float32 sum over its float32 length.
-            asked = summed / np.linalg.norm(summed, axis=1, keepdims=True)
-            similarities = (vocabulary @ asked.T).T
-            best = np.argpartition(-similarities, NEIGHBOURS_PER_WORD + 1, axis=1)[
-                :, : NEIGHBOURS_PER_WORD + 1]
-            for (word, _), row, columns in zip(looked_up, similarities, best):
-                closest = sorted(((self._vocabulary[i], float(row[i])) for i in columns),
-                                 key=lambda pair: -pair[1])
-                found[word] = tuple((w, s) for w, s in closest
-                                    if w != word and s >= NEIGHBOUR_MIN_COSINE)[:NEIGHBOURS_PER_WORD]
+                continue
+            unit = [number / vector.length for number in vector.numbers]
+            rows = self._packed().candidates(unit, NEIGHBOUR_MIN_COSINE)
+            near = cosines(vector, [self._vocabulary_vector(row) for row in rows])
+            closest = sorted((-similarity, row) for row, similarity in zip(rows, near)
+                             if similarity >= NEIGHBOUR_MIN_COSINE)
+            found[word] = tuple((self._vocabulary[row], -negated) for negated, row in closest
+                                if self._vocabulary[row] != word)[:NEIGHBOURS_PER_WORD]
         return found
+
+    def _packed(self) -> PackedVocabulary:
+        """The packed vocabulary, loaded when a word outside the shipped table first needs
+        it (most questions never do)."""
+        with self._lock:
+            if self._packed_vocabulary is None:
+                self._packed_vocabulary = self._load_packed()
+            return self._packed_vocabulary
+
+    def _vocabulary_vector(self, row: int) -> Vector:
+        """The vector of the vocabulary's word at `row` (one token: its row of the table)."""
+        numbers = self._table.row(self._vocabulary_ids[row])
+        return Vector(numbers, math.hypot(*numbers))
 
 
 def neighbour_table_path() -> Traversable:
@@ -537,7 +542,18 @@ def load_model() -> Model:
 
 
 def _load() -> Model:
-    files = model_files.load(cache_dir(), f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n")
+    cache = cache_dir()
+    return model_of(model_files.load(cache, f"{NEIGHBOURS_PER_WORD} {NEIGHBOUR_MIN_COSINE}\n"),
+                    cache)
+
+
+def model_of(files: model_files.ModelFiles, cache: Path) -> Model:
+    """The model made of its loaded files; its packed vocabulary kept in `cache` (symfind's
+    cache directory) when it is first needed."""
     derived = files.derived
+
+    def packed_vocabulary() -> PackedVocabulary:
+        return nearest_words.load(cache, derived.source, files.table, derived.vocabulary_ids)
+
     return Model(files.table, files.encoder, derived.vocabulary, derived.vocabulary_ids,
-                 derived.fingerprint)
+                 derived.fingerprint, packed_vocabulary)

@@ -10,7 +10,7 @@ import pytest
 from tokenizers import Tokenizer
 
 from symfind.storage import model_files
-from symfind.storage.bpe import Encoder, merge_value, pair_key
+from symfind.storage.bpe import Encoder, SortedWords, merge_value, pair_key
 from symfind.storage.compounds import read_word_list
 from symfind.storage.words import split_text
 
@@ -65,5 +65,10 @@ def test_the_earliest_merge_applies_first_and_the_leftmost_of_equals() -> None:
     assert encoder.whole_words({"▁a": 5, "▁ab": 9, "a": 2}) == {"a": 5}
     shortcut = Encoder({"▁": 1, "a": 2, "b": 3}, list(range(100, 356)), {}, {"ab": 9})
     assert (shortcut.encode("ab"), shortcut.encode("ba")) == ([9], [1, 3, 2])
+    sorted_words = SortedWords(["ab", "bb"], [9, 11])  # as the cache keeps them
+    sorted_shortcut = Encoder({"▁": 1, "a": 2, "b": 3}, list(range(100, 356)), {},
+                              sorted_words)
+    assert [sorted_shortcut.encode(word) for word in ("ab", "ba", "bb", "a", "c")] == [
+        [9], [1, 3, 2], [11], [1, 2], [1, 100 + ord("c")]]
     pairs = Encoder({"▁": 1, "a": 2}, list(range(100, 356)), {pair_key(2, 2): merge_value(0, 4)})
     assert pairs.encode("aaa") == [1, 4, 2]  # ▁ aa a, not ▁ a aa

@@ -11,17 +11,11 @@ import pytest
 from wordllama import WordLlama
 
 from symfind.storage import model_files, semantic
-from symfind.storage.semantic import Model
+from symfind.storage.semantic import Model, model_of
 
 SALT = f"{semantic.NEIGHBOURS_PER_WORD} {semantic.NEIGHBOUR_MIN_COSINE}\n"
 WORDS = ["retry", "upload", "redirects", "followed", "getbaseline", "HTTPServerError",
          "привет", "计算总和", "x" * 120, "", "7"]
-
-
-def model_of(files: model_files.ModelFiles) -> Model:
-    derived = files.derived
-    return Model(files.table, files.encoder, derived.vocabulary, derived.vocabulary_ids,
-                 derived.fingerprint)
 
 
 def unit_vectors(model: Model, words: list[str]) -> np.ndarray:
@@ -43,7 +37,7 @@ def test_word_vectors_are_those_of_wordllamas_own_loading(tmp_path: Path) -> Non
     table give them), normalised."""
     theirs = WordLlama.load(config="l2_supercat", dim=semantic.MODEL_DIM,
                             cache_dir=model_files.package_dir(), disable_download=True)
-    mine = unit_vectors(model_of(model_files.load(tmp_path, SALT)), WORDS)
+    mine = unit_vectors(model_of(model_files.load(tmp_path, SALT), tmp_path), WORDS)
     expected = np.zeros_like(mine)
     for row, word in enumerate(WORDS):
         ids = theirs.tokenizer.encode(word, add_special_tokens=False).ids
@@ -68,7 +62,7 @@ def test_the_cache_is_written_once_then_read(tmp_path: Path) -> None:
                                     "another source"])
 def test_a_damaged_cache_file_is_derived_again_never_used(tmp_path: Path, damage: str) -> None:
     fresh = model_files.load(tmp_path / "fresh", SALT)
-    expected = unit_vectors(model_of(fresh), WORDS)
+    expected = unit_vectors(model_of(fresh, tmp_path / "fresh"), WORDS)
     model_files.load(tmp_path / "cache", SALT)
     path = the_cache_file(tmp_path / "cache")
     data = bytearray(path.read_bytes())
@@ -89,7 +83,7 @@ def test_a_damaged_cache_file_is_derived_again_never_used(tmp_path: Path, damage
     path.write_bytes(bytes(data))
     reloaded = model_files.load(tmp_path / "cache", SALT)
     assert reloaded.derived == fresh.derived
-    assert np.array_equal(unit_vectors(model_of(reloaded), WORDS), expected)
+    assert np.array_equal(unit_vectors(model_of(reloaded, tmp_path / "cache"), WORDS), expected)
     assert path.read_bytes() == the_cache_file(tmp_path / "fresh").read_bytes()  # rewritten
 
 

@@ -4,6 +4,7 @@ its neighbours and soft matches as the channel uses them."""
 from __future__ import annotations
 
 import random
+import string
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ import pytest
 
 from symfind.storage import semantic
 from symfind.storage.compounds import list_digest, read_word_list
+from symfind.storage.neighbour_table import computed_neighbours, vocabulary_units
 from symfind.storage.semantic import Model, Vector, load_model, neighbour_table_path
 from symfind.storage.words import meaningful_words, question_words
 
@@ -135,11 +137,12 @@ def test_soft_match_scores_are_numpys_to_float32_rounding() -> None:
     assert matched > 60  # the check compares matches, not only zeros
 
 
-def test_a_question_needs_no_numpy_when_the_table_has_its_words() -> None:
-    """numpy's import costs about what a whole name search does: a question whose words
-    the shipped neighbour table holds (the vocabulary's, wordninja's list's) never imports
-    it (a process of its own)."""
-    semantic._load()  # derives what this test's cache directory keeps (with numpy: once)
+def test_a_question_never_needs_numpy() -> None:
+    """numpy's import costs about what a whole name search does: a question never imports
+    it, whether the shipped neighbour table holds its words (the vocabulary's, wordninja's
+    list's) or not (a process of its own)."""
+    model = semantic._load()  # derives what this test's cache directory keeps (with numpy: once)
+    model.neighbours(["colorterm"])
     probe = textwrap.dedent("""
         import sys
         from symfind.storage.semantic import load_model
@@ -149,13 +152,37 @@ def test_a_question_needs_no_numpy_when_the_table_has_its_words() -> None:
                                    [("remove", "getbaseline"), ("proxies",)])
         assert near["delete"] and matches.scores[0] > 0, (near, matches.scores)
         print("numpy" in sys.modules, "threadpoolctl" in sys.modules)
-        # A word outside the table does need it (a product with the vocabulary).
-        model.neighbours(["colorterm"])
+        # A word outside the table: its neighbours found among the packed vocabulary.
+        assert model.neighbours(["colorterm"])["colorterm"]
         print("numpy" in sys.modules, "threadpoolctl" in sys.modules)
     """)
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["False", "False", "True", "True"]
+    assert done.stdout.split() == ["False", "False", "False", "False"]
+
+
+def test_computed_neighbours_are_numpys_to_float32_rounding() -> None:
+    """Neighbours computed without numpy (the packed vocabulary's candidates, then their
+    cosines) are those numpy's product with the whole vocabulary gives, in the same order,
+    for words no table holds: real ones from questions, numbers, made-up strings, and
+    vocabulary and listed words too."""
+    model = semantic._load()
+    rng = random.Random(11)
+    made_up = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 10)))
+               for _ in range(150)]
+    words = list(dict.fromkeys([
+        "netrc", "argv", "stderr", "yaml", "lexer", "excepthook", "colorterm", "multipart",
+        "serialised", "kwargs", "utf8", "42", "1024", "getbaseline", "x" * 40, "the", "",
+        *made_up, *rng.sample(model.vocabulary, 100), *rng.sample(read_word_list(), 100)]))
+    mine = model.compute_neighbours(words)
+    numpys = computed_neighbours(model, words, vocabulary_units(model))
+    assert sorted(mine) == sorted(numpys) == sorted(words)
+    assert [[w for w, _ in mine[word]] for word in words] == [
+        [w for w, _ in numpys[word]] for word in words]
+    assert [s for word in words for _, s in mine[word]] == pytest.approx(
+        [s for word in words for _, s in numpys[word]], abs=1e-6)
+    assert sum(bool(mine[word]) for word in made_up) > 10  # not only empty answers
+    assert sum(map(len, mine.values())) > 200
 
 
 def test_word_vectors_stay_the_same_when_the_bounded_cache_starts_over(
