@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -115,7 +114,12 @@ class Statistics:
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
     """A scored field's analysed terms in one record (their counts), and its length."""
     text = scored_text(symbol, field)
-    terms = Counter(analyzers()[SCORED_FIELDS[field]].analyze(text)) if text else {}
+    # A plain dict, not a Counter: of strings and integers only, it is no work for the
+    # garbage collector, whose full passes over the tens of thousands kept (and the
+    # tuples holding them) took a fifth of a warm search's time on go-stdlib.
+    terms: dict[str, int] = {}
+    for term in analyzers()[SCORED_FIELDS[field]].analyze(text) if text else ():
+        terms[term] = terms.get(term, 0) + 1
     return terms, field_length(field, text)
 
 
