@@ -50,7 +50,7 @@ K1 = 1.2
 B = 0.75
 #: Documents whose analysed field a commit's statistics keep, per field
 #: (`Statistics.field_terms`).
-FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_field_terms` keeps
+FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_name_terms` and `_record_terms` keep
 
 
 class Statistics:
@@ -110,10 +110,29 @@ class Statistics:
         return math.log(1.0 + (self.num_docs - frequency + 0.5) / (frequency + 0.5))
 
 
-@functools.lru_cache(maxsize=65536)
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
     """A scored field's analysed terms in one record (their counts), and its length."""
-    text = scored_text(symbol, field)
+    if field in _NAME_FIELDS:
+        return _name_terms(field, scored_text(symbol, field))
+    return _record_terms(symbol, field)
+
+
+#: The fields made of a name or a qualified name's words, which many definitions share
+#: (`String`, `Close`, `Reader.Read`): their analysis is kept by text, for all of them.
+_NAME_FIELDS = frozenset(("name_ngram", "words"))
+
+
+@functools.lru_cache(maxsize=32768)
+def _name_terms(field: str, text: str) -> tuple[dict[str, int], int]:
+    return _terms(field, text)
+
+
+@functools.lru_cache(maxsize=32768)
+def _record_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
+    return _terms(field, scored_text(symbol, field))
+
+
+def _terms(field: str, text: str) -> tuple[dict[str, int], int]:
     # A plain dict, not a Counter: of strings and integers only, it is no work for the
     # garbage collector, whose full passes over the tens of thousands kept (and the
     # tuples holding them) took a fifth of a warm search's time on go-stdlib.
@@ -140,6 +159,9 @@ class BM25:
         self._slope = K1 * B / stats.average_length(field)
         #: Live documents listed under its terms: at least as many as hold any of them.
         self.postings = sum(stats.doc_freq(field, term) for term, _ in self._weights)
+        #: Scores given, by document key: a search asks twice for the same terms' scores
+        #: of many of the same documents (the fuzzy channel's pool and the ngram channel).
+        self._given: dict[Any, float] = {}
 
     def __call__(self, records: Sequence[tuple[Any, ...]]) -> list[float]:
         """The scores of `records` of the commit counted, in order, each a tuple that
@@ -149,16 +171,21 @@ class BM25:
             return [0.0] * len(records)
         field, weights, base, slope = self.field, self._weights, self._norm, self._slope
         kept, field_terms = self._stats.kept_field_terms[field], self._stats.field_terms
+        given = self._given
         scores = []
         for record in records:
-            entry = kept.get(record[0])
-            counts, length = entry if entry is not None else field_terms(field, *record[:2])
-            norm = base + slope * length
-            score = 0.0
-            for term, weight in weights:
-                tf = counts.get(term, 0)
-                if tf:
-                    score += weight * tf / (tf + norm)
+            key = record[0]
+            score = given.get(key)
+            if score is None:
+                entry = kept.get(key)
+                counts, length = entry if entry is not None else field_terms(field, *record[:2])
+                norm = base + slope * length
+                score = 0.0
+                for term, weight in weights:
+                    tf = counts.get(term)
+                    if tf:
+                        score += weight * tf / (tf + norm)
+                given[key] = score
             scores.append(score)
         return scores
 
