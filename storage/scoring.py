@@ -136,9 +136,12 @@ def _terms(field: str, text: str) -> tuple[dict[str, int], int]:
     # A plain dict, not a Counter: of strings and integers only, it is no work for the
     # garbage collector, whose full passes over the tens of thousands kept (and the
     # tuples holding them) took a fifth of a warm search's time on go-stdlib.
-    terms: dict[str, int] = {}
-    for term in analyzers()[SCORED_FIELDS[field]].analyze(text) if text else ():
-        terms[term] = terms.get(term, 0) + 1
+    tokens = analyzers()[SCORED_FIELDS[field]].analyze(text) if text else []
+    terms = dict.fromkeys(tokens, 1)  # most terms occur once: counted only when not
+    if len(terms) < len(tokens):
+        terms = dict.fromkeys(tokens, 0)
+        for token in tokens:
+            terms[token] += 1
     return terms, field_length(field, text)
 
 
