@@ -93,7 +93,10 @@ def head_fields(record: SymbolHead) -> dict[str, Any]:
     return {name: getattr(record, name) for name in SymbolHead.__struct_fields__}
 
 
-class Symbol(SymbolHead, frozen=True, kw_only=True):
+# Not tracked by the garbage collector (`gc=False`): a record holds strings, numbers and
+# an enum, so it is never part of a cycle, and a searcher keeps tens of thousands, which
+# every full collection would walk.
+class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False):
     """One definition found in a source file: its `SymbolHead` fields, then these.
 
     Attributes:

@@ -12,6 +12,7 @@ match the symbol's qualname and path (`scope_cost`), so `Server.Serve` prefers t
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -107,6 +108,15 @@ class Candidate(NamedTuple):
     matched: tuple[str, ...] = ()  # vector channel: see `ChannelMatch.matched`
 
 
+_make_tuple = tuple.__new__
+
+
+def new_candidate(key: tuple[int, int], symbol: Symbol, score: float = 0.0) -> Candidate:
+    """`Candidate(key, symbol, score)`, without the NamedTuple's own `__new__` (Python code,
+    0.8 µs a call): a channel makes one for every live match it reads, hundreds a query."""
+    return _make_tuple(Candidate, (key, symbol, score, None, ()))
+
+
 Fetch = Callable[[list[tuple[float, tantivy.DocAddress]]], list[Candidate]]
 #: Candidates' scores from the tree alone, in order (`scoring.BM25`): each candidate is its
 #: (document key, record) pair.
@@ -126,6 +136,8 @@ class ChannelContext(NamedTuple):
     scope_costs: dict[tuple[int, int], int]
     #: The live documents' statistics of the commit searched (`storage.scoring`).
     stats: Statistics
+    #: The BM25 scorers made in this search, by field and terms (`_scorer`).
+    scorers: dict[tuple[str, tuple[str, ...]], BM25]
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -313,13 +325,15 @@ def _best(
     are known (its cost, `scope_cost`, is most of a candidate's)."""
     # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
     # float summation order never decides; positions keep the order found among equals.
-    keys = [-round(score, 9) for score in scores]
-    order = sorted(range(len(found)), key=keys.__getitem__)
-    rank: Callable[[int], object] = keys.__getitem__  # no scope: the score alone
+    rank: Callable[[int], object]
     if ctx.plan.scope:
-        ranks = _scope_ranks(ctx, found, keys, order, limit)
+        keys = [-round(score, 9) for score in scores]
+        ranks = _scope_ranks(ctx, found, keys, sorted(range(len(found)), key=keys.__getitem__),
+                             limit)
         order = sorted(ranks, key=ranks.__getitem__)
         rank = ranks.__getitem__
+    else:  # the score alone
+        order, rank = _by_score(scores, limit)
     if len(order) > limit:
         cut = rank(order[limit - 1])
         last = next((i for i in range(limit, len(order)) if rank(order[i]) != cut), len(order))
@@ -329,7 +343,27 @@ def _best(
                 order[first:last], key=lambda p: closeness(ctx.plan, found[p].symbol))
         order = order[:limit]
     # (else all of them, or for a qualified query the best `limit` in scope, no tie.)
-    return [Candidate(found[p].key, found[p].symbol, scores[p]) for p in order]
+    return [new_candidate(found[p].key, found[p].symbol, scores[p]) for p in order]
+
+
+#: How far below the `limit`-th best score a score must be to round (to 9 places) below it.
+_BELOW_ROUNDING = 1e-6
+
+
+def _by_score(
+    scores: list[float], limit: int
+) -> tuple[list[int], Callable[[int], object]]:
+    """Positions in `scores` by score rounded to 9 places, best first, equals in the order
+    found, and each one's rank (its rounded score, negated), for those that can be among
+    the best `limit` or tie with the last of them: at least `limit` scores reach the
+    `limit`-th best, so one `_BELOW_ROUNDING` under it rounds below their rounded scores
+    and is left out unrounded (a BM25 channel scores hundreds, keeps 50)."""
+    positions: Sequence[int] = range(len(scores))
+    if len(scores) > limit:
+        floor = heapq.nlargest(limit, scores)[-1] - _BELOW_ROUNDING
+        positions = [p for p in positions if scores[p] >= floor]
+    keys = {p: -round(scores[p], 9) for p in positions}
+    return sorted(positions, key=keys.__getitem__), keys.__getitem__
 
 
 def _scope_ranks(
@@ -495,8 +529,13 @@ def _bm25(
 
 
 def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> BM25:
-    """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`)."""
-    return BM25(ctx.stats, field, terms)
+    """A candidate's BM25 for `terms` in `field`, from the tree alone (`storage.scoring`):
+    one per search, which keeps the scores it gave."""
+    key = (field, tuple(sorted(set(terms))))
+    scorer = ctx.scorers.get(key)
+    if scorer is None:
+        scorer = ctx.scorers[key] = BM25(ctx.stats, field, terms)
+    return scorer
 
 
 def _rarest(terms: Sequence[str], frequency: dict[str, int], limit: int | None = None) -> list[str]:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -49,7 +48,7 @@ K1 = 1.2
 B = 0.75
 #: Documents whose analysed field a commit's statistics keep, per field
 #: (`Statistics.field_terms`).
-FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_field_terms` keeps
+FIELD_TERMS_KEPT = 16_384  # per field: as many in all as `_name_terms` and `_record_terms` keep
 
 
 def _field_norms() -> tuple[int, ...]:
@@ -128,13 +127,40 @@ class Statistics:
         return math.log(1.0 + (self.num_docs - frequency + 0.5) / (frequency + 0.5))
 
 
-@functools.lru_cache(maxsize=65536)
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
     """A scored field's analysed terms in one record (their counts), and its length as
     its field norm holds it."""
-    text = scored_text(symbol, field)
-    terms = Counter(analyzers()[SCORED_FIELDS[field]].analyze(text)) if text else {}
-    return terms, field_norm(sum(terms.values()))
+    if field in _NAME_FIELDS:
+        return _name_terms(field, scored_text(symbol, field))
+    return _record_terms(symbol, field)
+
+
+#: The fields made of a name or a qualified name's words, which many definitions share
+#: (`String`, `Close`, `Reader.Read`): their analysis is kept by text, for all of them.
+_NAME_FIELDS = frozenset(("name_ngram", "words"))
+
+
+@functools.lru_cache(maxsize=32768)
+def _name_terms(field: str, text: str) -> tuple[dict[str, int], int]:
+    return _terms(field, text)
+
+
+@functools.lru_cache(maxsize=32768)
+def _record_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
+    return _terms(field, scored_text(symbol, field))
+
+
+def _terms(field: str, text: str) -> tuple[dict[str, int], int]:
+    # A plain dict, not a Counter: of strings and integers only, it is no work for the
+    # garbage collector, whose full passes over the tens of thousands kept (and the
+    # tuples holding them) took a fifth of a warm search's time on go-stdlib.
+    tokens = analyzers()[SCORED_FIELDS[field]].analyze(text) if text else []
+    terms = dict.fromkeys(tokens, 1)  # most terms occur once: counted only when not
+    if len(terms) < len(tokens):
+        terms = dict.fromkeys(tokens, 0)
+        for token in tokens:
+            terms[token] += 1
+    return terms, field_norm(len(tokens))
 
 
 class BM25:
@@ -154,6 +180,9 @@ class BM25:
         self._slope = K1 * B / stats.average_length(field)
         #: Live documents listed under its terms: at least as many as hold any of them.
         self.postings = sum(stats.doc_freq(field, term) for term, _ in self._weights)
+        #: Scores given, by document key: a search asks twice for the same terms' scores
+        #: of many of the same documents (the fuzzy channel's pool and the ngram channel).
+        self._given: dict[Any, float] = {}
 
     def __call__(self, records: Sequence[tuple[Any, ...]]) -> list[float]:
         """The scores of `records` of the commit counted, in order, each a tuple that
@@ -163,16 +192,21 @@ class BM25:
             return [0.0] * len(records)
         field, weights, base, slope = self.field, self._weights, self._norm, self._slope
         kept, field_terms = self._stats.kept_field_terms[field], self._stats.field_terms
+        given = self._given
         scores = []
         for record in records:
-            entry = kept.get(record[0])
-            counts, length = entry if entry is not None else field_terms(field, *record[:2])
-            norm = base + slope * length
-            score = 0.0
-            for term, weight in weights:
-                tf = counts.get(term, 0)
-                if tf:
-                    score += weight * tf / (tf + norm)
+            key = record[0]
+            score = given.get(key)
+            if score is None:
+                entry = kept.get(key)
+                counts, length = entry if entry is not None else field_terms(field, *record[:2])
+                norm = base + slope * length
+                score = 0.0
+                for term, weight in weights:
+                    tf = counts.get(term)
+                    if tf:
+                        score += weight * tf / (tf + norm)
+                given[key] = score
             scores.append(score)
         return scores
 

@@ -14,7 +14,14 @@ from pathlib import Path
 import tantivy
 
 from symfind.extract.records import Symbol, head_fields
-from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
+from symfind.storage.channels import (
+    CHANNELS,
+    Candidate,
+    ChannelContext,
+    closeness,
+    new_candidate,
+    typed_order,
+)
 from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, ModelUnavailable
 from symfind.storage.freshness import assess, describe, is_partial
@@ -345,7 +352,8 @@ class Searcher:
         def fetch(hits: list[tuple[float, tantivy.DocAddress]]) -> list[Candidate]:
             return found.candidates(self._searcher, hits)
 
-        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats)
+        ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats,
+                             {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         for channel in plan.weights:
@@ -452,7 +460,7 @@ class _Found:
                 if symbol is None:
                     symbol = records[key] = decode_record(searcher.doc(address)["record"][0])
                 symbols[key] = symbol
-            found.append(Candidate(key, symbol, score))
+            found.append(new_candidate(key, symbol, score))
         return found
 
 
