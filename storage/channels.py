@@ -28,6 +28,7 @@ from symfind.storage.abbreviations import (
     head_chunkings,
     hump_initials,
     name_words,
+    spells_words,
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
@@ -779,8 +780,38 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
                 is_test_code(c.symbol), len(c.symbol.name), *closeness(plan, c.symbol))
 
     ranked = _ranked(ctx, found, order)
-    return [c._replace(matched=(describe(plan.name, c.symbol.name, fits[c.key]),))
-            if rank < MATCHED_SHOWN else c for rank, c in enumerate(ranked)]
+    # `distance`: the fit's errors, which the search weighs against the fuzzy channel's.
+    return [c._replace(distance=fits[c.key].errors,
+                       matched=(describe(plan.name, c.symbol.name, fits[c.key]),)
+                       if rank < MATCHED_SHOWN else ()) for rank, c in enumerate(ranked)]
+
+
+def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
+                  abbreviated: Sequence[Candidate]) -> list[str]:
+    """Which of the fuzzy and abbreviation channels reads the query as more slips off
+    than the other (none, or one of them), so that only the closer one votes.
+
+    A word forgotten or two words swapped is one slip, as one edit is: a name the query
+    spells with one word left out (`short_flag_to` → `short_flag_aliases_to`) is closer
+    than one it spells with a word too many (`short_flag`, two edits), and RRF, which
+    sees ranks only, would let the other channels' ranks decide between them. The fuzzy
+    channel's edits are counted as its threshold counts them (case and separators
+    ignored). A query that abbreviates a name with no slip at all (`ABIFW`) is read
+    another way than a typo is, not closer: both vote. So is one whose words are not the
+    name's own but abbreviate them: `tt_join` is `try_join` with two edits more than it
+    is `test_join_set` with `set` forgotten and `test` written `tt`."""
+    if not fuzzy_found or not abbreviated:
+        return []
+    errors = min(c.distance or 0 for c in abbreviated)
+    if not errors:
+        return []
+    edits = min(DamerauLevenshtein.distance(plan.key, squash(c.symbol.name))
+                for c in fuzzy_found)
+    typed = [segment for segment in plan.words if segment]
+    if any((c.distance or 0) < edits and spells_words(typed, name_words(c.symbol.name))
+           for c in abbreviated):
+        return [Channel.FUZZY]
+    return []
 
 
 @functools.lru_cache(maxsize=16384)

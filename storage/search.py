@@ -14,7 +14,14 @@ from pathlib import Path
 import tantivy
 
 from symfind.extract.records import Symbol, head_fields
-from symfind.storage.channels import CHANNELS, Candidate, ChannelContext, closeness, typed_order
+from symfind.storage.channels import (
+    CHANNELS,
+    Candidate,
+    ChannelContext,
+    closeness,
+    farther_slips,
+    typed_order,
+)
 from symfind.storage.contract.daemons import DaemonStatus
 from symfind.storage.errors import IndexDamaged, ModelUnavailable
 from symfind.storage.freshness import assess, describe, is_partial
@@ -348,6 +355,7 @@ class Searcher:
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats)
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
+        slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'
         for channel in plan.weights:
             try:
                 ranked = CHANNELS[channel](ctx)
@@ -366,12 +374,17 @@ class Searcher:
                 self._raise_if_damaged(exc)
                 raise damaged(self.index_dir, f"Tantivy panicked reading it: {exc}") from exc
             rankings[channel] = [c.key for c in ranked]
+            if channel in (Channel.FUZZY, Channel.ABBREV):
+                slipped[channel] = ranked
             if channel in _BLENDED and plan.route is Route.PROSE:
                 found.scores[channel] = {c.key: c.score for c in ranked}
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
             elif channel in _MATCHING:
                 found.matched.update((c.key, c.matched) for c in ranked)
+        for channel in farther_slips(plan, slipped.get(Channel.FUZZY, []),
+                                     slipped.get(Channel.ABBREV, [])):
+            rankings[channel] = []
         return rankings, found, failures
 
     def _raise_if_damaged(self, exc: BaseException) -> None:

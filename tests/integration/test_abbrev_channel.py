@@ -38,16 +38,20 @@ def definition(path: str, line: int, name: str) -> Symbol:
     )
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    index_dir = tmp_path_factory.mktemp("abbrev") / "index"
+def indexed(index_dir: Path, classes: dict[str, list[str]]) -> Searcher:
+    """A searcher over an index of `classes`, each file's names on lines 1, 2, ..."""
     with IndexWriter(index_dir, repo_root=Path("/repo"), options_hash="h") as writer:
-        for path, names in CLASSES.items():
+        for path, names in classes.items():
             symbols = [definition(path, line, name) for line, name in enumerate(names, start=1)]
             writer.replace_file(
                 path, FileState(size=1, mtime_ns=1, digest=path, language="python"), symbols)
         writer.commit()
     return Searcher(index_dir)
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return indexed(tmp_path_factory.mktemp("abbrev") / "index", CLASSES)
 
 
 def abbrev_ranking(searcher: Searcher, query: str) -> list[str]:
@@ -167,3 +171,40 @@ def test_a_qualified_abbreviation_outside_any_scope_reads_nothing(searcher: Sear
     """Other channels fall back to every name when none is in scope; an abbreviation,
     which reads many names, does not."""
     assert abbrev_ranking(searcher, "nowhere.ABIFW") == []
+
+
+SLIPS = {
+    "src/flags.py": ["short_flag", "short_flag_aliases_to", "ShortFlagHelp"],
+    "src/join.py": ["try_join", "test_join_set", "join_all"],
+}
+
+
+@pytest.fixture(scope="module")
+def slips_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return indexed(tmp_path_factory.mktemp("slips") / "index", SLIPS)
+
+
+def voters(searcher: Searcher, query: str) -> list[tuple[str, list[str]]]:
+    """Each result's name and the channels that voted for it."""
+    response = searcher.search(SearchQuery(text=query, limit=10))
+    return [(r.name, sorted(r.why.channels)) for r in response.results]
+
+
+def test_a_word_forgotten_is_closer_than_two_edits(slips_searcher: Searcher) -> None:
+    """`short_flag_to` spells `short_flag_aliases_to` with one word forgotten, one slip;
+    `short_flag` is two edits away (`to`): the fuzzy channel, farther, does not vote."""
+    assert voters(slips_searcher, "short_flag_to") == [
+        ("short_flag_aliases_to", ["abbrev", "ngram", "words"]),
+        ("short_flag", ["ngram", "words"]),
+        ("ShortFlagHelp", ["ngram", "words"]),
+    ]
+
+
+def test_abbreviated_words_with_a_slip_do_not_outrank_a_typo(slips_searcher: Searcher) -> None:
+    """`tt_join` is `test_join_set` with `test` abbreviated and `set` forgotten, and
+    `try_join` with two edits: no reading is closer, both channels vote."""
+    assert voters(slips_searcher, "tt_join") == [
+        ("try_join", ["fuzzy", "ngram", "words"]),
+        ("test_join_set", ["abbrev", "ngram", "words"]),
+        ("join_all", ["ngram", "words"]),
+    ]
