@@ -796,20 +796,24 @@ def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
     than one it spells with a word too many (`short_flag`, two edits), and RRF, which
     sees ranks only, would let the other channels' ranks decide between them. The fuzzy
     channel's edits are counted as its threshold counts them (case and separators
-    ignored). A query that abbreviates a name with no slip at all (`ABIFW`) is read
+    ignored). At the same count, a typo that only drops letters typed is the farther
+    reading (`XLua_Next`: `lua_next`, beside `luaX_next` with two words swapped). A query that abbreviates a name with no slip at all (`ABIFW`) is read
     another way than a typo is, not closer: both vote. So is one whose words are not the
     name's own but abbreviate them: `tt_join` is `try_join` with two edits more than it
     is `test_join_set` with `set` forgotten and `test` written `tt`."""
     if not fuzzy_found or not abbreviated:
         return []
-    errors = min(c.distance or 0 for c in abbreviated)
-    if not errors:
+    if not min(c.distance or 0 for c in abbreviated):
         return []
-    edits = min(DamerauLevenshtein.distance(plan.key, squash(c.symbol.name))
-                for c in fuzzy_found)
+    squashed = {squash(c.symbol.name) for c in fuzzy_found}
+    edits = {name: DamerauLevenshtein.distance(plan.key, name) for name in squashed}
+    fewest = min(edits.values())
+    # At the same count, a typo that drops letters typed (`lua_next` for `XLua_Next`)
+    # is farther than the name that keeps every word typed (`luaX_next`, two swapped).
+    dropping = all(len(name) < len(plan.key) for name, n in edits.items() if n == fewest)
     typed = [segment for segment in plan.words if segment]
-    if any((c.distance or 0) < edits and spells_words(typed, name_words(c.symbol.name))
-           for c in abbreviated):
+    if any(((c.distance or 0) < fewest or (c.distance == fewest and dropping))
+           and spells_words(typed, name_words(c.symbol.name)) for c in abbreviated):
         return [Channel.FUZZY]
     return []
 

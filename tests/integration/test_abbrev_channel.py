@@ -176,6 +176,7 @@ def test_a_qualified_abbreviation_outside_any_scope_reads_nothing(searcher: Sear
 SLIPS = {
     "src/flags.py": ["short_flag", "short_flag_aliases_to", "ShortFlagHelp"],
     "src/join.py": ["try_join", "test_join_set", "join_all"],
+    "src/lua.c": ["lua_next", "luaX_next", "luaX_init"],
 }
 
 
@@ -207,4 +208,16 @@ def test_abbreviated_words_with_a_slip_do_not_outrank_a_typo(slips_searcher: Sea
         ("try_join", ["fuzzy", "ngram", "words"]),
         ("test_join_set", ["abbrev", "ngram", "words"]),
         ("join_all", ["ngram", "words"]),
+    ]
+
+
+def test_two_words_swapped_are_closer_than_letters_typed_for_nothing(
+    slips_searcher: Searcher,
+) -> None:
+    """`XLua_Next` is `luaX_next` with two words swapped and `lua_next` with the `X`
+    typed dropped: one slip each, but only the swap keeps every word typed."""
+    assert voters(slips_searcher, "XLua_Next") == [
+        ("luaX_next", ["abbrev", "ngram", "words"]),
+        ("lua_next", ["ngram", "words"]),
+        ("luaX_init", ["words"]),
     ]
