@@ -767,6 +767,12 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     heads_query = _heads_query(ctx, wanted, least) if wanted else None
     if heads_query is not None:
         consider(_search(ctx, heads_query, HEADS_CANDIDATES))
+    # Words typed whole, some forgotten or two swapped: the names holding every one of
+    # them. Their heads are shared by too many names (`tes`, `val` of `test_validator`)
+    # for the 50 read above to hold `test_function_validator`.
+    spelled_query = _all_words_query(ctx, segments) if len(segments) > 1 else None
+    if spelled_query is not None:
+        consider(_search(ctx, spelled_query, HEADS_CANDIDATES))
     found = [pool[key] for key in fits]
     if plan.scope:  # a qualified abbreviation reads names in its scope only
         found = [c for c in found if _in_scope(ctx, c)]
@@ -788,8 +794,8 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
 
 def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
                   abbreviated: Sequence[Candidate]) -> list[str]:
-    """Which of the fuzzy and abbreviation channels reads the query as more slips off
-    than the other (none, or one of them), so that only the closer one votes.
+    """The channels that do not vote: the fuzzy channel when the abbreviation channel
+    reads the query, typed with the name's own words, as fewer slips off, else none.
 
     A word forgotten or two words swapped is one slip, as one edit is: a name the query
     spells with one word left out (`short_flag_to` → `short_flag_aliases_to`) is closer
@@ -797,8 +803,9 @@ def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
     sees ranks only, would let the other channels' ranks decide between them. The fuzzy
     channel's edits are counted as its threshold counts them (case and separators
     ignored). At the same count, a typo that only drops letters typed is the farther
-    reading (`XLua_Next`: `lua_next`, beside `luaX_next` with two words swapped). A query that abbreviates a name with no slip at all (`ABIFW`) is read
-    another way than a typo is, not closer: both vote. So is one whose words are not the
+    reading (`XLua_Next`: `lua_next`, beside `luaX_next` with two words swapped). A
+    query that abbreviates a name with no slip at all (`ABIFW`) is read another way
+    than a typo is, not closer: both vote. So is one whose words are not the
     name's own but abbreviate them: `tt_join` is `try_join` with two edits more than it
     is `test_join_set` with `set` forgotten and `test` written `tt`."""
     if not fuzzy_found or not abbreviated:
@@ -837,6 +844,17 @@ def _heads_query(ctx: ChannelContext, terms: Sequence[str], least: int) -> Query
         return None
     clauses = [(Occur.Should, Query.term_query(ctx.schema, "heads", t)) for t in present]
     return Query.boolean_query(clauses, minimum_number_should_match=min(least, len(present)))
+
+
+def _all_words_query(ctx: ChannelContext, segments: Sequence[str]) -> Query | None:
+    """Names whose qualified names hold every segment as a word (a number too: `3` of
+    `mapGet3`), None when a segment is no word any name has (an abbreviation)."""
+    terms = [analyzers()["words_en"].analyze(segment) for segment in segments]
+    if not all(len(stems) == 1 and ctx.searcher.doc_freq("words", stems[0])
+               for stems in terms):
+        return None
+    return Query.boolean_query([(Occur.Must, Query.term_query(ctx.schema, "words", stems[0]))
+                                for stems in dict.fromkeys(tuple(t) for t in terms)])
 
 
 def _all_heads_query(ctx: ChannelContext, terms: Sequence[str]) -> Query:

@@ -221,3 +221,27 @@ def test_two_words_swapped_are_closer_than_letters_typed_for_nothing(
         ("lua_next", ["ngram", "words"]),
         ("luaX_init", ["words"]),
     ]
+
+
+@pytest.fixture(scope="module")
+def crowded_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    """More names with the heads `map` and `get` than the channel reads from heads, the
+    name meant last in the tree's order."""
+    return indexed(tmp_path_factory.mktemp("crowded") / "index", {
+        "src/a.py": [f"getMapEntry{first}{second}"
+                     for first in "ABCDEF" for second in "abcdefghij"],
+        "src/m.py": ["mapGet"],
+        "src/z.py": ["testMapGet3"],
+    })
+
+
+def test_words_typed_whole_find_the_name_among_many_sharing_their_heads(
+    crowded_searcher: Searcher,
+) -> None:
+    """`mapGet3`: `testMapGet3` with `test` forgotten, read from the names holding every
+    word typed (`map`, `get`, `3`), not only from the first 50 holding their heads."""
+    assert abbrev_ranking(crowded_searcher, "mapGet3") == ["mapGet3 → [test]·Map·Get·3"]
+    assert voters(crowded_searcher, "mapGet3")[:2] == [
+        ("testMapGet3", ["abbrev", "ngram", "words"]),
+        ("mapGet", ["ngram", "words"]),
+    ]

@@ -220,5 +220,7 @@ SPELLED = [
 
 
 @pytest.mark.parametrize(("query", "name", "expected"), SPELLED)
-def test_a_query_spells_words_of_a_name(query: str, name: str, expected: bool) -> None:
+def test_a_query_spells_words_of_a_name(
+    query: str, name: str, expected: bool
+) -> None:
     assert spells_words(name_words(query), name_words(name)) is expected
