@@ -765,12 +765,14 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
         wanted = [segment[:HEAD_CHARS] for segment in segments]
         least = len(wanted)  # of those some name has (`_heads_query`)
     heads_query = _heads_query(ctx, wanted, least) if wanted else None
-    if heads_query is not None:
-        consider(_search(ctx, heads_query, HEADS_CANDIDATES))
+    by_heads = _search(ctx, heads_query, HEADS_CANDIDATES) if heads_query is not None else []
+    consider(by_heads)
     # Words typed whole, some forgotten or two swapped: the names holding every one of
-    # them. Their heads are shared by too many names (`tes`, `val` of `test_validator`)
-    # for the 50 read above to hold `test_function_validator`.
-    spelled_query = _all_words_query(ctx, segments) if len(segments) > 1 else None
+    # them, when their heads are shared by more names than were read (`tes`, `val` of
+    # `test_validator`: the 50 need not hold `test_function_validator`). Otherwise the
+    # names read hold them all already: a name holding a word holds its head.
+    spelled_query = (_all_words_query(ctx, segments)
+                     if len(segments) > 1 and len(by_heads) >= HEADS_CANDIDATES else None)
     if spelled_query is not None:
         consider(_search(ctx, spelled_query, HEADS_CANDIDATES))
     found = [pool[key] for key in fits]
@@ -812,17 +814,19 @@ def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
         return []
     if not min(c.distance or 0 for c in abbreviated):
         return []
+    typed = [segment for segment in plan.words if segment]
+    spelled = [c.distance or 0 for c in abbreviated
+               if spells_words(typed, name_words(c.symbol.name))]
+    if not spelled:
+        return []
     squashed = {squash(c.symbol.name) for c in fuzzy_found}
     edits = {name: DamerauLevenshtein.distance(plan.key, name) for name in squashed}
     fewest = min(edits.values())
     # At the same count, a typo that drops letters typed (`lua_next` for `XLua_Next`)
     # is farther than the name that keeps every word typed (`luaX_next`, two swapped).
     dropping = all(len(name) < len(plan.key) for name, n in edits.items() if n == fewest)
-    typed = [segment for segment in plan.words if segment]
-    if any(((c.distance or 0) < fewest or (c.distance == fewest and dropping))
-           and spells_words(typed, name_words(c.symbol.name)) for c in abbreviated):
-        return [Channel.FUZZY]
-    return []
+    closest = min(spelled)
+    return [Channel.FUZZY] if closest < fewest or (closest == fewest and dropping) else []
 
 
 @functools.lru_cache(maxsize=16384)
