@@ -24,6 +24,7 @@ words is matched on).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -257,8 +258,7 @@ def align(segments: Sequence[str], words: Sequence[str]) -> Alignment | None:
     found = _align_in_order(segments, words) if _may_align(segments, words, letters) else None
     swapped = False
     if found is None and len(segments) > 1:
-        for pair in range(len(segments) - 1):
-            turned = [*segments[:pair], segments[pair + 1], segments[pair], *segments[pair + 2:]]
+        for turned in _neighbours_swapped(segments):
             if not _may_align(turned, words, letters):
                 continue
             fit = _align_in_order(turned, words)
@@ -271,6 +271,32 @@ def align(segments: Sequence[str], words: Sequence[str]) -> Alignment | None:
     matched = tuple(position in used for position in range(len(words)))
     return Alignment(errors=errors + swapped, cut_short=cut_short, swapped=swapped,
                      skeletons=skeletons, chunks=chunks, matched=matched)
+
+
+def _neighbours_swapped(segments: Sequence[str]) -> list[list[str]]:
+    """The segments with one pair of neighbouring segments swapped, then with one pair
+    of neighbouring words swapped where a number moves with the word before it: `Float64`
+    is one word to whoever swaps it (`AlmostFloat64EqualS` is `AlmostEqualFloat64s`)."""
+    units: list[list[str]] = []
+    for segment in segments:
+        if units and segment.isdigit():
+            units[-1].append(segment)
+        else:
+            units.append([segment])
+    turned: dict[tuple[str, ...], None] = {}
+    for parts in ([[segment] for segment in segments], units):
+        for pair in range(len(parts) - 1):
+            order = [*parts[:pair], parts[pair + 1], parts[pair], *parts[pair + 2:]]
+            turned.setdefault(tuple(segment for part in order for segment in part), None)
+    return [list(order) for order in turned]
+
+
+def spells_words(segments: Sequence[str], words: Sequence[str]) -> bool:
+    """Each segment of the query is a whole word of the name (each word used once): the
+    name typed with words left out or in another order, not abbreviated."""
+    left = Counter(words)
+    left.subtract(segments)
+    return all(count >= 0 for count in left.values())
 
 
 def describe(query: str, name: str, alignment: Alignment) -> str:

@@ -29,6 +29,7 @@ from symfind.storage.abbreviations import (
     head_chunkings,
     hump_initials,
     name_words,
+    spells_words,
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
@@ -803,8 +804,16 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
         wanted = [segment[:HEAD_CHARS] for segment in segments]
         least = len(wanted)  # of those some name has (`_heads_query`)
     heads_query = _heads_query(ctx, wanted, least) if wanted else None
-    if heads_query is not None:
-        consider(_search(ctx, heads_query, HEADS_CANDIDATES))
+    by_heads = _search(ctx, heads_query, HEADS_CANDIDATES) if heads_query is not None else []
+    consider(by_heads)
+    # Words typed whole, some forgotten or two swapped: the names holding every one of
+    # them, when their heads are shared by more names than were read (`tes`, `val` of
+    # `test_validator`: the 50 need not hold `test_function_validator`). Otherwise the
+    # names read hold them all already: a name holding a word holds its head.
+    spelled_query = (_all_words_query(ctx, segments)
+                     if len(segments) > 1 and len(by_heads) >= HEADS_CANDIDATES else None)
+    if spelled_query is not None:
+        consider(_search(ctx, spelled_query, HEADS_CANDIDATES))
     found = [pool[key] for key in fits]
     if plan.scope:  # a qualified abbreviation reads names in its scope only
         found = [c for c in found if _in_scope(ctx, c)]
@@ -818,8 +827,45 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
                 is_test_code(c.symbol), len(c.symbol.name), *closeness(plan, c.symbol))
 
     ranked = _ranked(ctx, found, order)
-    return [c._replace(matched=(describe(plan.name, c.symbol.name, fits[c.key]),))
-            if rank < MATCHED_SHOWN else c for rank, c in enumerate(ranked)]
+    # `distance`: the fit's errors, which the search weighs against the fuzzy channel's.
+    return [c._replace(distance=fits[c.key].errors,
+                       matched=(describe(plan.name, c.symbol.name, fits[c.key]),)
+                       if rank < MATCHED_SHOWN else ()) for rank, c in enumerate(ranked)]
+
+
+def farther_slips(plan: Plan, fuzzy_found: Sequence[Candidate],
+                  abbreviated: Sequence[Candidate]) -> list[str]:
+    """The channels that do not vote: the fuzzy channel when the abbreviation channel
+    reads the query, typed with the name's own words, as fewer slips off, else none.
+
+    A word forgotten or two words swapped is one slip, as one edit is: a name the query
+    spells with one word left out (`short_flag_to` → `short_flag_aliases_to`) is closer
+    than one it spells with a word too many (`short_flag`, two edits), and RRF, which
+    sees ranks only, would let the other channels' ranks decide between them. The fuzzy
+    channel's edits are counted as its threshold counts them (case and separators
+    ignored). At the same count, a typo that only drops letters typed is the farther
+    reading (`XLua_Next`: `lua_next`, beside `luaX_next` with two words swapped). A
+    query that abbreviates a name with no slip at all (`ABIFW`) is read another way
+    than a typo is, not closer: both vote. So is one whose words are not the
+    name's own but abbreviate them: `tt_join` is `try_join` with two edits more than it
+    is `test_join_set` with `set` forgotten and `test` written `tt`."""
+    if not fuzzy_found or not abbreviated:
+        return []
+    if not min(c.distance or 0 for c in abbreviated):
+        return []
+    typed = [segment for segment in plan.words if segment]
+    spelled = [c.distance or 0 for c in abbreviated
+               if spells_words(typed, name_words(c.symbol.name))]
+    if not spelled:
+        return []
+    squashed = {squash(c.symbol.name) for c in fuzzy_found}
+    edits = {name: DamerauLevenshtein.distance(plan.key, name) for name in squashed}
+    fewest = min(edits.values())
+    # At the same count, a typo that drops letters typed (`lua_next` for `XLua_Next`)
+    # is farther than the name that keeps every word typed (`luaX_next`, two swapped).
+    dropping = all(len(name) < len(plan.key) for name, n in edits.items() if n == fewest)
+    closest = min(spelled)
+    return [Channel.FUZZY] if closest < fewest or (closest == fewest and dropping) else []
 
 
 @functools.lru_cache(maxsize=16384)
@@ -841,6 +887,17 @@ def _heads_query(ctx: ChannelContext, terms: Sequence[str], least: int) -> Query
         return None
     clauses = [(Occur.Should, Query.term_query(ctx.schema, "heads", t)) for t in present]
     return Query.boolean_query(clauses, minimum_number_should_match=min(least, len(present)))
+
+
+def _all_words_query(ctx: ChannelContext, segments: Sequence[str]) -> Query | None:
+    """Names whose qualified names hold every segment as a word (a number too: `3` of
+    `mapGet3`), None when a segment is no word any name has (an abbreviation)."""
+    terms = [analyzers()["words_en"].analyze(segment) for segment in segments]
+    if not all(len(stems) == 1 and ctx.searcher.doc_freq("words", stems[0])
+               for stems in terms):
+        return None
+    return Query.boolean_query([(Occur.Must, Query.term_query(ctx.schema, "words", stems[0]))
+                                for stems in dict.fromkeys(tuple(t) for t in terms)])
 
 
 def _all_heads_query(ctx: ChannelContext, terms: Sequence[str]) -> Query:

@@ -19,6 +19,7 @@ from symfind.storage.channels import (
     Candidate,
     ChannelContext,
     closeness,
+    farther_slips,
     new_candidate,
     typed_order,
 )
@@ -356,6 +357,7 @@ class Searcher:
                              {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
+        slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'
         for channel in plan.weights:
             try:
                 ranked = CHANNELS[channel](ctx)
@@ -374,12 +376,17 @@ class Searcher:
                 self._raise_if_damaged(exc)
                 raise damaged(self.index_dir, f"Tantivy panicked reading it: {exc}") from exc
             rankings[channel] = [c.key for c in ranked]
+            if channel in (Channel.FUZZY, Channel.ABBREV):
+                slipped[channel] = ranked
             if channel in _BLENDED and plan.route is Route.PROSE:
                 found.scores[channel] = {c.key: c.score for c in ranked}
             if channel == Channel.FUZZY:
                 found.distances.update((c.key, c.distance) for c in ranked)
             elif channel in _MATCHING:
                 found.matched.update((c.key, c.matched) for c in ranked)
+        for channel in farther_slips(plan, slipped.get(Channel.FUZZY, []),
+                                     slipped.get(Channel.ABBREV, [])):
+            rankings[channel] = []
         return rankings, found, failures
 
     def _raise_if_damaged(self, exc: BaseException) -> None:

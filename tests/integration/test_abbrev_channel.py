@@ -38,16 +38,20 @@ def definition(path: str, line: int, name: str) -> Symbol:
     )
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    index_dir = tmp_path_factory.mktemp("abbrev") / "index"
+def indexed(index_dir: Path, classes: dict[str, list[str]]) -> Searcher:
+    """A searcher over an index of `classes`, each file's names on lines 1, 2, ..."""
     with IndexWriter(index_dir, repo_root=Path("/repo"), options_hash="h") as writer:
-        for path, names in CLASSES.items():
+        for path, names in classes.items():
             symbols = [definition(path, line, name) for line, name in enumerate(names, start=1)]
             writer.replace_file(
                 path, FileState(size=1, mtime_ns=1, digest=path, language="python"), symbols)
         writer.commit()
     return Searcher(index_dir)
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return indexed(tmp_path_factory.mktemp("abbrev") / "index", CLASSES)
 
 
 def abbrev_ranking(searcher: Searcher, query: str) -> list[str]:
@@ -167,3 +171,77 @@ def test_a_qualified_abbreviation_outside_any_scope_reads_nothing(searcher: Sear
     """Other channels fall back to every name when none is in scope; an abbreviation,
     which reads many names, does not."""
     assert abbrev_ranking(searcher, "nowhere.ABIFW") == []
+
+
+SLIPS = {
+    "src/flags.py": ["short_flag", "short_flag_aliases_to", "ShortFlagHelp"],
+    "src/join.py": ["try_join", "test_join_set", "join_all"],
+    "src/lua.c": ["lua_next", "luaX_next", "luaX_init"],
+}
+
+
+@pytest.fixture(scope="module")
+def slips_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return indexed(tmp_path_factory.mktemp("slips") / "index", SLIPS)
+
+
+def voters(searcher: Searcher, query: str) -> list[tuple[str, list[str]]]:
+    """Each result's name and the channels that voted for it."""
+    response = searcher.search(SearchQuery(text=query, limit=10))
+    return [(r.name, sorted(r.why.channels)) for r in response.results]
+
+
+def test_a_word_forgotten_is_closer_than_two_edits(slips_searcher: Searcher) -> None:
+    """`short_flag_to` spells `short_flag_aliases_to` with one word forgotten, one slip;
+    `short_flag` is two edits away (`to`): the fuzzy channel, farther, does not vote."""
+    assert voters(slips_searcher, "short_flag_to") == [
+        ("short_flag_aliases_to", ["abbrev", "ngram", "words"]),
+        ("short_flag", ["ngram", "words"]),
+        ("ShortFlagHelp", ["ngram", "words"]),
+    ]
+
+
+def test_abbreviated_words_with_a_slip_do_not_outrank_a_typo(slips_searcher: Searcher) -> None:
+    """`tt_join` is `test_join_set` with `test` abbreviated and `set` forgotten, and
+    `try_join` with two edits: no reading is closer, both channels vote."""
+    assert voters(slips_searcher, "tt_join") == [
+        ("try_join", ["fuzzy", "ngram", "words"]),
+        ("test_join_set", ["abbrev", "ngram", "words"]),
+        ("join_all", ["ngram", "words"]),
+    ]
+
+
+def test_two_words_swapped_are_closer_than_letters_typed_for_nothing(
+    slips_searcher: Searcher,
+) -> None:
+    """`XLua_Next` is `luaX_next` with two words swapped and `lua_next` with the `X`
+    typed dropped: one slip each, but only the swap keeps every word typed."""
+    assert voters(slips_searcher, "XLua_Next") == [
+        ("luaX_next", ["abbrev", "ngram", "words"]),
+        ("lua_next", ["ngram", "words"]),
+        ("luaX_init", ["words"]),
+    ]
+
+
+@pytest.fixture(scope="module")
+def crowded_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    """More names with the heads `map` and `get` than the channel reads from heads, the
+    name meant last in the tree's order."""
+    return indexed(tmp_path_factory.mktemp("crowded") / "index", {
+        "src/a.py": [f"getMapEntry{first}{second}"
+                     for first in "ABCDEF" for second in "abcdefghij"],
+        "src/m.py": ["mapGet"],
+        "src/z.py": ["testMapGet3"],
+    })
+
+
+def test_words_typed_whole_find_the_name_among_many_sharing_their_heads(
+    crowded_searcher: Searcher,
+) -> None:
+    """`mapGet3`: `testMapGet3` with `test` forgotten, read from the names holding every
+    word typed (`map`, `get`, `3`), not only from the first 50 holding their heads."""
+    assert abbrev_ranking(crowded_searcher, "mapGet3") == ["mapGet3 → [test]·Map·Get·3"]
+    assert voters(crowded_searcher, "mapGet3")[:2] == [
+        ("testMapGet3", ["abbrev", "ngram", "words"]),
+        ("mapGet", ["ngram", "words"]),
+    ]

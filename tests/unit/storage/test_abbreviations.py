@@ -14,6 +14,7 @@ from symfind.storage.abbreviations import (
     hump_initials,
     initials,
     name_words,
+    spells_words,
 )
 
 NAME = "AdminBigIntegerFieldWidget"
@@ -78,6 +79,10 @@ ALIGNMENTS = [
      "AdminIntegerBigFieldWidget → Admin·Big·Integer·Field·Widget (two words swapped)"),
     ("header_parse_links", "parse_header_links",
      "header_parse_links → parse·header·links (two words swapped)"),
+    # a number moves with the word before it when two words are swapped
+    ("AlmostFloat64EqualS", "AlmostEqualFloat64s",
+     "AlmostFloat64EqualS → Almost·Equal·Float·64·s (two words swapped)"),
+    ("TestS2I64", "TestI64S2", "TestS2I64 → Test·I·64·S·2 (two words swapped)"),
     # numbers cost nothing when left out
     ("JMV", "join_multicast_v6", "JMV → join·multicast·v·[6]"),
     ("HSE", "HTTPServerError", "HSE → HTTP·Server·Error"),
@@ -201,3 +206,21 @@ def test_each_head_is_looked_up_once() -> None:
 
     head_chunkings("tesintfiedes", is_head, 3)
     assert len(looked_up) == len(set(looked_up))
+
+
+SPELLED = [
+    # the name's own words, some left out or in another order
+    ("short_flag_to", "short_flag_aliases_to", True),
+    ("luaRawlen_B", "luaB_rawlen", True),
+    # abbreviated words, or a word used twice
+    ("tt_join", "test_join_set", False),
+    ("AdmBigIntFW", NAME, False),
+    ("test_test", "test_field", False),
+]
+
+
+@pytest.mark.parametrize(("query", "name", "expected"), SPELLED)
+def test_a_query_spells_words_of_a_name(
+    query: str, name: str, expected: bool
+) -> None:
+    assert spells_words(name_words(query), name_words(name)) is expected
