@@ -134,13 +134,13 @@ def test_a_sentence_of_a_doc_finds_its_definition_first(shop) -> None:
 
 def test_a_question_without_the_names_words_is_found_by_meaning(shop) -> None:
     # `delete` is in no definition: the vector channel finds `purge` first by `remove` in its
-    # body, where full text, matching `file` and `bucket` only, puts it fourth.
+    # body, where full text, matching `file` and `bucket` only, puts it third.
     assert ranked(shop, "delete a file from the bucket") == [
         ("BlobStore.__init__", {"hybrid": (1,), "text": (1,), "vector": (3, ["bucket"])}, ""),
         ("BlobStore", {"hybrid": (2,), "text": (2,), "vector": (2, ["bucket"])}, ""),
-        ("BlobStore.purge", {"hybrid": (3,), "text": (4,),
+        ("BlobStore.purge", {"hybrid": (3,), "text": (3,),
                              "vector": (1, ["delete→remove", "bucket"])}, ""),
-        ("BlobStore.fetch", {"hybrid": (4,), "text": (3,), "vector": (4, ["bucket"])}, ""),
+        ("BlobStore.fetch", {"hybrid": (4,), "text": (4,), "vector": (4, ["bucket"])}, ""),
     ]
     # `retry` is no word of `resend_upload`: its body's `try` is close enough.
     assert ranked(shop, "what parses the Retry-After header") == [
