@@ -27,8 +27,8 @@ depend on the index's history:
   Tantivy's aggregation sums over live documents only) over N.
 
 in float64, terms in sorted order. On an index without deleted documents these are
-Tantivy's own statistics, so a fresh index ranks as Tantivy's BM25 would. Equal scores are then told apart by the tree:
-`tie_key`.
+Tantivy's own statistics, so a fresh index ranks as Tantivy's BM25 would. Equal scores
+are then told apart by the tree: `tie_key`.
 """
 
 from __future__ import annotations
