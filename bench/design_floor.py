@@ -11,7 +11,7 @@ included) is reported, and as a ratio to parsing:
 - query: run the tag query over every tree, matches iterated, nothing built;
 - python: what `extract_file` adds to parse and query (names, scopes, signatures, docs,
   error recovery);
-- to_document: Tantivy documents of every symbol (`storage.schema.to_document`);
+- to_document: Tantivy documents of every symbol (`storage.schema.file_documents`);
 - transfer: msgpack encoding and decoding of the symbols (workers to the writer);
 - tantivy: adding those documents to a fresh index and committing.
 
@@ -38,7 +38,7 @@ from bench.parse_floor import paths_to_measure
 from symfind.extract import LANGUAGES, Symbol, extract_symbols, language_for_file
 from symfind.extract import parse as extract_parse
 from symfind.storage.index import open_tantivy
-from symfind.storage.schema import to_document
+from symfind.storage.schema import file_documents
 
 HEAP_BYTES = 512_000_000  # `symfind index`'s (daemon/indexer.py)
 
@@ -73,17 +73,18 @@ def stage_seconds(root: Path, paths: list[str]) -> dict[str, float | int]:
     del trees
 
     started = _cpu()
-    symbols: list[Symbol] = []
+    files: list[list[Symbol]] = []
     for path, data in sources:
         try:
-            symbols += extract_symbols(path, data)
+            files.append(extract_symbols(path, data))
         except Exception:  # noqa: BLE001 - a file symfind skips costs nothing here either
             continue
     figures["python"] = _cpu() - started - figures["parse"] - figures["query"]
+    symbols = [symbol for file_symbols in files for symbol in file_symbols]
     figures["symbols"] = len(symbols)
 
     started = _cpu()
-    documents = [to_document(symbol) for symbol in symbols]
+    documents = [document for file_symbols in files for document in file_documents(file_symbols)]
     figures["to_document"] = _cpu() - started
 
     started = _cpu()

@@ -46,7 +46,7 @@ from symfind.storage.manifest import (
     write_header,
 )
 from symfind.storage.records import FileState
-from symfind.storage.schema import SCHEMA_VERSION, to_document
+from symfind.storage.schema import SCHEMA_VERSION, file_documents
 from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD, EncodedUses, encode_uses
 
 logger = logging.getLogger(__name__)
@@ -265,7 +265,7 @@ class IndexWriter:
         language: str = "", *, uses: EncodedUses | None = None,
     ) -> None:
         """Stage: drop every document of `path`, then add `symbols`, the first of them
-        carrying the file's uses (its `FileState.uses` when the file defines nothing:
+        carrying the file's lengths (`schema.file_documents`) and its uses (its `FileState.uses` when the file defines nothing:
         `storage/uses.py`): `uses` as `encode_uses` made them (an extraction worker
         does), else encoded here from `occurrences` and `imports`; `language`: the
         file's, when it defines nothing (else its symbols say it).
@@ -273,17 +273,16 @@ class IndexWriter:
         Raises:
             OSError: The index cannot be written (a full disk).
         """
-        count = 0
         if uses is None and (occurrences or imports):
             uses = encode_uses(path, language or state.language, occurrences, imports)
+        documents = file_documents(symbols)
+        count = len(documents)
+        if uses is not None and documents:
+            _add_uses(documents[0], uses)
         with _system_errors(self._tantivy_dir):
             self._writer.delete_documents_by_term("path", path)
-            for symbol in symbols:
-                document = to_document(symbol)
-                if uses is not None and count == 0:
-                    _add_uses(document, uses)
+            for document in documents:
                 self._writer.add_document(document)
-                count += 1
         self._forget(path)
         # A file that defines nothing: its uses go in its file state, logged in this commit.
         kept = uses.record if uses is not None and count == 0 else b""
