@@ -215,16 +215,23 @@ def file_documents(symbols: Iterable[Symbol]) -> list[tantivy.Document]:
         for field, text in scored.items():
             texts[field].append(text)
     if documents:
+        path_words = _path_words(symbol.path)
         for field, field_texts in texts.items():
-            documents[0].add_unsigned(LENGTH_FIELDS[field], _length_sum(field, field_texts))
+            documents[0].add_unsigned(LENGTH_FIELDS[field],
+                                      _length_sum(field, field_texts, path_words))
     return documents
 
 
-def _length_sum(field: str, texts: list[str]) -> int:
-    """The sum of `field_length(field, text)` over `texts`: counted over the texts joined,
-    as one (but for the 2–3-grams, which would span the joins)."""
+def _length_sum(field: str, texts: list[str], path_words: str) -> int:
+    """The sum of `field_length(field, text)` over one file's `texts`: counted over the
+    texts joined, as one (but for the 2–3-grams, which would span the joins), and the
+    file's path words, which end every `text` (`_text_text`), counted once."""
     if field == "name_ngram":
         return sum(field_length(field, text) for text in texts)
+    if field == "text" and path_words:
+        own = (text[:len(text) - len(path_words)].rstrip(" ") for text in texts)
+        return (field_length(field, " ".join(filter(None, own)))
+                + len(texts) * field_length(field, path_words))
     return field_length(field, " ".join(filter(None, texts)))
 
 
@@ -327,6 +334,7 @@ def _words_text(qualname_words: list[str]) -> str:
 
 
 def _text_text(symbol: Symbol, qualname_words: list[str]) -> str:
+    # The path's words come last: `_length_sum` counts them once a file.
     text = [split_words(symbol.signature), split_words(symbol.doc),
             " ".join(with_compound_parts(qualname_words)),
             _path_words(symbol.path)]

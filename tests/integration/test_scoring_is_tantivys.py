@@ -6,6 +6,7 @@ rank a fresh index otherwise than Tantivy's BM25 did before issue 35."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 import random
 from pathlib import Path
@@ -15,6 +16,7 @@ import tantivy
 
 from symfind.storage.index import open_tantivy
 from symfind.storage.schema import (
+    LENGTH_FIELDS,
     SCORED_FIELDS,
     analyzers,
     decode_record,
@@ -86,16 +88,27 @@ def test_bm25_is_tantivys_on_a_fresh_index(fresh_index: Path, field: str) -> Non
 
 
 def test_a_fields_length_is_the_tokens_its_analyzer_keeps(fresh_index: Path) -> None:
-    """What the writer stores for the average (`field_length`) is what analysis keeps, on
-    every document of the package, and the field norm rounds it as Tantivy does."""
-    searcher = open_tantivy(fresh_index).searcher()
+    """What the writer stores for the average is what analysis keeps, on every document of
+    the package (`field_length`), and each file's sum of it (`file_documents`: the lengths
+    of a file, on one of its documents); the field norm rounds it as Tantivy does."""
+    index = open_tantivy(fresh_index)
+    searcher = index.searcher()
     documents = searcher.search(tantivy.Query.all_query(), searcher.num_docs).hits
     assert len(documents) == searcher.num_docs > 500
+    analysed: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for _score, address in documents:
         symbol = decode_record(searcher.doc(address)["record"][0])
         for field, text in scored_texts(symbol).items():
             tokens = analyzers()[SCORED_FIELDS[field]].analyze(text) if text else []
             assert field_length(field, text) == len(tokens), (field, text)
+            analysed[symbol.path][field] += len(tokens)
+    assert len(analysed) > 20
+    for path, lengths in analysed.items():
+        stored = searcher.aggregate(
+            tantivy.Query.term_query(index.schema, "path", path),
+            {field: {"sum": {"field": LENGTH_FIELDS[field]}} for field in SCORED_FIELDS})
+        assert {field: stored[field]["value"] for field in SCORED_FIELDS} == {
+            field: lengths[field] for field in SCORED_FIELDS}, path
 
 
 @pytest.mark.parametrize("text, kept", [
