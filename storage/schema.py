@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
 import unicodedata
 from collections.abc import Iterable
 from importlib import resources
@@ -87,8 +86,8 @@ TEXT_TOKEN_BYTES_LIMIT = 40
 TEXT_STOP_WORDS = frozenset(
     """a an and are as at be but by for if in into is it no not of on or such that the
     their then there these they this to was will with""".split())
-_ASCII_LONG_WORD = re.compile(f"[^ ]{{{TEXT_TOKEN_BYTES_LIMIT}}}")
-_MAYBE_LONG_WORD = re.compile(f"[^ ]{{{TEXT_TOKEN_BYTES_LIMIT // 4}}}")
+#: The fewest characters of a word of `TEXT_TOKEN_BYTES_LIMIT` bytes, outside ASCII and in it.
+_LONG_WORD_CHARS = (TEXT_TOKEN_BYTES_LIMIT // 4, TEXT_TOKEN_BYTES_LIMIT)
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Symbol)
 
@@ -227,7 +226,7 @@ def _length_sum(field: str, texts: list[str], path_words: str) -> int:
     texts joined, as one (but for the 2–3-grams, which would span the joins), and the
     file's path words, which end every `text` (`_text_text`), counted once."""
     if field == "name_ngram":
-        return sum(field_length(field, text) for text in texts)
+        return sum(map(_gram_count, map(len, texts)))
     if field == "text" and path_words:
         own = (text[:len(text) - len(path_words)].rstrip(" ") for text in texts)
         return (field_length(field, " ".join(filter(None, own)))
@@ -291,7 +290,7 @@ def field_length(field: str, text: str) -> int:
     stop words and long words. Counted in Python, not by the analyzer: stemming every word
     a second time would cost the writer more than the count."""
     if field == "name_ngram":
-        return max(len(text) - 1, 0) + max(len(text) - 2, 0)
+        return _gram_count(len(text))
     if not text:
         return 0
     if SCORED_FIELDS[field] != "text_en":
@@ -300,9 +299,14 @@ def field_length(field: str, text: str) -> int:
     kept = len(words) - sum(map(TEXT_STOP_WORDS.__contains__, words))
     # A word of 40 bytes has 40 characters in ASCII, at least 10 outside: look closer
     # only when there is one that long.
-    if (_ASCII_LONG_WORD if text.isascii() else _MAYBE_LONG_WORD).search(text):
+    if max(map(len, words)) >= _LONG_WORD_CHARS[text.isascii()]:
         kept -= sum(len(word.encode()) >= TEXT_TOKEN_BYTES_LIMIT for word in words)
     return kept
+
+
+def _gram_count(length: int) -> int:
+    """The 2- and 3-grams of a name of `length` characters."""
+    return max(2 * length - 3, 0)
 
 
 def scored_texts(symbol: Symbol) -> dict[str, str]:
