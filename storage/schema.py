@@ -7,6 +7,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | field          | analyzer        | content                                            | channel   |
 |----------------|-----------------|----------------------------------------------------|-----------|
 | record         | (stored bytes)  | the msgpack-encoded Symbol                          | —         |
+| splits         | (stored bytes)  | how its qualname's words split into English words (`words.stored_splits`) | text, vector |
 | name_exact     | raw, lowercase  | name squashed (`_`/`-`/`$` removed, lowercased)     | exact     |
 | name_ngram     | 2–3-grams       | squashed name                                       | ngram     |
 | name_fuzzy     | raw, lowercase  | squashed name, at most 64 chars                     | fuzzy     |
@@ -54,6 +55,8 @@ change bumps it, and an index of another version is rebuilt, never misread):
    length is Tantivy's again.
 11. `length_<field>` holds the file's sum, on its first definition's document only
    (`file_documents`): the same totals for ~50× fewer values counted and stored.
+   `splits`: the qualified name's words as `text` splits them, so that a search scores
+   a candidate's `text` without loading the word list and splitting them again.
 """
 
 from __future__ import annotations
@@ -75,10 +78,14 @@ from symfind.storage.words import (
     split_text,
     split_words,
     squash,
+    stored_splits,
     with_compound_parts,
 )
 
 MAX_FUZZY_TERM_CHARS = 64
+#: The stored field of a document's qualified-name words as `compound_parts` splits them
+#: (`words.stored_splits`), which a search reads back rather than splitting again.
+SPLITS_FIELD = "splits"
 #: `text_en` drops a word of this many UTF-8 bytes or more (Tantivy's `remove_long`), and
 #: these words: Tantivy's English stop words, Lucene's list. `field_length` counts what
 #: is left, as Tantivy does.
@@ -142,6 +149,7 @@ def build_schema() -> tantivy.Schema:
     """The Tantivy schema of SCHEMA_VERSION."""
     builder = tantivy.SchemaBuilder()
     builder.add_bytes_field("record", stored=True)
+    builder.add_bytes_field(SPLITS_FIELD, stored=True)
     builder.add_text_field("name_exact", tokenizer_name="raw_lc", index_option="basic")
     builder.add_text_field("name_ngram", tokenizer_name="ngram23", index_option="freq")
     builder.add_text_field("name_fuzzy", tokenizer_name="fuzzy_lc", index_option="basic")
@@ -251,10 +259,14 @@ def _document(symbol: Symbol) -> tuple[tantivy.Document, dict[str, str]]:
     if not (symbol.name.isascii() and symbol.qualname.isascii()):
         symbol = msgspec.structs.replace(symbol, name=unicodedata.normalize("NFC", symbol.name),
                                          qualname=unicodedata.normalize("NFC", symbol.qualname))
-    texts = scored_texts(symbol)
+    qualname_words = split_text(symbol.qualname)
+    texts = _scored_texts(symbol, qualname_words)
     squashed = texts["name_ngram"]
     doc = tantivy.Document()
     doc.add_bytes("record", _ENCODER.encode(symbol))
+    splits = stored_splits(qualname_words)
+    if splits:
+        doc.add_bytes(SPLITS_FIELD, splits.encode())
     doc.add_text("name_exact", squashed)
     doc.add_text("name_ngram", squashed)
     doc.add_text("name_fuzzy", squashed)
@@ -314,7 +326,10 @@ def scored_texts(symbol: Symbol) -> dict[str, str]:
     what `to_document` indexes, and what `storage.scoring` analyses again to score a
     candidate from its own record. `symbol` is in the form `to_document` stores (names
     in NFC)."""
-    qualname_words = split_text(symbol.qualname)
+    return _scored_texts(symbol, split_text(symbol.qualname))
+
+
+def _scored_texts(symbol: Symbol, qualname_words: list[str]) -> dict[str, str]:
     return {
         "name_ngram": squash(symbol.name),
         "words": _words_text(qualname_words),

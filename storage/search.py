@@ -69,9 +69,9 @@ from symfind.storage.references import (
     find_references,
 )
 from symfind.storage.router import Channel, Plan, Route
-from symfind.storage.schema import decode_record
+from symfind.storage.schema import SPLITS_FIELD, decode_record
 from symfind.storage.scoring import Statistics
-from symfind.storage.words import squash
+from symfind.storage.words import learn_stored_splits, squash
 
 logger = logging.getLogger(__name__)
 
@@ -465,7 +465,11 @@ class _Found:
             if symbol is None:
                 symbol = records.get(key)
                 if symbol is None:
-                    symbol = records[key] = decode_record(searcher.doc(address)["record"][0])
+                    document = searcher.doc(address)
+                    symbol = records[key] = decode_record(document["record"][0])
+                    splits = document.get_first(SPLITS_FIELD)
+                    if splits:
+                        learn_stored_splits(splits.decode())
                 symbols[key] = symbol
             found.append(new_candidate(key, symbol, score))
         return found

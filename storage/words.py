@@ -155,20 +155,56 @@ def question_words(text: str) -> tuple[str, ...]:
 COMPOUND_MIN_LETTERS = 6
 
 
+#: Splits an index stored (`learn_stored_splits`), by word: a search scores its
+#: candidates' texts with their words' splits, which would otherwise cost a question from
+#: the command line the word list's loading and a split of each word, a fifth of its CPU.
+_STORED_SPLITS: dict[str, tuple[str, ...]] = {}
+#: The most words kept: past it, the stored splits are forgotten and read again.
+STORED_SPLITS_KEPT = 65536
+
+
 @functools.lru_cache(maxsize=65536)  # ~100 µs a split; indexing meets each word many times
 def compound_parts(word: str) -> tuple[str, ...]:
     """The English words run together in one lowercase word of a name (`getbaseline` →
     `get`, `baseline`; `shrinkstack` → `shrink`, `stack`), by wordninja's unigram
     frequencies (storage/compounds.py); () when it is one word, too short, or splits into a
     lone letter."""
-    if len(word) < COMPOUND_MIN_LETTERS or not (word.isascii() and word.isalpha()):
+    if not _splittable(word):
         return ()
+    stored = _STORED_SPLITS.get(word)
+    if stored is not None:
+        return stored
     # The word list is read at the first split (~0.04 s), which only indexing and
     # questions in words need, not a name search's start.
     parts = compounds.split_compound(word)
     if len(parts) < 2 or any(len(part) < 2 for part in parts):
         return ()
     return tuple(parts)
+
+
+def _splittable(word: str) -> bool:
+    return len(word) >= COMPOUND_MIN_LETTERS and word.isascii() and word.isalpha()
+
+
+def stored_splits(words: Iterable[str]) -> str:
+    """How `compound_parts` splits `words`, for an index to store with them and
+    `learn_stored_splits` to read back: `word=part+part` for a word it splits, `word` for
+    one it leaves whole, space-separated; "" when it would try none."""
+    entries = []
+    for word in dict.fromkeys(words):
+        if _splittable(word):
+            parts = compound_parts(word)
+            entries.append(f"{word}={'+'.join(parts)}" if parts else word)
+    return " ".join(entries)
+
+
+def learn_stored_splits(stored: str) -> None:
+    """Keep the splits of `stored_splits` for `compound_parts`."""
+    if len(_STORED_SPLITS) >= STORED_SPLITS_KEPT:
+        _STORED_SPLITS.clear()
+    for entry in stored.split(" "):
+        word, _, parts = entry.partition("=")
+        _STORED_SPLITS[word] = tuple(parts.split("+")) if parts else ()
 
 
 def load_word_list() -> None:

@@ -229,18 +229,64 @@ void luaD_growstack (lua_State *L, int n) {
 }
 
 
-def test_a_question_finds_a_name_that_runs_its_words_together(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    # C names often join words with no case change or `_`: `shrinkstack` is indexed with
-    # `shrink` and `stack` too, so the question's words find it by full text.
+@pytest.fixture(scope="module")
+def lua(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     repo = tmp_path_factory.mktemp("lua")
     for relative, text in C_SOURCES.items():
         (repo / relative).write_text(text, encoding="utf-8")
     env = {"SYMFIND_INDEX_DIR": str(tmp_path_factory.mktemp("indexes"))}
     run(["index", str(repo)], env)
-    assert ranked((repo, env), "where do we shrink the stack back down after a deep call") == [
+    return repo, env
+
+
+SHRINK_QUESTION = "where do we shrink the stack back down after a deep call"
+
+
+def test_a_question_finds_a_name_that_runs_its_words_together(lua) -> None:
+    # C names often join words with no case change or `_`: `shrinkstack` is indexed with
+    # `shrink` and `stack` too, so the question's words find it by full text.
+    assert ranked(lua, SHRINK_QUESTION) == [
         ("shrinkstack", {"hybrid": (1,), "text": (1,), "vector": (1, ["shrink", "stack"])}, ""),
         ("stackinuse", {"hybrid": (2,), "text": (2,), "vector": (3, ["stack"])}, ""),
         ("luaD_growstack", {"hybrid": (3,), "text": (3,), "vector": (2, ["shrink→size", "stack"])},
          ""),
     ]
+
+
+#: A search in a new process: its answer and how many words it split (`split_compound`),
+#: optionally with the splits the index stored left unread.
+SPLITS_PROBE = """
+import json, sys
+from pathlib import Path
+from symfind.storage import SearchQuery, Searcher, compounds, index_dir_for, search
+splits = []
+split = compounds.split_compound
+compounds.split_compound = lambda word: splits.append(word) or split(word)
+if sys.argv[2] == "unread":
+    search.learn_stored_splits = lambda stored: None
+answer = Searcher(index_dir_for(Path(sys.argv[1]))).search(SearchQuery(text=sys.argv[3]))
+print(json.dumps({"splits": splits, "results": [
+    [r.qualname, r.path, r.line, r.score, repr(r.why)] for r in answer.results]}))
+"""
+
+
+def test_a_search_reads_the_splits_the_index_stored(lua) -> None:
+    # Scoring a candidate's `text` takes its words' splits: read from the index, a search
+    # splits no word again (the word list unloaded, a fifth of a question's CPU from the
+    # command line) and answers as it does splitting them.
+    repo, env = lua
+
+    def probe(stored: str) -> dict[str, object]:
+        done = subprocess.run(
+            [sys.executable, "-P", "-c", SPLITS_PROBE, str(repo.resolve()), stored,
+             SHRINK_QUESTION], capture_output=True, text=True, timeout=300,
+            env={**os.environ, **env})
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    read, unread = probe("read"), probe("unread")
+    assert read["splits"] == []
+    assert {"shrinkstack", "stackinuse", "growstack"} <= set(unread["splits"])
+    assert read["results"] == unread["results"]
+    assert [result[0] for result in read["results"][:3]] == [
+        "shrinkstack", "stackinuse", "luaD_growstack"]
