@@ -7,7 +7,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | field          | analyzer        | content                                            | channel   |
 |----------------|-----------------|----------------------------------------------------|-----------|
 | record         | (stored bytes)  | the msgpack-encoded Symbol                          | —         |
-| splits         | (stored bytes)  | how its qualname's words split into English words (`words.stored_splits`) | text, vector |
+| splits         | (stored bytes)  | how those of its qualname's words that run English words together split (`words.stored_splits`) | text, vector |
 | name_exact     | raw, lowercase  | name squashed (`_`/`-`/`$` removed, lowercased)     | exact     |
 | name_ngram     | 2–3-grams       | squashed name                                       | ngram     |
 | name_fuzzy     | raw, lowercase  | squashed name, at most 64 chars                     | fuzzy     |
@@ -55,8 +55,8 @@ change bumps it, and an index of another version is rebuilt, never misread):
    length is Tantivy's again.
 11. `length_<field>` holds the file's sum, on its first definition's document only
    (`file_documents`): the same totals for ~50× fewer values counted and stored.
-   `splits`: the qualified name's words as `text` splits them, so that a search scores
-   a candidate's `text` without loading the word list and splitting them again.
+   `splits`: how the qualified name's words split where `text` splits them, so that a
+   search scores a candidate's `text` without loading the word list and splitting again.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ from symfind.storage.words import (
 )
 
 MAX_FUZZY_TERM_CHARS = 64
-#: The stored field of a document's qualified-name words as `compound_parts` splits them
+#: The stored field of how `compound_parts` splits a document's qualified-name words
 #: (`words.stored_splits`), which a search reads back rather than splitting again.
 SPLITS_FIELD = "splits"
 #: `text_en` drops a word of this many UTF-8 bytes or more (Tantivy's `remove_long`), and

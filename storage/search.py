@@ -468,8 +468,7 @@ class _Found:
                     document = searcher.doc(address)
                     symbol = records[key] = decode_record(document["record"][0])
                     splits = document.get_first(SPLITS_FIELD)
-                    if splits:
-                        learn_stored_splits(splits.decode())
+                    learn_stored_splits(symbol.qualname, splits.decode() if splits else "")
                 symbols[key] = symbol
             found.append(new_candidate(key, symbol, score))
         return found

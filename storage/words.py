@@ -187,24 +187,24 @@ def _splittable(word: str) -> bool:
 
 
 def stored_splits(words: Iterable[str]) -> str:
-    """How `compound_parts` splits `words`, for an index to store with them and
-    `learn_stored_splits` to read back: `word=part+part` for a word it splits, `word` for
-    one it leaves whole, space-separated; "" when it would try none."""
-    entries = []
-    for word in dict.fromkeys(words):
-        if _splittable(word):
-            parts = compound_parts(word)
-            entries.append(f"{word}={'+'.join(parts)}" if parts else word)
-    return " ".join(entries)
+    """How `compound_parts` splits those of a qualified name's `words` it splits, for an
+    index to store with them and `learn_stored_splits` to read back: `word=part+part`,
+    space-separated; "" when it splits none (most names)."""
+    return " ".join(f"{word}={'+'.join(parts)}" for word in dict.fromkeys(words)
+                    if (parts := compound_parts(word)))
 
 
-def learn_stored_splits(stored: str) -> None:
-    """Keep the splits of `stored_splits` for `compound_parts`."""
+def learn_stored_splits(qualname: str, stored: str) -> None:
+    """Keep for `compound_parts` how the words of a stored definition's `qualname` split:
+    as `stored` (`stored_splits`) says, and not at all for the others."""
     if len(_STORED_SPLITS) >= STORED_SPLITS_KEPT:
         _STORED_SPLITS.clear()
-    for entry in stored.split(" "):
+    for word in split_text(qualname):
+        if _splittable(word):
+            _STORED_SPLITS[word] = ()
+    for entry in stored.split(" ") if stored else ():
         word, _, parts = entry.partition("=")
-        _STORED_SPLITS[word] = tuple(parts.split("+")) if parts else ()
+        _STORED_SPLITS[word] = tuple(parts.split("+"))
 
 
 def load_word_list() -> None:
