@@ -467,6 +467,7 @@ class _Found:
                 if symbol is None:
                     document = searcher.doc(address)
                     symbol = records[key] = decode_record(document["record"][0])
+                    # How its words split, which scoring its `text` takes: read, not redone.
                     splits = document.get_first(SPLITS_FIELD)
                     learn_stored_splits(symbol.qualname, splits.decode() if splits else "")
                 symbols[key] = symbol
