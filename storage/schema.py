@@ -209,11 +209,11 @@ def _name_parts(name: str) -> tuple[str, tuple[str, ...]]:
 
 
 def file_documents(symbols: Iterable[Symbol]) -> list[tantivy.Document]:
-    """The Tantivy documents of one file's symbols (`to_document`), the first of them
+    """The Tantivy documents of one file's symbols (`_document`), the first of them
     holding the file's length of each scored field (`length_<field>`, the sum of its
     documents' `field_length`s): a file's documents are always replaced together, so the
-    sums stay exact, and counting and storing once a file costs the writer less than once
-    a definition (issue 35's ≤ 5 % of index time)."""
+    sums stay exact, and counting and storing them once a file costs the writer a third
+    of what once a definition did."""
     documents: list[tantivy.Document] = []
     texts: dict[str, list[str]] = {field: [] for field in SCORED_FIELDS}
     for symbol in symbols:
@@ -240,11 +240,6 @@ def _length_sum(field: str, texts: list[str], path_words: str) -> int:
         return (field_length(field, " ".join(filter(None, own)))
                 + len(texts) * field_length(field, path_words))
     return field_length(field, " ".join(filter(None, texts)))
-
-
-def to_document(symbol: Symbol) -> tantivy.Document:
-    """The Tantivy document of one symbol, without the lengths `file_documents` adds."""
-    return _document(symbol)[0]
 
 
 def _document(symbol: Symbol) -> tuple[tantivy.Document, dict[str, str]]:
@@ -323,8 +318,8 @@ def _gram_count(length: int) -> int:
 
 def scored_texts(symbol: Symbol) -> dict[str, str]:
     """The text each BM25-scored field of `symbol`'s document holds, before analysis:
-    what `to_document` indexes, and what `storage.scoring` analyses again to score a
-    candidate from its own record. `symbol` is in the form `to_document` stores (names
+    what `file_documents` indexes, and what `storage.scoring` analyses again to score a
+    candidate from its own record. `symbol` is in the form `file_documents` stores (names
     in NFC)."""
     return _scored_texts(symbol, split_text(symbol.qualname))
 

@@ -265,10 +265,11 @@ class IndexWriter:
         language: str = "", *, uses: EncodedUses | None = None,
     ) -> None:
         """Stage: drop every document of `path`, then add `symbols`, the first of them
-        carrying the file's lengths (`schema.file_documents`) and its uses (its `FileState.uses` when the file defines nothing:
-        `storage/uses.py`): `uses` as `encode_uses` made them (an extraction worker
-        does), else encoded here from `occurrences` and `imports`; `language`: the
-        file's, when it defines nothing (else its symbols say it).
+        carrying the file's field lengths (`schema.file_documents`) and its uses (its
+        `FileState.uses` when the file defines nothing: `storage/uses.py`): `uses` as
+        `encode_uses` made them (an extraction worker does), else encoded here from
+        `occurrences` and `imports`; `language`: the file's, when it defines nothing
+        (else its symbols say it).
 
         Raises:
             OSError: The index cannot be written (a full disk).
