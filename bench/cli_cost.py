@@ -15,8 +15,9 @@ where `PYTHONDONTWRITEBYTECODE` is set), as an installation keeps them, after on
 name search and question have compiled them.
 Then the runs: in each, every interpreter runs every query once, in turn, so that the load
 of the moment falls on all of them alike. Reported per interpreter and query: the median
-wall time and the median CPU time (user + system, which a busy machine sways less), and
-each question's median over the median of the names.
+wall time and the median CPU time (user + system, which a busy machine sways less),
+each question's median over the median of the names, and "paired": the median over runs
+of each run's question CPU over that run's names' median CPU.
 
 `--python` runs another checkout's interpreter (its `symfind` beside it), to compare two
 versions in one run: `--python /path/main/.venv/bin/python,.venv/bin/python`.
@@ -131,11 +132,19 @@ def report(argv: list[str], corpus: Path, pythons: list[str], names: tuple[str, 
     lines = [f"`python -m bench.cli_cost {' '.join(argv)}`, {time.strftime('%Y-%m-%d %H:%M')} UTC,"
              f" corpus {corpus.name}, load {load_before} before, {load()} after;"
              f" medians of {runs} runs", "",
-             "| python | query | kind | wall (ms) | CPU (ms) | wall / names' | CPU / names' |",
-             "|---|---|---|---:|---:|---:|---:|"]
+             "| python | query | kind | wall (ms) | CPU (ms) | wall / names' | CPU / names' "
+             "| CPU / names', paired |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
     for python in pythons:
         def median(query: str, which: int) -> float:
             return statistics.median(figure[which] for figure in figures[(python, query)])
+
+        def paired(query: str) -> float:
+            # Each run's CPU over the names' in the same run, then the median of those:
+            # a load that drifts between runs sways both sides of a ratio alike.
+            return statistics.median(
+                figure[1] / statistics.median(figures[(python, q)][run][1] for q in names)
+                for run, figure in enumerate(figures[(python, query)]))
 
         name_wall = statistics.median(median(q, 0) for q in names)
         name_cpu = statistics.median(median(q, 1) for q in names)
@@ -143,10 +152,11 @@ def report(argv: list[str], corpus: Path, pythons: list[str], names: tuple[str, 
             kind = "name" if query in names else "question"
             wall, cpu = median(query, 0), median(query, 1)
             lines.append(f"| {python} | `{query}` | {kind} | {wall:.0f} | {cpu:.0f} "
-                         f"| {wall / name_wall:.2f} | {cpu / name_cpu:.2f} |")
+                         f"| {wall / name_wall:.2f} | {cpu / name_cpu:.2f} "
+                         f"| {paired(query):.2f} |")
         wall, cpu = first[python]
         lines.append(f"| {python} | `{questions[0]}` | first question | {wall:.0f} | {cpu:.0f} "
-                     f"| {wall / name_wall:.2f} | {cpu / name_cpu:.2f} |")
+                     f"| {wall / name_wall:.2f} | {cpu / name_cpu:.2f} | – |")
     return "\n".join(lines)
 
 
