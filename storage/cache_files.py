@@ -31,11 +31,12 @@ def key_of(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-def read_intact(path: Path) -> bytes | None:
-    """The contents of the cached file at `path`, or None when there is none or it is
-    damaged (its digest does not match)."""
+def read_intact(path: Path) -> memoryview | None:
+    """The contents of the cached file at `path` (a view of the file's bytes as read, not
+    a copy: a decoder's `memoryview` fields then point into it), or None when there is
+    none or it is damaged (its digest does not match)."""
     try:
-        data = path.read_bytes()
+        data = memoryview(path.read_bytes())
     except OSError:
         return None
     digest, payload = data[:DIGEST_BYTES], data[DIGEST_BYTES:]

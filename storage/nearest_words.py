@@ -81,18 +81,19 @@ class Packed(msgspec.Struct, frozen=True, kw_only=True):
 
     source: str
     words: int
-    directions: bytes
-    residuals: bytes
+    directions: memoryview
+    residuals: memoryview
     scale: float
     error: float
-    columns: bytes
+    columns: memoryview
 
 
 _DECODER = msgspec.msgpack.Decoder(Packed)
 
 
-def _float64s(packed: bytes) -> array:
-    numbers = array("d", packed)
+def _float64s(packed: memoryview) -> array:
+    numbers = array("d")
+    numbers.frombytes(packed)
     if sys.byteorder == "big":  # numpy wrote them little-endian
         numbers.byteswap()
     return numbers
@@ -112,8 +113,8 @@ class PackedVocabulary:
         self._largest_residual = max(self._residuals, default=0.0)
         self._bias = int.from_bytes(BIAS.to_bytes(SLOT_BYTES, "little") * size, "little")
         self._columns = []
+        slots = bytearray(SLOT_BYTES * size)  # each byte the low byte of its slot
         for start in range(0, len(packed.columns), size):
-            slots = bytearray(SLOT_BYTES * size)  # each byte the low byte of its slot
             slots[::SLOT_BYTES] = packed.columns[start:start + size]
             self._columns.append(int.from_bytes(slots, "little"))
 
@@ -217,7 +218,7 @@ def derive(table: TokenTable, vocabulary_ids: Sequence[int], source: str) -> Pac
     error = float(np.linalg.norm(kept - rounded / scale, axis=1).max())
     # Rounded up: bounds, not estimates.
     return Packed(source=source, words=len(vocabulary_ids),
-                  directions=directions.astype("<f8").tobytes(),
-                  residuals=(residuals * (1 + 1e-9) + 1e-12).astype("<f8").tobytes(),
+                  directions=memoryview(directions.astype("<f8").tobytes()),
+                  residuals=memoryview((residuals * (1 + 1e-9) + 1e-12).astype("<f8").tobytes()),
                   scale=scale, error=error * (1 + 1e-9),
-                  columns=(rounded + OFFSET).astype(np.uint8).T.tobytes())
+                  columns=memoryview((rounded + OFFSET).astype(np.uint8).T.tobytes()))
