@@ -24,7 +24,7 @@ from symfind.storage.schema import (
     scored_text,
     scored_texts,
 )
-from symfind.storage.scoring import BM25, Statistics, field_norm
+from symfind.storage.scoring import BM25, Statistics, _terms, field_norm
 from tests.integration.test_same_tree_same_answer import (
     Extractions,
     build,
@@ -109,6 +109,36 @@ def test_a_fields_length_is_the_tokens_its_analyzer_keeps(fresh_index: Path) -> 
             {field: {"sum": {"field": LENGTH_FIELDS[field]}} for field in SCORED_FIELDS})
         assert {field: stored[field]["value"] for field in SCORED_FIELDS} == {
             field: lengths[field] for field in SCORED_FIELDS}, path
+
+
+def analysed_terms(field: str, text: str) -> tuple[dict[str, int], int]:
+    tokens = analyzers()[SCORED_FIELDS[field]].analyze(text) if text else []
+    return dict(collections.Counter(tokens)), field_norm(len(tokens))
+
+
+def test_a_records_terms_are_its_whole_texts_analysis(fresh_index: Path) -> None:
+    """Scoring analyses a text of words only a word at a time, each word's analysis kept
+    for the next text: every scored field of every document of the package has the terms
+    and length that analysing its whole text gives."""
+    searcher = open_tantivy(fresh_index).searcher()
+    documents = searcher.search(tantivy.Query.all_query(), searcher.num_docs).hits
+    compared = 0
+    for _score, address in documents:
+        for field, text in scored_texts(decode_record(searcher.doc(address)["record"][0])).items():
+            assert _terms(field, text) == analysed_terms(field, text), (field, text)
+            compared += bool(text)
+    assert compared > 1500
+
+
+@pytest.mark.parametrize("text", [
+    "the size of a file", "Read The FILE twice", "x" * 39 + " y " + "x" * 40,
+    "utf8 decode 2 retries", "  spaced   out ", "é" * 19 + " é", "a-b c_d", "naïve café",
+    "line\nbreak", "",
+])
+def test_a_texts_terms_are_its_analysis(text: str) -> None:
+    """Texts of words only and texts of anything else (analysed whole)."""
+    for field in ("text", "body"):
+        assert _terms(field, text) == _terms(field, text) == analysed_terms(field, text)
 
 
 @pytest.mark.parametrize("text, kept", [
