@@ -8,12 +8,17 @@ name and renamed (atomic: a reader sees the old file or the new one, never a par
 read only when the digest matches, so a damaged or partial file reads as no file, and the
 caller derives it again. Each file's name holds a key of what it was derived from, and its
 contents say so again, for the caller to check.
+
+A file of which a process reads only a little (wordninja's word list, of which a question
+looks up a few words) has a tail after the contents, mapped in place, not read: the digest
+covers the contents, which say how each part of the tail is checked when it is read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import mmap
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,8 @@ from symfind.storage.manifest import write_atomically
 logger = logging.getLogger(__name__)
 
 DIGEST_BYTES = 32
+#: `write_intact_with_tail`'s payload length, after the digest.
+LENGTH_BYTES = 4
 
 
 def key_of(source: str) -> str:
@@ -58,6 +65,45 @@ def read_made_from(path: Path, decoder: msgspec.msgpack.Decoder[Any], source: st
         logger.warning("%s does not decode: deriving it again", path)
         return None
     return made if made.source == source else None
+
+
+def read_made_from_with_tail(path: Path, decoder: msgspec.msgpack.Decoder[Any], source: str
+                             ) -> tuple[Any, memoryview] | None:
+    """`read_made_from` of a file written by `write_intact_with_tail`: what its payload
+    decodes to, and its tail, mapped in place, not read (None: as `read_made_from`)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(DIGEST_BYTES + LENGTH_BYTES)
+            length = int.from_bytes(head[DIGEST_BYTES:], "little")
+            payload = file.read(length)
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+        return None
+    if (len(head) < DIGEST_BYTES + LENGTH_BYTES or len(payload) < length
+            or hashlib.sha256(payload).digest() != head[:DIGEST_BYTES]):
+        logger.warning("%s is damaged: deriving it again", path)
+        return None
+    try:
+        made = decoder.decode(payload)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        logger.warning("%s does not decode: deriving it again", path)
+        return None
+    if made.source != source:
+        return None
+    return made, memoryview(mapped)[DIGEST_BYTES + LENGTH_BYTES + length:]
+
+
+def write_intact_with_tail(path: Path, payload: bytes, tail: bytes | memoryview) -> None:
+    """`write_intact` with `tail` after the payload, for a file of which a process reads
+    little: the digest covers the payload only, its length follows it, and whoever reads
+    the tail checks each part it reads (the payload says how).
+
+    Raises:
+        OSError: It cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, hashlib.sha256(payload).digest()
+                     + len(payload).to_bytes(LENGTH_BYTES, "little") + payload + tail)
 
 
 def write_intact(path: Path, payload: bytes) -> None:

@@ -11,15 +11,15 @@ whose last word is shorter. Importing wordninja builds its table, a dict of 126,
 which costs ~0.1 s of CPU: as much as a whole name search from the command line, and every
 question from the command line splits its candidates' names. So the list is read once into
 symfind's cache (storage/cache_files.py, `words/wordninja-<key>.bin`) grouped by each
-word's first three letters, the groups one after another, read in place (`WordTable`);
-a process reads the file (~2.5 ms, most of it its digest), decodes a group when it first
-looks in it, and finds a word in its group's string, until the group has been looked in often enough to be
-worth a dict (`DICT_AFTER_LOOKUPS`). A split looks up every piece of its word, most of them
-no word at all, each in another group: making each group a dict at once made a question's
-~90 splits read ~20,000 words into dicts (~10 ms), where finding them costs a third of it;
-indexing, which splits a corpus's names, soon has its groups as dicts. A cost is computed when a
-word is met, by wordninja's arithmetic, so every split is wordninja's own
-(tests/unit/storage/test_compounds.py checks them against it).
+word's first three letters: a head (`WordTable`: where each group lies, and its CRC), then
+the groups' text, mapped in place. A process reads the head (~0.5 ms), decodes a group
+when it first looks in it, and finds a word in its group's string, until the group has
+been looked in often enough to be worth a dict (`DICT_AFTER_LOOKUPS`). A split looks up
+every piece of its word, most of them no word at all, each in another group: making each
+group a dict at once made a question's ~90 splits read ~20,000 words into dicts (~10 ms),
+where finding them costs a third of it; indexing, which splits a corpus's names, soon has
+its groups as dicts. A cost is computed when a word is met, by wordninja's arithmetic, so
+every split is wordninja's own (tests/unit/storage/test_compounds.py checks them against it).
 
 Only what symfind splits is handled: one word of ASCII letters (wordninja's handling of
 digits and apostrophes is not needed for that).
@@ -35,8 +35,11 @@ import logging
 import math
 import sys
 import threading
+import zlib
 from array import array
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -51,9 +54,10 @@ DICT_AFTER_LOOKUPS = 64
 
 
 class WordTable(msgspec.Struct, frozen=True, kw_only=True):
-    """wordninja's word list as kept in the cache, laid out so that reading it decodes
-    next to nothing: a question looks up a few words, and decoding every group as a
-    string cost it ~3 ms of its ~7 ms for the list.
+    """wordninja's word list as kept in the cache: this head, then the groups' text
+    (`ListedWords`), read in place. A question looks up a few words: it reads the head
+    (~80 KB) and the groups it looks in, each checked against its own CRC, where reading
+    and checking the whole list cost it ~7 ms.
 
     Attributes:
         source: The file it was made from (`source_key`).
@@ -62,11 +66,9 @@ class WordTable(msgspec.Struct, frozen=True, kw_only=True):
         longest: The longest word's length.
         short: Each word shorter than PREFIX_LETTERS → its rank (from 1).
         prefixes: `|`, then each group's first PREFIX_LETTERS letters and `|`, in the
-            order of `groups` (so that `|abc|` is found where a group's entry starts).
-        ends: Where each group ends in `groups`: little-endian unsigned 32-bit offsets.
-        groups: Each group in turn, ` word rank word rank … ` (UTF-8) of the words
-            starting with its letters (a space first and last, so that ` word ` finds a
-            word); read in place, a group decoded when first looked in.
+            groups' order (so that `|abc|` is found where a group's entry starts).
+        ends: Where each group's text ends: little-endian unsigned 32-bit offsets.
+        checks: Each group's text's CRC-32, likewise.
     """
 
     source: str
@@ -76,26 +78,42 @@ class WordTable(msgspec.Struct, frozen=True, kw_only=True):
     short: dict[str, int]
     prefixes: str
     ends: memoryview
-    groups: memoryview
+    checks: memoryview
 
 
 _DECODER = msgspec.msgpack.Decoder(WordTable)
 
 
-class Ranks:
-    """Each listed word's rank, read from a `WordTable` a group at a time."""
+class ListedWords(NamedTuple):
+    """The word list as kept: its head, and its groups' text one after another, each
+    ` word rank word rank … ` (UTF-8) of the words starting with its letters, a space
+    first and last (so that ` word ` finds a word)."""
 
-    def __init__(self, table: WordTable) -> None:
+    table: WordTable
+    groups: memoryview
+
+
+class Ranks:
+    """Each listed word's rank, read from the `ListedWords` a group at a time.
+
+    Args:
+        listed: The list as kept.
+        remake: What makes the list anew when a group is found damaged.
+    """
+
+    def __init__(self, listed: ListedWords, remake: Callable[[], ListedWords]) -> None:
+        self._remake = remake
+        self._load(listed)
+
+    def _load(self, listed: ListedWords) -> None:
+        table = listed.table
         self.digest = table.digest
         self.log_size = math.log(table.size)
         self.longest = table.longest
         self._short = table.short
         self._prefixes = table.prefixes
-        self._ends = array("I")
-        self._ends.frombytes(table.ends)
-        if sys.byteorder == "big":
-            self._ends.byteswap()
-        self._groups = table.groups
+        self._ends, self._checks = _unsigned_32(table.ends), _unsigned_32(table.checks)
+        self._groups = listed.groups
         self._texts: dict[str, str] = {}  # group → its text, once looked in
         self._read: dict[str, dict[str, int]] = {}
         self._looked: dict[str, int] = {}  # group → how often looked in (not yet a dict)
@@ -125,14 +143,34 @@ class Ranks:
     def _text(self, prefix: str) -> str | None:
         """The group of the words starting with `prefix`, None when none does."""
         text = self._texts.get(prefix)
-        if text is None and "|" not in prefix:
-            at = self._prefixes.find(f"|{prefix}|")
-            if at < 0:
-                return None
-            number = at // (PREFIX_LETTERS + 1)
-            start = self._ends[number - 1] if number else 0
-            text = self._texts[prefix] = str(self._groups[start:self._ends[number]], "utf-8")
+        if text is not None or "|" in prefix:
+            return text
+        at = self._prefixes.find(f"|{prefix}|")
+        if at < 0:
+            return None
+        number = at // (PREFIX_LETTERS + 1)
+        data = self._groups[self._ends[number - 1] if number else 0:self._ends[number]]
+        if zlib.crc32(data) != self._checks[number]:
+            logger.warning("the cached word list is damaged: making it again")
+            self._load(self._remake())
+            return self._text(prefix)
+        text = self._texts[prefix] = str(data, "utf-8")
         return text
+
+
+def _unsigned_32(packed: memoryview) -> array:
+    numbers = array("I")
+    numbers.frombytes(packed)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+def _packed_32(numbers: Iterable[int]) -> memoryview:
+    packed = array("I", numbers)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return memoryview(packed.tobytes())
 
 
 _ranks: Ranks | None = None
@@ -166,7 +204,7 @@ def list_digest(words: list[str]) -> str:
     return hashlib.sha256("\n".join(words).encode()).hexdigest()
 
 
-def make_table(words: list[str], source: str) -> WordTable:
+def make_table(words: list[str], source: str) -> ListedWords:
     """The cached form of a word list."""
     # Of a word listed twice, wordninja keeps the later rank, as `dict` does here.
     ranks = dict(zip(words, range(1, len(words) + 1)))
@@ -178,13 +216,12 @@ def make_table(words: list[str], source: str) -> WordTable:
         else:
             groups.setdefault(word[:PREFIX_LETTERS], []).append(f"{word} {rank}")
     texts = [f" {' '.join(group)} ".encode() for group in groups.values()]
-    ends = array("I", itertools.accumulate(map(len, texts)))
-    if sys.byteorder == "big":
-        ends.byteswap()
-    return WordTable(source=source, digest=list_digest(words), size=len(words),
-                     longest=max(map(len, words)), short=short,
-                     prefixes=f"|{'|'.join(groups)}|", ends=memoryview(ends.tobytes()),
-                     groups=memoryview(b"".join(texts)))
+    table = WordTable(source=source, digest=list_digest(words), size=len(words),
+                      longest=max(map(len, words)), short=short,
+                      prefixes=f"|{'|'.join(groups)}|",
+                      ends=_packed_32(itertools.accumulate(map(len, texts))),
+                      checks=_packed_32(map(zlib.crc32, texts)))
+    return ListedWords(table, memoryview(b"".join(texts)))
 
 
 def load_word_list() -> Ranks:
@@ -197,36 +234,49 @@ def load_word_list() -> Ranks:
     global _ranks
     with _ranks_lock:
         if _ranks is None:
-            _ranks = Ranks(word_table())
+            _ranks = Ranks(word_table(), word_table_made_again)
         return _ranks
 
 
-def word_table() -> WordTable:
-    """The word list as cached (`WordTable`), read from the cache when it is there and
-    intact, else made from wordninja's file and written to the cache.
+def word_table() -> ListedWords:
+    """The word list as cached (`ListedWords`), read from the cache when its head is
+    there and intact, else made from wordninja's file and written to the cache.
 
     Raises:
         OSError: The word list cannot be read.
     """
     # Imported here: this module is imported by every process that splits words, most of
     # which never split a compound.
-    from symfind.storage.cache_files import key_of, read_made_from, write_intact
+    from symfind.storage.cache_files import read_made_from_with_tail
+
+    path, source = _cached_path()
+    found = read_made_from_with_tail(path, _DECODER, source)
+    return ListedWords(*found) if found is not None else word_table_made_again()
+
+
+def word_table_made_again() -> ListedWords:
+    """The word list made from wordninja's file, and written to the cache."""
+    from symfind.storage.cache_files import write_intact_with_tail
+
+    path, source = _cached_path()
+    listed = make_table(read_word_list(), source)
+    try:
+        write_intact_with_tail(path, msgspec.msgpack.encode(listed.table), listed.groups)
+    except OSError as exc:  # a read-only cache: this process keeps its own
+        logger.info("the word list stays in memory: %s", exc)
+    return listed
+
+
+def _cached_path() -> tuple[Path, str]:
+    """Where the word list is cached, and what it is made from."""
+    from symfind.storage.cache_files import key_of
     from symfind.storage.location import cache_dir
 
     path = word_list_path()
     status = path.stat()
     source = (f"symfind word list {FORMAT}\n"
               f"{path} {status.st_size} {status.st_mtime_ns} {status.st_ino}")
-    cached = cache_dir() / "words" / f"wordninja-{key_of(source)}.bin"
-    table: WordTable | None = read_made_from(cached, _DECODER, source)
-    if table is not None:
-        return table
-    table = make_table(read_word_list(), source)
-    try:
-        write_intact(cached, msgspec.msgpack.encode(table))
-    except OSError as exc:  # a read-only cache: this process keeps its own
-        logger.info("the word list stays in memory: %s", exc)
-    return table
+    return cache_dir() / "words" / f"wordninja-{key_of(source)}.bin", source
 
 
 def split_compound(word: str) -> list[str]:
