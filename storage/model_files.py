@@ -86,8 +86,8 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
     vocabulary_ids: list[int]
     characters: dict[str, int]
     byte_ids: list[int]
-    merge_keys: bytes
-    merge_values: bytes
+    merge_keys: memoryview
+    merge_values: memoryview
     whole_words: list[str]
     whole_word_ids: list[int]
 
@@ -237,9 +237,12 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
     return ModelFiles(table, encoder, derived)
 
 
-def _unsigned_64(packed: bytes) -> array:
-    """Little-endian unsigned 64-bit integers (`Derived.merge_keys`) as an array."""
-    numbers = array("Q", packed)
+def _unsigned_64(packed: bytes | memoryview) -> Sequence[int]:
+    """Little-endian unsigned 64-bit integers (`Derived.merge_keys`) as a sequence: a
+    view of the cached file's bytes where they are the machine's own (no copy)."""
+    if sys.byteorder == "little":
+        return memoryview(packed).cast("Q")
+    numbers = array("Q", bytes(packed))
     if sys.byteorder == "big":
         numbers.byteswap()
     return numbers
