@@ -112,11 +112,12 @@ class PackedVocabulary:
         self._residuals = _float64s(packed.residuals)
         self._largest_residual = max(self._residuals, default=0.0)
         self._bias = int.from_bytes(BIAS.to_bytes(SLOT_BYTES, "little") * size, "little")
-        self._columns = []
-        slots = bytearray(SLOT_BYTES * size)  # each byte the low byte of its slot
-        for start in range(0, len(packed.columns), size):
-            slots[::SLOT_BYTES] = packed.columns[start:start + size]
-            self._columns.append(int.from_bytes(slots, "little"))
+        self._bytes = packed.columns
+        # The columns as ints, made for each call until a process asks a second time,
+        # then kept: a command line asks once, and keeping them (5 MB of fresh memory)
+        # cost its question ~3 ms more than making each one where the last one was.
+        self._columns: list[int] | None = None
+        self._calls = 0
 
     def candidates(self, unit: Sequence[float], threshold: float) -> list[int]:
         """The vocabulary rows whose cosine with `unit` (a unit vector) may be at least
@@ -145,10 +146,16 @@ class PackedVocabulary:
         # The stored bytes are the numbers plus OFFSET (0..255): a slot sums its word's
         # products, up to 256 · 127 · 255 either way; BIAS in each slot keeps that sum
         # between 0 and 2**24, so that a slot neither borrows from nor carries into the next.
+        widened = bytearray(SLOT_BYTES * self.words)  # this call's own: threads share self
+        if self._columns is None and self._calls:
+            self._columns = [self._column(direction, widened)
+                             for direction in range(len(rounded))]
+        self._calls += 1
         total = self._bias
-        for number, column in zip(rounded, self._columns):
+        for direction, number in enumerate(rounded):
             if number:
-                total += number * column
+                total += number * (self._columns[direction] if self._columns is not None
+                                   else self._column(direction, widened))
         units = own_scale * self.scale  # a cosine of 1 in a slot
         least = (threshold - bound) * units + OFFSET * sum(rounded) + BIAS
         per_residual = residual * units
@@ -158,6 +165,12 @@ class PackedVocabulary:
         residuals = self._residuals
         return [row for row in [row for row, slot in enumerate(slots) if slot >= loose]
                 if slots[row] + per_residual * residuals[row] >= least]
+
+    def _column(self, direction: int, widened: bytearray) -> int:
+        """One direction's numbers for every word as one int, a SLOT_BYTES slot a word
+        (`widened`: SLOT_BYTES zero bytes a word, of which each slot's low one is set)."""
+        widened[::SLOT_BYTES] = self._bytes[direction * self.words:(direction + 1) * self.words]
+        return int.from_bytes(widened, "little")
 
     def _slots(self, number: int) -> array:
         """The slots of a sum of columns, as numbers."""

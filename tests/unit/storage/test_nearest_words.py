@@ -76,6 +76,22 @@ def test_the_rounding_alone_keeps_every_word_within_for_a_vector_without_residua
         assert set(np.flatnonzero(cosines >= threshold).tolist()) <= found, row
 
 
+def test_a_first_call_finds_what_later_calls_find(tmp_path: Path) -> None:
+    """A process's first call makes each direction's int where the last one was; later
+    calls keep them: the same candidates either way."""
+    files = model_files.load(tmp_path, SALT)
+    packed = nearest_words.derive(files.table, files.derived.vocabulary_ids, "test")
+    model = semantic.model_of(files, tmp_path)
+    words = ["netrc", "argv", "colorterm", "delete", "retry", "hooks", "multipart", "qzx"]
+    units = [[number / vector.length for number in vector.numbers]
+             for vector in model.vectors(words) if vector is not None]
+    firsts = [nearest_words.PackedVocabulary(packed).candidates(unit, 0.3) for unit in units]
+    kept = nearest_words.PackedVocabulary(packed)
+    later = [kept.candidates(unit, 0.3) for unit in units]
+    assert later == [kept.candidates(unit, 0.3) for unit in units] == firsts
+    assert sum(map(len, firsts)) > 50
+
+
 def the_packed_file(cache: Path) -> Path:
     (path,) = (cache / "model").glob("*-vocabulary.bin")
     return path
