@@ -48,11 +48,14 @@ class MergeTable(Protocol):
     def get(self, key: int, /) -> int | None: ...
 
 
-class PackedMerges:
+class PackedMerges(dict[int, "int | None"]):
     """The merges kept as two arrays, `pair_key`s sorted and their `merge_value`s, read
-    into a dict one left token at a time, when a word first has that token on the left of
-    a pair. A dict of all 61,249 merges costs ~10 ms to build: more than all a question
-    encodes, which meets a few hundred left tokens.
+    into this dict one left token at a time, when a word first has that token on the left
+    of a pair; a pair without a merge is kept as None once met. A dict of all 61,249
+    merges costs ~10 ms to build: more than all a question encodes, which meets a few
+    hundred left tokens. Being the dict itself, not a method in front of it, `Encoder`
+    looks a pair up with no Python call but for a pair not met before (~1 µs a lookup, a
+    few thousand a question).
 
     Args:
         keys: The merges' `pair_key`s, ascending.
@@ -60,21 +63,33 @@ class PackedMerges:
     """
 
     def __init__(self, keys: Sequence[int], values: Sequence[int]) -> None:
+        super().__init__()
         if len(keys) != len(values):
             raise ValueError(f"{len(keys)} merge keys but {len(values)} values")
         self._keys = keys
         self._values = values
-        self._read: dict[int, dict[int, int]] = {}  # left token → its merges
+        self._read: set[int] = set()  # the left tokens whose merges are in the dict
 
-    def get(self, key: int, /) -> int | None:
-        """The merge value of a pair key, None when the pair has no merge."""
+    def __missing__(self, key: int) -> int | None:
         left = key >> PAIR_SHIFT
-        merges = self._read.get(left)
-        if merges is None:
+        if left not in self._read:
+            if len(self) > PAIRS_KEPT:  # a long-lived process meets ever more pairs
+                self.clear()
+                self._read.clear()
+            self._read.add(left)
             start = bisect_left(self._keys, left << PAIR_SHIFT)
             end = bisect_left(self._keys, (left + 1) << PAIR_SHIFT, start)
-            merges = self._read[left] = dict(zip(self._keys[start:end], self._values[start:end]))
-        return merges.get(key)
+            self.update(zip(self._keys[start:end], self._values[start:end]))
+        merge = self[key] = dict.get(self, key)
+        return merge
+
+    def get(self, key: int, default: int | None = None, /) -> int | None:  # type: ignore[override]
+        """The merge value of a pair key, None when the pair has no merge."""
+        return self[key]
+
+
+#: Pairs `PackedMerges` keeps before it starts over.
+PAIRS_KEPT = 200_000
 
 
 class WordTable(Protocol):
@@ -153,10 +168,12 @@ class Encoder:
             else:
                 symbols.append(token)
         merges = self._merges
+        # `PackedMerges` answers `[]` itself, with no Python call for a pair met before.
+        merge_of = merges.__getitem__ if isinstance(merges, PackedMerges) else merges.get
         while len(symbols) > 1:
             first, at = -1, 0
             for position in range(len(symbols) - 1):
-                merge = merges.get(symbols[position] << PAIR_SHIFT | symbols[position + 1])
+                merge = merge_of(symbols[position] << PAIR_SHIFT | symbols[position + 1])
                 if merge is not None and (first < 0 or merge < first):
                     first, at = merge, position
             if first < 0:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
-from symfind.storage import model_files
+from symfind.storage import bpe, model_files
 from symfind.storage.bpe import Encoder, SortedWords, merge_value, pair_key
 from symfind.storage.compounds import read_word_list
 from symfind.storage.words import split_text
@@ -47,6 +47,17 @@ def test_words_encode_as_the_models_tokenizer_encodes_them(tokenizer: Tokenizer,
     words = words_to_check()
     encodings = tokenizer.encode_batch(words, add_special_tokens=False)
     expected = [encoding.ids for encoding in encodings]
+    assert [encoder.encode(word) for word in words] == expected
+
+
+def test_words_encode_alike_when_the_merges_read_start_over(
+        tokenizer: Tokenizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long-lived process's merges start over past `PAIRS_KEPT` pairs met: the words
+    still encode as the tokenizer encodes them."""
+    monkeypatch.setattr(bpe, "PAIRS_KEPT", 50)
+    encoder = model_files.load(tmp_path, "salt\n").encoder
+    words = words_to_check()[:3000]
+    expected = [encoding.ids for encoding in tokenizer.encode_batch(words, add_special_tokens=False)]
     assert [encoder.encode(word) for word in words] == expected
 
 
