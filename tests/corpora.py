@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+#: What the tests fetch is kept here, between runs (never symfind's own cache).
+TEST_CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "symfind-tests"
 #: `.ci/run` fetches into this (`python3 -m bench.corpora … --into TEST_CORPORA_DIR …`).
-TEST_CORPORA_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
-    "symfind-tests/corpora")
+TEST_CORPORA_DIR = TEST_CACHE_DIR / "corpora"
