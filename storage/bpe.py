@@ -82,7 +82,7 @@ class PackedMerges(dict[int, "int | None"]):
 
 
 #: Pairs `PackedMerges` keeps before it starts over.
-PAIRS_KEPT = 200_000
+PAIRS_KEPT = 65_536  # ~6 MB at most
 
 
 class WordTable(Protocol):

@@ -177,7 +177,7 @@ def _words_only(text: str) -> bool:
 #: so words, and analysing each whole text cost a question from the command line ~10 ms
 #: more than looking each word up here.
 _STEMS: dict[str, str | None] = {}
-STEMS_KEPT = 65_536
+STEMS_KEPT = 32_768  # ~5 MB at most
 
 
 def _text_terms(text: str) -> tuple[dict[str, int], int]:
