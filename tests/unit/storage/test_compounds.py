@@ -47,7 +47,7 @@ def test_a_damaged_cached_word_list_is_made_again_never_used(damage: str) -> Non
     fresh = word_table()  # made now, in this test's own cache directory
     (path,) = (cache_dir() / "words").iterdir()
     intact = path.read_bytes()
-    if damage == "flipped byte in the head":  # a rank of a short word
+    if damage == "flipped byte in the head":  # within the part its digest covers
         data = bytearray(intact)
         data[300] ^= 0x01
         path.write_bytes(bytes(data))
