@@ -19,6 +19,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import mmap
+import sys
+from array import array
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +60,12 @@ def read_made_from(path: Path, decoder: msgspec.msgpack.Decoder[Any], source: st
     """The cached file at `path` decoded (a msgspec Struct with a `source` field) when it
     is intact, decodes, and was made from `source`; else None."""
     payload = read_intact(path)
-    if payload is None:
-        return None
+    return None if payload is None else _made_from(path, payload, decoder, source)
+
+
+def _made_from(path: Path, payload: memoryview | bytes, decoder: msgspec.msgpack.Decoder[Any],
+               source: str) -> Any:
+    """An intact payload decoded, when it decodes and was made from `source`; else None."""
     try:
         made = decoder.decode(payload)
     except (msgspec.DecodeError, msgspec.ValidationError):
@@ -83,14 +90,19 @@ def read_made_from_with_tail(path: Path, decoder: msgspec.msgpack.Decoder[Any], 
             or hashlib.sha256(payload).digest() != head[:DIGEST_BYTES]):
         logger.warning("%s is damaged: deriving it again", path)
         return None
-    try:
-        made = decoder.decode(payload)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        logger.warning("%s does not decode: deriving it again", path)
-        return None
-    if made.source != source:
-        return None
-    return made, memoryview(mapped)[DIGEST_BYTES + LENGTH_BYTES + length:]
+    made = _made_from(path, payload, decoder, source)
+    tail = memoryview(mapped)[DIGEST_BYTES + LENGTH_BYTES + length:]
+    return None if made is None else (made, tail)
+
+
+def little_endian(packed: bytes | memoryview, typecode: str) -> Sequence[Any]:
+    """Numbers a cached file holds little-endian (an `array` typecode: `I`, `Q`, `d`), as a
+    view of its bytes where they are the machine's own, else as a swapped copy."""
+    if sys.byteorder == "little":
+        return memoryview(packed).cast(typecode)
+    numbers = array(typecode, bytes(packed))
+    numbers.byteswap()
+    return numbers
 
 
 def write_intact_with_tail(path: Path, payload: bytes, tail: bytes | memoryview) -> None:

@@ -112,7 +112,9 @@ class Ranks:
         self.longest = table.longest
         self._short = table.short
         self._prefixes = table.prefixes
-        self._ends, self._checks = _unsigned_32(table.ends), _unsigned_32(table.checks)
+        from symfind.storage.cache_files import little_endian  # as `word_table`'s import
+
+        self._ends, self._checks = little_endian(table.ends, "I"), little_endian(table.checks, "I")
         self._groups = listed.groups
         self._texts: dict[str, str] = {}  # group → its text, once looked in
         self._read: dict[str, dict[str, int]] = {}
@@ -156,14 +158,6 @@ class Ranks:
             return self._text(prefix)
         text = self._texts[prefix] = str(data, "utf-8")
         return text
-
-
-def _unsigned_32(packed: memoryview) -> array:
-    numbers = array("I")
-    numbers.frombytes(packed)
-    if sys.byteorder == "big":
-        numbers.byteswap()
-    return numbers
 
 
 def _packed_32(numbers: Iterable[int]) -> memoryview:

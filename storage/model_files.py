@@ -44,7 +44,7 @@ import msgspec
 
 from symfind.storage.bpe import (WORD_START, Encoder, PackedMerges, SortedWords, merge_value,
                                  pair_key)
-from symfind.storage.cache_files import key_of, read_made_from, write_intact
+from symfind.storage.cache_files import key_of, little_endian, read_made_from, write_intact
 from symfind.storage.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -231,25 +231,15 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
             write_derived(path, derived)
         except OSError as exc:  # a read-only cache: this process keeps its own
             logger.info("the question model's tables stay in memory: %s", exc)
-    merges = PackedMerges(_unsigned_64(derived.merge_keys), _unsigned_64(derived.merge_values))
+    merges = PackedMerges(little_endian(derived.merge_keys, "Q"),
+                          little_endian(derived.merge_values, "Q"))
     encoder = Encoder(derived.characters, derived.byte_ids, merges,
                       SortedWords(derived.whole_words, derived.whole_word_ids))
     return ModelFiles(table, encoder, derived)
 
 
-def _unsigned_64(packed: bytes | memoryview) -> Sequence[int]:
-    """Little-endian unsigned 64-bit integers (`Derived.merge_keys`) as a sequence: a
-    view of the cached file's bytes where they are the machine's own (no copy)."""
-    if sys.byteorder == "little":
-        return memoryview(packed).cast("Q")
-    numbers = array("Q", bytes(packed))
-    if sys.byteorder == "big":
-        numbers.byteswap()
-    return numbers
-
-
 def _packed_64(numbers: Sequence[int]) -> bytes:
-    """`_unsigned_64`'s inverse."""
+    """Numbers as `cache_files.little_endian` reads them back."""
     packed = array("Q", numbers)
     if sys.byteorder == "big":
         packed.byteswap()

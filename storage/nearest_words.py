@@ -41,7 +41,7 @@ from pathlib import Path
 
 import msgspec
 
-from symfind.storage.cache_files import key_of, read_made_from, write_intact
+from symfind.storage.cache_files import key_of, little_endian, read_made_from, write_intact
 from symfind.storage.model_files import MODEL_NAME, TokenTable
 
 logger = logging.getLogger(__name__)
@@ -91,25 +91,17 @@ class Packed(msgspec.Struct, frozen=True, kw_only=True):
 _DECODER = msgspec.msgpack.Decoder(Packed)
 
 
-def _float64s(packed: memoryview) -> array:
-    numbers = array("d")
-    numbers.frombytes(packed)
-    if sys.byteorder == "big":  # numpy wrote them little-endian
-        numbers.byteswap()
-    return numbers
-
-
 class PackedVocabulary:
     """The vocabulary's unit vectors, packed (see the module)."""
 
     def __init__(self, packed: Packed) -> None:
         self.words, self.scale, self.error = packed.words, packed.scale, packed.error
         size = packed.words
-        directions = _float64s(packed.directions)
+        directions = little_endian(packed.directions, "d")
         dims = len(directions) // (len(packed.columns) // size)
         self._directions = [tuple(directions[start:start + dims])
                             for start in range(0, len(directions), dims)]
-        self._residuals = _float64s(packed.residuals)
+        self._residuals = little_endian(packed.residuals, "d")
         self._largest_residual = max(self._residuals, default=0.0)
         self._bias = int.from_bytes(BIAS.to_bytes(SLOT_BYTES, "little") * size, "little")
         self._bytes = packed.columns
