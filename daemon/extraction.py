@@ -12,6 +12,7 @@ import errno
 import logging
 import os
 import stat
+import threading
 import time
 
 import msgspec
@@ -35,6 +36,9 @@ _BINARY_SNIFF_BYTES = 8192
 # File times come from a clock that ticks every few milliseconds (the kernel's coarse
 # clock: 4 ms at HZ=250, 10 ms at HZ=100); generously more than a tick.
 RACY_WINDOW_NS = 100_000_000
+#: `extract_file` keeps one parser and one query cursor per language for the process: in
+#: the daemon a batch and the file read ahead for it (`daemon.prefetch`) take turns.
+_EXTRACTING = threading.Lock()
 
 
 class SkipReason(enum.StrEnum):
@@ -124,7 +128,8 @@ def process_file(
     if _is_minified(data, options.max_line_chars):
         return FileOutcome(path=path, skip_reason=SkipReason.MINIFIED)
     try:
-        extraction = extract_file(path, data, deadline_s=options.parse_deadline_s)
+        with _EXTRACTING:
+            extraction = extract_file(path, data, deadline_s=options.parse_deadline_s)
     except ParseTimeout:
         return FileOutcome(path=path, skip_reason=SkipReason.PARSE_TIMEOUT)
     except UnsupportedLanguage:

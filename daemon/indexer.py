@@ -197,10 +197,12 @@ def sync_repository(
 
 
 def apply_changes(
-    writer: IndexWriter, config: Config, rules: IgnoreRules, paths: Iterable[str]
+    writer: IndexWriter, config: Config, rules: IgnoreRules, paths: Iterable[str],
+    ready: Callable[[str, str | None], FileOutcome | None] | None = None,
 ) -> int:
     """Re-check the given repo-relative paths (files that changed, appeared or vanished);
-    many of them are extracted in worker processes, as a full sync would.
+    many of them are extracted in worker processes, as a full sync would, and a few may
+    have been read ahead (`ready`: see `workers.outcomes`).
 
     Returns the number of paths staged; the caller commits.
 
@@ -222,7 +224,7 @@ def apply_changes(
         elif key in writer.files or key in writer.skipped:
             writer.delete_file(key)
             staged += 1
-    with contextlib.closing(outcomes(config, candidates, writer.files)) as flow:
+    with contextlib.closing(outcomes(config, candidates, writer.files, ready)) as flow:
         for outcome in flow:
             known = outcome.path in writer.files or outcome.path in writer.skipped
             if outcome.skip_reason is SkipReason.VANISHED and not known:

@@ -9,7 +9,9 @@ per job.
 - `Rechecks` (`daemon.rechecks`): the whole tree re-checked at start (`catch_up`), after
   the root was replaced (`resync`) and for a client's `symfind index`/`reindex`
   (`index_for_client`);
-- `BatchApplier` (`daemon.batches`): the watcher's batches (`on_batch`);
+- `BatchApplier` (`daemon.batches`): the watcher's batches (`on_batch`), whose files
+  `Prefetch` (`daemon.prefetch`) extracts while they wait out the debouncer's quiet
+  (`prefetch.changed`, called by the watcher);
 - `SearchGate` (`daemon.search_gate`): searches (`search`);
 - `Activity` (`daemon.activity`): what the daemon is doing and has survived, its status
   and `status.json`.
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from symfind.daemon.activity import Activity
 from symfind.daemon.batches import BatchApplier
 from symfind.daemon.config import Config
+from symfind.daemon.prefetch import Prefetch
 from symfind.daemon.protocol import IndexReport
 from symfind.daemon.rechecks import Rechecks
 from symfind.daemon.repair import RepairingIndexer
@@ -62,7 +65,9 @@ class IndexKeeper:
         slot = WriterSlot(config)
         activity = Activity(config, index_counts=slot.index_counts, watch_mode=watch_mode,
                             waiting=waiting)
-        indexer = RepairingIndexer(slot, activity)
+        self.prefetch = Prefetch(str(config.repo), config.options, slot.digest_of,
+                                 writing=lambda: slot.writer is not None)
+        indexer = RepairingIndexer(slot, activity, self.prefetch)
         searches = SearchGate(config.index_dir, activity, damaged=indexer.damaged,
                               request_resync=request_resync)
         self._activity = activity

@@ -25,6 +25,7 @@ from symfind.daemon.indexer import (
     apply_changes,
     sync_repository,
 )
+from symfind.daemon.prefetch import Prefetch
 from symfind.daemon.protocol import IndexReport
 from symfind.daemon.walk import IgnoreRules, walk_repository
 from symfind.daemon.writer_slot import WriterSlot
@@ -50,9 +51,11 @@ class RepairingIndexer:
     """Re-checks and batches applied through `slot` (its lock held by the caller), their
     failures recorded in `activity`."""
 
-    def __init__(self, slot: WriterSlot, activity: Activity) -> None:
+    def __init__(self, slot: WriterSlot, activity: Activity,
+                 prefetch: Prefetch | None = None) -> None:
         self.slot = slot
         self._activity = activity
+        self._prefetch = prefetch  # the files of a batch read ahead while it waited
         # Set when a search found the index's files damaged: the next re-check rebuilds it.
         self.damaged = threading.Event()
 
@@ -119,14 +122,21 @@ class RepairingIndexer:
         """Re-check `paths` and commit them; False when that failed: the writer is
         dropped then, for a `sync_all` to reopen it."""
 
+        prefetch = self._prefetch
+        reported = prefetch.mark() if prefetch is not None else 0
+
         def apply_and_commit() -> None:
             writer = self.slot.writer
             assert writer is not None
-            apply_changes(writer, self.slot.config, rules, paths)
+            apply_changes(writer, self.slot.config, rules, paths,
+                          prefetch.take if prefetch is not None else None)
             if writer.staged:
                 writer.commit()
 
-        if self.guarded("indexing a batch", apply_and_commit):
+        applied = self.guarded("indexing a batch", apply_and_commit)
+        if prefetch is not None:
+            prefetch.forget_through(reported)
+        if applied:
             self._activity.failing = 0
             return True
         self.slot.drop(self.guarded)

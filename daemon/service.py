@@ -208,6 +208,7 @@ class Daemon:
         self.keeper.write_status()
         if self._watcher is not None:
             self._step("stop watching", self._watcher.stop)  # the current batch finishes
+        self._step("stop reading ahead", self.keeper.prefetch.close)
         self._step("close the socket", self._listener.close)
         logger.info("stopping: socket closed, committing %d pending changes",
                     self.keeper.status().pending)
@@ -250,7 +251,7 @@ class Daemon:
         watcher = RepositoryWatcher(
             self.config.repo, self.keeper.on_batch,
             polling=self.config.watch == WatchMode.POLLING, on_root_event=self._on_root_event,
-            on_waiting=self.keeper.status_file.request,
+            on_waiting=self.keeper.status_file.request, on_change=self.keeper.prefetch.changed,
         )
         watcher.start()
         return watcher

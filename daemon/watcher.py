@@ -122,11 +122,13 @@ _Item = Change | _Resync | None
 
 class _Enqueue(FileSystemEventHandler):
     def __init__(
-        self, root: Path, changes: queue.SimpleQueue[_Item], on_root_event: Callable[[], None]
+        self, root: Path, changes: queue.SimpleQueue[_Item], on_root_event: Callable[[], None],
+        on_change: Callable[[str], None],
     ) -> None:
         self._root = str(root)
         self._changes = changes
         self._on_root_event = on_root_event
+        self._on_change = on_change
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.is_directory and event.event_type == "modified":
@@ -144,6 +146,8 @@ class _Enqueue(FileSystemEventHandler):
             relative = os.path.relpath(path, self._root).replace(os.sep, "/")
             # Churn where the index never looks (`.git/`, `node_modules/`) stops here.
             if judge_path(relative, is_dir=event.is_directory).relevance is not Relevance.NEVER:
+                if not event.is_directory:  # told before the debouncer can hand it over
+                    self._on_change(relative)
                 self._changes.put(Change(path, event.is_directory))
 
 
@@ -252,6 +256,7 @@ class RepositoryWatcher:
         poll_interval_s: float = POLL_INTERVAL_S,
         on_root_event: Callable[[], None] = lambda: None,
         on_waiting: Callable[[], None] = lambda: None,
+        on_change: Callable[[str], None] = lambda path: None,
     ) -> None:
         self._root = root
         # Called when changes start waiting for a batch, and now and then while a burst
@@ -267,7 +272,9 @@ class RepositoryWatcher:
         self._poll_interval_s = poll_interval_s
         self._force_polling = polling
         self._changes: queue.SimpleQueue[_Item] = queue.SimpleQueue()
-        self._handler = _Enqueue(root, self._changes, on_root_event)
+        # Told each changed file's path (repository-relative) as its event comes, from
+        # watchdog's thread (`daemon.prefetch` reads it ahead).
+        self._handler = _Enqueue(root, self._changes, on_root_event, on_change)
         self._observer: BaseObserver | None = None
         self._overflow = _OverflowSignal(lambda: self.request_resync("inotify queue overflowed"))
         self._thread = threading.Thread(target=self._debounce, name="symfind-debounce", daemon=True)

@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext
@@ -134,10 +134,13 @@ def _result(worker: _Worker, workers: list[_Worker]) -> bytes:
 
 
 def outcomes(
-    config: Config, paths: list[str], previous: dict[str, FileState]
+    config: Config, paths: list[str], previous: dict[str, FileState],
+    ready: Callable[[str, str | None], FileOutcome | None] | None = None,
 ) -> Generator[FileOutcome, None, None]:
     """Process `paths` (their previous states in `previous`), outcomes in the order of
     `paths`: in this process for few files or `workers=1`, else in worker processes.
+    In this process, `ready(path, digest)` may have the outcome already (the daemon's
+    `Prefetch.take`: the file read ahead while its batch waited).
 
     Raises:
         ExtractionWorkerDied: A worker died; every worker is gone when this is raised.
@@ -150,7 +153,9 @@ def outcomes(
 
     if config.workers <= 1 or len(paths) < PARALLEL_FROM_FILES:
         for path in paths:
-            yield process_file(root, path, config.options, digest_of(path))
+            digest = digest_of(path)
+            taken = ready(path, digest) if ready is not None else None
+            yield taken or process_file(root, path, config.options, digest)
         return
     chunks = [paths[i : i + TASK_FILES] for i in range(0, len(paths), TASK_FILES)]
     for start in range(0, len(chunks), TASKS_PER_POOL):

@@ -92,6 +92,12 @@ class WriterSlot:
         """
         self.writer = self._open_writer(fresh=fresh)
 
+    def digest_of(self, path: str) -> str | None:
+        """The digest the writer holds for a file (None: none, or no writer open)."""
+        writer = self.writer
+        state = writer.files.get(path) if writer is not None else None
+        return state.digest if state is not None else None
+
     def known_below(self, prefix: str) -> list[str]:
         """The paths the index holds (indexed or skipped) that start with `prefix`."""
         writer = self.writer
