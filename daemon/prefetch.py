@@ -17,7 +17,7 @@ again, as a write during a batch's own extraction always was.
 Only a few files at a time are read ahead (`MAX_TRACKED`): a burst of thousands (a
 `git checkout`) is extracted by the batch, in worker processes.
 
-Imports: `daemon.extraction`, `daemon.config`.
+Imports: `daemon` modules.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from symfind.daemon.extraction import FileOutcome, process_file
@@ -35,6 +36,9 @@ logger = logging.getLogger(__name__)
 #: Paths tracked at once (reported and not yet taken): beyond it, a burst's files are
 #: left to the batch.
 MAX_TRACKED = 8
+#: A save is several events (a write, a close; an editor's rename): a file is read once
+#: none has come for it for this long, not once per event.
+SETTLE_S = 0.002
 #: How long `take` waits for a file's extraction under way (a file that slow is past
 #: `IndexOptions.parse_deadline_s` anyway): then the batch extracts it itself.
 TAKE_WAIT_S = 30.0
@@ -57,6 +61,7 @@ class Prefetch:
         self._changed = threading.Condition()
         self._event = 0
         self._latest: dict[str, int] = {}  # path → the number of its last event
+        self._reported_at: dict[str, float] = {}  # path → when its last event came
         self._waiting: collections.deque[str] = collections.deque()
         self._running = ""
         # path → (the event it was read after, the digest it was compared with, outcome)
@@ -71,6 +76,7 @@ class Prefetch:
                 return
             self._event += 1
             self._latest[path] = self._event
+            self._reported_at[path] = time.monotonic()
             if path not in self._waiting:
                 self._waiting.append(path)
             if self._thread is None:
@@ -86,12 +92,15 @@ class Prefetch:
             latest = self._latest.get(path)
             if latest is None:
                 return None
+            thread = self._thread
             self._changed.wait_for(
-                lambda: self._closed or (path not in self._waiting and self._running != path),
+                lambda: self._closed or (path not in self._waiting and self._running != path)
+                or thread is None or not thread.is_alive(),
                 timeout=TAKE_WAIT_S)
             ready = self._ready.pop(path, None)
             if self._latest.get(path) == latest:
                 del self._latest[path]
+                del self._reported_at[path]
             if ready is None or ready[0] != latest or ready[1] != digest:
                 return None
             return ready[2]
@@ -108,6 +117,7 @@ class Prefetch:
         with self._changed:
             for path in [path for path, event in self._latest.items() if event <= mark]:
                 del self._latest[path]
+                del self._reported_at[path]
                 self._ready.pop(path, None)
 
     def close(self) -> None:
@@ -116,6 +126,7 @@ class Prefetch:
             self._closed = True
             self._waiting.clear()
             self._latest.clear()
+            self._reported_at.clear()
             self._ready.clear()
             self._changed.notify_all()
 
@@ -125,7 +136,13 @@ class Prefetch:
                 self._changed.wait_for(lambda: self._closed or bool(self._waiting))
                 if self._closed:
                     return
-                path = self._waiting.popleft()
+                path = self._waiting[0]
+                while not self._closed and path in self._reported_at and (
+                        left := self._reported_at[path] + SETTLE_S - time.monotonic()) > 0:
+                    self._changed.wait(left)
+                if self._closed:
+                    return
+                self._waiting.popleft()
                 event = self._latest.get(path)
                 self._running = path
             outcome: FileOutcome | None = None
