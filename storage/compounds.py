@@ -116,7 +116,7 @@ class Ranks:
 
         self._ends, self._checks = little_endian(table.ends, "I"), little_endian(table.checks, "I")
         self._groups = listed.groups
-        self._texts: dict[str, str] = {}  # group → its text, once looked in
+        self._texts: dict[str, str] = {}  # group → its text, once looked in ("": none)
         self._read: dict[str, dict[str, int]] = {}
         self._looked: dict[str, int] = {}  # group → how often looked in (not yet a dict)
 
@@ -145,10 +145,15 @@ class Ranks:
     def _text(self, prefix: str) -> str | None:
         """The group of the words starting with `prefix`, None when none does."""
         text = self._texts.get(prefix)
-        if text is not None or "|" in prefix:
-            return text
+        if text is not None:
+            return text or None  # "": no word starts with it, found once
+        if "|" in prefix:
+            return None
+        # A split looks up every piece of its word: most prefixes start no word, and
+        # finding that out scans the whole head, so the answer is kept too.
         at = self._prefixes.find(f"|{prefix}|")
         if at < 0:
+            self._texts[prefix] = ""
             return None
         number = at // (PREFIX_LETTERS + 1)
         data = self._groups[self._ends[number - 1] if number else 0:self._ends[number]]
