@@ -31,8 +31,10 @@ def start_warm_up(source: IndexSource, work_lock: threading.Lock) -> None:
 
 
 def warm_up(source: IndexSource, work_lock: threading.Lock) -> None:
-    """Open `source` for searching and load what extracting its files needs, parsing only
-    under `work_lock` (held by whatever parses files in this process: `WriterSlot.lock`).
+    """Open `source` for searching and load what extracting its files needs, loading only
+    under `work_lock` (`WriterSlot.lock`, held by a batch or a re-check while it extracts;
+    a file read ahead, `daemon.prefetch`, may be parsed meanwhile: loading a grammar
+    makes its own parser and query and touches none in use).
     A failure is logged and left for the search or save that meets it again to report."""
     try:
         with source.reader():
