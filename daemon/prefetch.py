@@ -37,7 +37,8 @@ logger = logging.getLogger(__name__)
 #: left to the batch.
 MAX_TRACKED = 8
 #: A save is several events (a write, a close; an editor's rename): a file is read once
-#: none has come for it for this long, not once per event.
+#: none has come for it for this long, not once per event, or at once after an event
+#: that ends a write (`changed(..., final=True)`: a close after writing, a rename).
 SETTLE_S = 0.002
 #: How long `take` waits for a file's extraction under way (a file that slow is past
 #: `IndexOptions.parse_deadline_s` anyway): then the batch extracts it itself.
@@ -69,14 +70,15 @@ class Prefetch:
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def changed(self, path: str) -> None:
-        """A file (repository-relative) was reported changed: read it ahead."""
+    def changed(self, path: str, final: bool = False) -> None:
+        """A file (repository-relative) was reported changed: read it ahead, once its
+        events settle, or at once when this one ends a write (`final`)."""
         with self._changed:
             if self._closed or (path not in self._latest and len(self._latest) >= MAX_TRACKED):
                 return
             self._event += 1
             self._latest[path] = self._event
-            self._reported_at[path] = time.monotonic()
+            self._reported_at[path] = -SETTLE_S if final else time.monotonic()
             if path not in self._waiting:
                 self._waiting.append(path)
             if self._thread is None:

@@ -75,6 +75,9 @@ _EVENT_FILTER: list[type[FileSystemEvent]] = [
     FileCreatedEvent, FileModifiedEvent, FileAttribEvent, FileClosedEvent, FileDeletedEvent,
     FileMovedEvent, DirCreatedEvent, DirAttribEvent, DirDeletedEvent, DirMovedEvent,
 ]
+# Events after which a file is written (`Prefetch.changed`'s `final`): closed after
+# writing, moved into place (an editor's rename), deleted.
+_WRITE_ENDS = frozenset({"closed", "moved", "deleted"})
 # What to raise when inotify refuses to start, by errno.
 _INOTIFY_SYSCTLS = {
     errno.ENOSPC: "fs.inotify.max_user_watches",
@@ -123,7 +126,7 @@ _Item = Change | _Resync | None
 class _Enqueue(FileSystemEventHandler):
     def __init__(
         self, root: Path, changes: queue.SimpleQueue[_Item], on_root_event: Callable[[], None],
-        on_change: Callable[[str], None],
+        on_change: Callable[[str, bool], None],
     ) -> None:
         self._root = str(root)
         self._changes = changes
@@ -147,7 +150,7 @@ class _Enqueue(FileSystemEventHandler):
             # Churn where the index never looks (`.git/`, `node_modules/`) stops here.
             if judge_path(relative, is_dir=event.is_directory).relevance is not Relevance.NEVER:
                 if not event.is_directory:  # told before the debouncer can hand it over
-                    self._on_change(relative)
+                    self._on_change(relative, event.event_type in _WRITE_ENDS)
                 self._changes.put(Change(path, event.is_directory))
 
 
@@ -256,7 +259,7 @@ class RepositoryWatcher:
         poll_interval_s: float = POLL_INTERVAL_S,
         on_root_event: Callable[[], None] = lambda: None,
         on_waiting: Callable[[], None] = lambda: None,
-        on_change: Callable[[str], None] = lambda path: None,
+        on_change: Callable[[str, bool], None] = lambda path, final: None,
     ) -> None:
         self._root = root
         # Called when changes start waiting for a batch, and now and then while a burst
@@ -272,8 +275,9 @@ class RepositoryWatcher:
         self._poll_interval_s = poll_interval_s
         self._force_polling = polling
         self._changes: queue.SimpleQueue[_Item] = queue.SimpleQueue()
-        # Told each changed file's path (repository-relative) as its event comes, from
-        # watchdog's thread (`daemon.prefetch` reads it ahead).
+        # Told each changed file's path (repository-relative) as its event comes, and
+        # whether that event ends a write, from watchdog's thread (`daemon.prefetch`
+        # reads the file ahead).
         self._handler = _Enqueue(root, self._changes, on_root_event, on_change)
         self._observer: BaseObserver | None = None
         self._overflow = _OverflowSignal(lambda: self.request_resync("inotify queue overflowed"))

@@ -64,9 +64,11 @@ def prefetch(tmp_path: Path) -> Iterator[Prefetch]:
     ahead.close()
 
 
-def test_a_file_read_ahead_is_what_extracting_it_now_gives(tmp_path: Path, prefetch: Prefetch) -> None:
+@pytest.mark.parametrize("final", [False, True], ids=["a write", "a close after writing"])
+def test_a_file_read_ahead_is_what_extracting_it_now_gives(tmp_path: Path, prefetch: Prefetch,
+                                                           final: bool) -> None:
     (tmp_path / "app.py").write_text(module(1), encoding="utf-8")
-    prefetch.changed("app.py")
+    prefetch.changed("app.py", final)
     assert taken(prefetch, "app.py") == read_now(tmp_path, "app.py")
     assert prefetch.take("app.py", None) is None  # taken once: the next batch reads it
 
