@@ -150,7 +150,10 @@ class _Enqueue(FileSystemEventHandler):
             # Churn where the index never looks (`.git/`, `node_modules/`) stops here.
             if judge_path(relative, is_dir=event.is_directory).relevance is not Relevance.NEVER:
                 if not event.is_directory:  # told before the debouncer can hand it over
-                    self._on_change(relative, event.event_type in _WRITE_ENDS)
+                    try:
+                        self._on_change(relative, event.event_type in _WRITE_ENDS)
+                    except Exception:  # reading ahead only saves time: the change must go on
+                        logger.exception("reading %s ahead failed", relative)
                 self._changes.put(Change(path, event.is_directory))
 
 

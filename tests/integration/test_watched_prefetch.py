@@ -54,3 +54,25 @@ def test_a_saved_file_is_read_ahead_and_taken_by_its_batch(tmp_path: Path) -> No
     assert {path for path, _ in told} == {"client.py"}
     if watcher.mode != "polling":  # a snapshot's diff knows no close: inotify's events do
         assert ("client.py", True) in told  # the close after writing ends the write
+
+
+def test_a_failure_to_read_ahead_loses_no_change(tmp_path: Path) -> None:
+    root = tmp_path.resolve()
+    batches: list[list[str]] = []
+    handed = threading.Event()
+
+    def on_change(path: str, final: bool) -> None:
+        raise RuntimeError("reading ahead broke")
+
+    def on_batch(batch: Batch) -> None:
+        batches.append(sorted({change.path for change in batch.changes}))
+        handed.set()
+
+    watcher = RepositoryWatcher(root, on_batch, on_change=on_change)
+    watcher.start()
+    try:
+        (root / "client.py").write_text("def retry_upload():\n    pass\n", encoding="utf-8")
+        assert handed.wait(DEADLINE_S)
+    finally:
+        watcher.stop()
+    assert batches[0] == [str(root / "client.py")]
