@@ -28,8 +28,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from symfind.daemon.extraction import FileOutcome, process_file
 from symfind.daemon.config import IndexOptions
+from symfind.daemon.extraction import FileOutcome, process_file
 
 logger = logging.getLogger(__name__)
 
