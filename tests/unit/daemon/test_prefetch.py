@@ -32,8 +32,8 @@ def encoded(outcome: FileOutcome | None) -> bytes:
 
 
 def read_now(root: Path, path: str, digest: str | None = None) -> bytes:
-    """What the batch would get by extracting the file itself (the state's ctime, which
-    records when it was read, left out)."""
+    """What the batch would get by extracting the file itself (the state's ctime left out:
+    kept or zeroed by how soon after the file's last change it was read)."""
     return encoded(without_read_time(process_file(str(root), path, OPTIONS, digest)))
 
 
@@ -124,7 +124,7 @@ def test_a_burst_is_left_to_the_batch_until_it_is_forgotten(tmp_path: Path,
     assert taken(prefetch, names[-1]) == read_now(tmp_path, names[-1])
 
 
-def test_an_unreadable_file_is_read_ahead_as_the_batch_would_read_it(tmp_path: Path,
+def test_a_vanished_file_is_read_ahead_as_the_batch_would_read_it(tmp_path: Path,
                                                                      prefetch: Prefetch) -> None:
     """A file gone by the time it is read: the outcome says so, as the batch's would."""
     prefetch.changed("gone.py")
