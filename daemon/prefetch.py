@@ -61,8 +61,8 @@ class Prefetch:
         self._writing = writing
         self._changed = threading.Condition()
         self._event = 0
-        self._latest: dict[str, int] = {}  # path → the number of its last event
-        self._reported_at: dict[str, float] = {}  # path → when its last event came
+        # path → the number of its last event, and when it came (-SETTLE_S: no settling)
+        self._latest: dict[str, tuple[int, float]] = {}
         self._waiting: collections.deque[str] = collections.deque()
         self._running = ""
         # path → (the event it was read after, the digest it was compared with, outcome)
@@ -77,8 +77,7 @@ class Prefetch:
             if self._closed or (path not in self._latest and len(self._latest) >= MAX_TRACKED):
                 return
             self._event += 1
-            self._latest[path] = self._event
-            self._reported_at[path] = -SETTLE_S if final else time.monotonic()
+            self._latest[path] = (self._event, -SETTLE_S if final else time.monotonic())
             if path not in self._waiting:
                 self._waiting.append(path)
             if self._thread is None:
@@ -91,7 +90,7 @@ class Prefetch:
         """The outcome of `path` read after its last event against `digest`, or None; the
         path is no longer tracked after this."""
         with self._changed:
-            latest = self._latest.get(path)
+            latest = self._last_event(path)
             if latest is None:
                 return None
             thread = self._thread
@@ -100,9 +99,8 @@ class Prefetch:
                 or thread is None or not thread.is_alive(),
                 timeout=TAKE_WAIT_S)
             ready = self._ready.pop(path, None)
-            if self._latest.get(path) == latest:
+            if self._last_event(path) == latest:
                 del self._latest[path]
-                del self._reported_at[path]
             if ready is None or ready[0] != latest or ready[1] != digest:
                 return None
             return ready[2]
@@ -117,9 +115,8 @@ class Prefetch:
         handed over after them has re-checked them, whether it took their outcome or
         not (a file the ignore rules leave out is never taken)."""
         with self._changed:
-            for path in [path for path, event in self._latest.items() if event <= mark]:
+            for path in [path for path, (event, _) in self._latest.items() if event <= mark]:
                 del self._latest[path]
-                del self._reported_at[path]
                 self._ready.pop(path, None)
 
     def close(self) -> None:
@@ -128,9 +125,13 @@ class Prefetch:
             self._closed = True
             self._waiting.clear()
             self._latest.clear()
-            self._reported_at.clear()
             self._ready.clear()
             self._changed.notify_all()
+
+    def _last_event(self, path: str) -> int | None:
+        """The number of `path`'s last event while it is tracked (the lock held)."""
+        tracked = self._latest.get(path)
+        return tracked[0] if tracked is not None else None
 
     def _work(self) -> None:
         while True:
@@ -139,13 +140,13 @@ class Prefetch:
                 if self._closed:
                     return
                 path = self._waiting[0]
-                while not self._closed and path in self._reported_at and (
-                        left := self._reported_at[path] + SETTLE_S - time.monotonic()) > 0:
+                while not self._closed and path in self._latest and (
+                        left := self._latest[path][1] + SETTLE_S - time.monotonic()) > 0:
                     self._changed.wait(left)
                 if self._closed:
                     return
                 self._waiting.popleft()
-                event = self._latest.get(path)
+                event = self._last_event(path)
                 self._running = path
             outcome: FileOutcome | None = None
             digest = None
@@ -157,6 +158,6 @@ class Prefetch:
                 logger.debug("reading %s ahead failed", path, exc_info=True)
             with self._changed:
                 self._running = ""
-                if outcome is not None and self._latest.get(path) == event:
+                if outcome is not None and self._last_event(path) == event:
                     self._ready[path] = (event, digest, outcome)  # type: ignore[arg-type]
                 self._changed.notify_all()

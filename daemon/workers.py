@@ -155,7 +155,8 @@ def outcomes(
         for path in paths:
             digest = digest_of(path)
             taken = ready(path, digest) if ready is not None else None
-            yield taken or process_file(root, path, config.options, digest)
+            yield taken if taken is not None else process_file(root, path, config.options,
+                                                               digest)
         return
     chunks = [paths[i : i + TASK_FILES] for i in range(0, len(paths), TASK_FILES)]
     for start in range(0, len(chunks), TASKS_PER_POOL):
