@@ -21,7 +21,7 @@ import logging
 import mmap
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,14 @@ def little_endian(packed: bytes | memoryview, typecode: str) -> Sequence[Any]:
     numbers = array(typecode, bytes(packed))
     numbers.byteswap()
     return numbers
+
+
+def packed_little_endian(numbers: Iterable[Any], typecode: str) -> memoryview:
+    """Numbers packed as `little_endian` reads them back (an `array` typecode)."""
+    packed = array(typecode, numbers)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return memoryview(packed.tobytes())
 
 
 def write_intact_with_tail(path: Path, payload: bytes, tail: bytes | memoryview) -> None:

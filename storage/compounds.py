@@ -33,11 +33,9 @@ import importlib.util
 import itertools
 import logging
 import math
-import sys
 import threading
 import zlib
-from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -165,13 +163,6 @@ class Ranks:
         return text
 
 
-def _packed_32(numbers: Iterable[int]) -> memoryview:
-    packed = array("I", numbers)
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return memoryview(packed.tobytes())
-
-
 _ranks: Ranks | None = None
 _ranks_lock = threading.Lock()
 
@@ -205,6 +196,8 @@ def list_digest(words: list[str]) -> str:
 
 def make_table(words: list[str], source: str) -> ListedWords:
     """The cached form of a word list."""
+    from symfind.storage.cache_files import packed_little_endian  # as `word_table`'s import
+
     # Of a word listed twice, wordninja keeps the later rank, as `dict` does here.
     ranks = dict(zip(words, range(1, len(words) + 1)))
     groups: dict[str, list[str]] = {}
@@ -218,8 +211,8 @@ def make_table(words: list[str], source: str) -> ListedWords:
     table = WordTable(source=source, digest=list_digest(words), size=len(words),
                       longest=max(map(len, words)), short=short,
                       prefixes=f"|{'|'.join(groups)}|",
-                      ends=_packed_32(itertools.accumulate(map(len, texts))),
-                      checks=_packed_32(map(zlib.crc32, texts)))
+                      ends=packed_little_endian(itertools.accumulate(map(len, texts)), "I"),
+                      checks=packed_little_endian(map(zlib.crc32, texts), "I"))
     return ListedWords(table, memoryview(b"".join(texts)))
 
 

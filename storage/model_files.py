@@ -34,8 +34,6 @@ import json
 import logging
 import mmap
 import struct
-import sys
-from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -44,7 +42,8 @@ import msgspec
 
 from symfind.storage.bpe import (WORD_START, Encoder, PackedMerges, SortedWords, merge_value,
                                  pair_key)
-from symfind.storage.cache_files import key_of, little_endian, read_made_from, write_intact
+from symfind.storage.cache_files import (key_of, little_endian, packed_little_endian,
+                                         read_made_from, write_intact)
 from symfind.storage.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -238,14 +237,6 @@ def load(cache_dir: Path, salt: str) -> ModelFiles:
     return ModelFiles(table, encoder, derived)
 
 
-def _packed_64(numbers: Sequence[int]) -> bytes:
-    """Numbers as `cache_files.little_endian` reads them back."""
-    packed = array("Q", numbers)
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tobytes()
-
-
 def read_derived(path: Path, source: str) -> Derived | None:
     """The derived file at `path` when it is intact and made from `source`, else None."""
     derived: Derived | None = read_made_from(path, _DECODER, source)
@@ -300,8 +291,8 @@ def derive(tokenizer: Path, table: TokenTable, source: str, salt: str) -> Derive
         vocabulary_ids=list(unique.values()),
         characters=characters,
         byte_ids=byte_ids,
-        merge_keys=_packed_64(sorted(found)),
-        merge_values=_packed_64([found[key] for key in sorted(found)]),
+        merge_keys=packed_little_endian(sorted(found), "Q"),
+        merge_values=packed_little_endian([found[key] for key in sorted(found)], "Q"),
         whole_words=[word for word, _ in whole_words],
         whole_word_ids=[index for _, index in whole_words],
     )
