@@ -95,8 +95,10 @@ def head_fields(record: SymbolHead) -> dict[str, Any]:
 
 # Not tracked by the garbage collector (`gc=False`): a record holds strings, numbers and
 # an enum, so it is never part of a cycle, and a searcher keeps tens of thousands, which
-# every full collection would walk.
-class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False):
+# every full collection would walk. Encoded as an array (`array_like`), not a map: the
+# index stores one per definition, and twelve field names in each made a fifth of the
+# stored records (tokio: 113 KB of a 2.39 MB index once LZ4-compressed).
+class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False, array_like=True):
     """One definition found in a source file: its `SymbolHead` fields, then these.
 
     Attributes:

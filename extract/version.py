@@ -29,7 +29,9 @@ History:
   file defines the function, else left as `NewBridge()` / `Command:Root()` for the
   query), a `range`'s elements, a type assertion (`c, ok := x.(*T)`), a package variable
   of another file (`=CommandLine`, for the query).
+- 7: a `Symbol` is encoded as an array of its fields, not a map (`array_like`): the same
+  records, smaller where the index stores them and where workers send them.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 6
+EXTRACTION_VERSION = 7

@@ -57,6 +57,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
    (`file_documents`): the same totals for ~50× fewer values counted and stored.
    `splits`: how the qualified name's words split where `text` splits them, so that a
    search scores a candidate's `text` without loading the word list and splitting again.
+12. `record` holds the Symbol as a msgpack array, its fields in order, not a map of
+   them by name (`Symbol` is `array_like`): the stored records ~13 % smaller once
+   compressed.
 """
 
 from __future__ import annotations

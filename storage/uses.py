@@ -106,19 +106,17 @@ def encode_uses(
     terms), in first-use order."""
     strings: dict[str, int] = {"": 0}
     intern = strings.setdefault
-    grouped: dict[str, list[int]] = {}  # by the name in NFC
-    as_written: dict[str, list[int]] = {}  # the same lists, by the name as written
+    rows: dict[str, list[tuple[int, ...]]] = {}  # by the name in NFC
+    as_written: dict[str, list[tuple[int, ...]]] = {}  # the same lists, by the name as written
     for occurrence in occurrences:  # in source order: each group's lines never go down
         group = as_written.get(occurrence.name)
         if group is None:
-            group = as_written[occurrence.name] = grouped.setdefault(_nfc(occurrence.name), [])
-        group += (occurrence.line, occurrence.column, _KIND_CODES[occurrence.kind],
-                  intern(occurrence.receiver, len(strings)),
-                  intern(occurrence.receiver_type, len(strings)),
-                  intern(occurrence.enclosing, len(strings)))
-    for group in grouped.values():
-        lines = group[::ENTRY_WIDTH]
-        group[::ENTRY_WIDTH] = [line - before for line, before in zip(lines, [0, *lines])]
+            group = as_written[occurrence.name] = rows.setdefault(_nfc(occurrence.name), [])
+        group.append((occurrence.line, occurrence.column, _KIND_CODES[occurrence.kind],
+                      intern(occurrence.receiver, len(strings)),
+                      intern(occurrence.receiver_type, len(strings)),
+                      intern(occurrence.enclosing, len(strings))))
+    grouped: dict[str, list[int]] = {name: _columns(group) for name, group in rows.items()}
     for item in imports:  # an aliased import's original name finds the file too, and a
         # wildcard's `*` the modules that re-export every name of another (`export * from`)
         for name in (item.imported, item.name):
@@ -129,6 +127,15 @@ def encode_uses(
         names={name: msgspec.Raw(_ENCODER.encode(group)) for name, group in grouped.items()},
     )
     return EncodedUses(zlib.compress(_ENCODER.encode(record), _COMPRESSION), list(grouped))
+
+
+def _columns(rows: list[tuple[int, ...]]) -> list[int]:
+    """A group's uses as stored: column by column, lines as differences."""
+    lines, *others = zip(*rows)
+    flat = [line - before for line, before in zip(lines, (0, *lines))]
+    for column in others:
+        flat += column
+    return flat
 
 
 def decode_file_uses(data: bytes) -> FileUses:
@@ -145,9 +152,10 @@ def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:
         if raw is None:
             continue
         entries = _ENTRIES_DECODER.decode(raw)
-        columns = [entries[at::ENTRY_WIDTH] for at in range(1, ENTRY_WIDTH)]
+        count = len(entries) // ENTRY_WIDTH
+        columns = [entries[at:at + count] for at in range(count, len(entries), count)]
         for line, column, kind, receiver, receiver_type, enclosing in zip(
-                itertools.accumulate(entries[::ENTRY_WIDTH]), *columns):
+                itertools.accumulate(entries[:count]), *columns):
             found.append(Use(path=record.path, name=name, line=line, column=column,
                              kind=KINDS[kind], receiver=strings[receiver],
                              receiver_type=strings[receiver_type],

@@ -15,6 +15,7 @@ import pytest
 
 import symfind.extract
 from symfind.extract import LANGUAGES, extract_symbols
+from tests.fixtures.regen import readable
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "languages"
 
@@ -35,7 +36,7 @@ def test_fixture_symbols_match_golden(language: str) -> None:
     relative = f"{language}/{source.name}"
     symbols = extract_symbols(relative, source.read_bytes(), language=language)
     expected = msgspec.json.decode((FIXTURES / language / "expected.json").read_bytes())
-    assert msgspec.to_builtins(symbols) == expected
+    assert readable(symbols) == expected
 
 
 def test_every_query_fragment_is_defined_and_used() -> None:

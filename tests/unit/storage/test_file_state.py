@@ -1,23 +1,26 @@
-"""File states written before ctime and inode were recorded still read, with both at 0
-(so that the next check reads such a file again once, and records them)."""
+"""A file state reads back whole from the manifest's log, as an array of its fields;
+a log frame of the map encoding (schema 11 and before) does not decode, so it can never
+be misread: such an index is rebuilt for its schema version before its log is read."""
 
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from symfind.storage import FileState
-from symfind.storage.manifest import FileChanges
-
-
-def test_a_log_frame_without_ctime_and_inode_reads_with_zeros() -> None:
-    old_frame = msgspec.msgpack.encode(
-        {"files": {"a.py": {"mtime_ns": 5, "size": 3, "digest": "d", "symbols": 2}}})
-    changes = msgspec.msgpack.decode(old_frame, type=FileChanges)
-    assert changes == FileChanges(
-        files={"a.py": FileState(mtime_ns=5, size=3, digest="d", symbols=2, ctime_ns=0, inode=0)})
+from symfind.storage.manifest import DamagedLog, FileChanges, decode_frames
 
 
 def test_a_state_with_ctime_and_inode_reads_back_whole() -> None:
-    state = FileState(mtime_ns=5, size=3, digest="d", ctime_ns=7, inode=11)
+    state = FileState(mtime_ns=5, size=3, digest="d", ctime_ns=7, inode=11, symbols=2,
+                      language="go", error_regions=1, recovered=4, uses=b"u", uses_read=False)
     frame = msgspec.msgpack.encode(FileChanges(files={"a.py": state}))
     assert msgspec.msgpack.decode(frame, type=FileChanges).files == {"a.py": state}
+
+
+def test_a_frame_of_the_map_encoding_is_damaged_not_misread() -> None:
+    old_frame = msgspec.msgpack.encode(
+        {"files": {"a.py": {"mtime_ns": 5, "size": 3, "digest": "d", "symbols": 2}}})
+    data = len(old_frame).to_bytes(4, "little") + old_frame
+    with pytest.raises(DamagedLog, match="does not decode"):
+        list(decode_frames("files-x.log", data))
