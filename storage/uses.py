@@ -153,6 +153,8 @@ def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:
             continue
         entries = _ENTRIES_DECODER.decode(raw)
         count = len(entries) // ENTRY_WIDTH
+        if not count:  # a name imported, never used
+            continue
         columns = [entries[at:at + count] for at in range(count, len(entries), count)]
         for line, column, kind, receiver, receiver_type, enclosing in zip(
                 itertools.accumulate(entries[:count]), *columns):
