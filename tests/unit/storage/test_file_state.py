@@ -11,7 +11,7 @@ from symfind.storage import FileState
 from symfind.storage.manifest import DamagedLog, FileChanges, decode_frames
 
 
-def test_a_state_with_ctime_and_inode_reads_back_whole() -> None:
+def test_a_state_reads_back_whole_every_field_set() -> None:
     state = FileState(mtime_ns=5, size=3, digest="d", ctime_ns=7, inode=11, symbols=2,
                       language="go", error_regions=1, recovered=4, uses=b"u", uses_read=False)
     frame = msgspec.msgpack.encode(FileChanges(files={"a.py": state}))
