@@ -339,11 +339,18 @@ def _scored_texts(symbol: Symbol, qualname_words: list[str]) -> dict[str, str]:
 def scored_text(symbol: Symbol, field: str) -> str:
     """One field of `scored_texts`, computed alone."""
     if field == "name_ngram":
-        return squash(symbol.name)
+        return name_field_text(field, symbol.name)
+    if field == "words":
+        return name_field_text(field, symbol.qualname)
     if field == "body":
         return split_words(symbol.body) if symbol.body else ""
-    qualname_words = split_text(symbol.qualname)
-    return _words_text(qualname_words) if field == "words" else _text_text(symbol, qualname_words)
+    return _text_text(symbol, split_text(symbol.qualname))
+
+
+def name_field_text(field: str, name: str) -> str:
+    """The text of a field made of a name alone: `name_ngram`'s of a definition's name,
+    `words`' of its qualified name."""
+    return squash(name) if field == "name_ngram" else _words_text(split_text(name))
 
 
 def _words_text(qualname_words: list[str]) -> str:

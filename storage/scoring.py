@@ -42,7 +42,13 @@ from typing import Any
 import tantivy
 
 from symfind.extract.records import Symbol
-from symfind.storage.schema import LENGTH_FIELDS, SCORED_FIELDS, analyzers, scored_text
+from symfind.storage.schema import (
+    LENGTH_FIELDS,
+    SCORED_FIELDS,
+    analyzers,
+    name_field_text,
+    scored_text,
+)
 
 K1 = 1.2
 B = 0.75
@@ -130,19 +136,19 @@ class Statistics:
 def _field_terms(symbol: Symbol, field: str) -> tuple[dict[str, int], int]:
     """A scored field's analysed terms in one record (their counts), and its length as
     its field norm holds it."""
-    if field in _NAME_FIELDS:
-        return _name_terms(field, scored_text(symbol, field))
+    if field == "name_ngram":
+        return _name_terms(field, symbol.name)
+    if field == "words":
+        return _name_terms(field, symbol.qualname)
     return _record_terms(symbol, field)
 
 
-#: The fields made of a name or a qualified name's words, which many definitions share
-#: (`String`, `Close`, `Reader.Read`): their analysis is kept by text, for all of them.
-_NAME_FIELDS = frozenset(("name_ngram", "words"))
-
-
 @functools.lru_cache(maxsize=32768)
-def _name_terms(field: str, text: str) -> tuple[dict[str, int], int]:
-    return _terms(field, text)
+def _name_terms(field: str, name: str) -> tuple[dict[str, int], int]:
+    """`_terms` of a field made of a name (`name_ngram`) or a qualified name (`words`)
+    alone, kept by that name: many definitions share one (`String`, `Close`,
+    `Reader.Read`), and a name met again costs neither its text nor its analysis."""
+    return _terms(field, name_field_text(field, name))
 
 
 @functools.lru_cache(maxsize=32768)
