@@ -178,8 +178,17 @@ def _name_column(lines: list[str], line: int, name: str) -> int:
 
 def jedi_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
     import jedi
+    import jedi.inference.references
 
-    project = jedi.Project(str(root))
+    # jedi stops looking for references after parsing 30 files that hold the name (and
+    # opening 2,000): an editor's budget, not an oracle's. A class used in more files
+    # would lose the uses in the rest, and symfind's uses there would read as wrong.
+    jedi.inference.references._PARSED_FILE_LIMIT = 1_000_000
+    jedi.inference.references._OPENED_FILE_LIMIT = 1_000_000
+    # A `src/` layout's package is importable where it is installed, not from the root:
+    # without it on the path, jedi resolves no test's `from pkg import X`.
+    src = root / "src"
+    project = jedi.Project(str(root), added_sys_path=[str(src)] if src.is_dir() else ())
     answers = []
     for seed in seeds:
         script = jedi.Script(path=str(root / seed["path"]), project=project)

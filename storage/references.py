@@ -10,8 +10,9 @@ tier:
 - **resolved**: evidence ties it to the target: a module-level name used in its own
   module (or, in Go, its package), or in a file whose import binds it from the target's
   module (directly or through a module that re-exports it); a member used on a receiver
-  whose type the file shows to be the target's class or a subclass (`self` in the class);
-  a bare name the repository defines once;
+  whose type the file shows to be the target's class or a subclass (`self` in the class;
+  in Python, not a subclass that overrides it, and `super()` in a subclass); a function
+  defined inside a function, used there; a bare name the repository defines once;
 - **possible**: nothing says no, nothing says yes: a receiver whose type the file does not
   show, or a base class or interface that declares the member (the call may dispatch
   here); collapsed by receiver (`s.get` ×34) with the reason;
@@ -98,6 +99,11 @@ _OTHER_NAMESPACE = {
 _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
+_FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
+#: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
+#: define a method or a global when the outer one runs).
+_LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
+                              "csharp"})
 
 
 class Tier:
@@ -480,6 +486,31 @@ def _container(symbol: Symbol) -> str:
     return parts[-2] if len(parts) > 1 else ""
 
 
+def _enclosing_function(target: Symbol, own: list[Symbol], others: list[Symbol]
+                        ) -> tuple[list[str], list[Symbol]]:
+    """For a function defined inside a function or method (`Converter.hook.decorator`),
+    that function's qualified name's parts and the other definitions of the target's
+    name made in it; ([], []) for any other definition."""
+    parts = qualifier_parts(target.qualname)
+    if len(parts) < 2 or target.kind in _MEMBER_KINDS or target.language not in (
+            _LOCAL_FUNCTIONS):
+        return [], []
+    around = parts[:-1]
+    if not any(qualifier_parts(s.qualname) == around and s.kind in _FUNCTION_KINDS
+               for s in own):
+        return [], []
+    return around, [s for s in others if s.path == target.path
+                    and qualifier_parts(s.qualname)[:-1] == around]
+
+
+def _overriding(typed: str, override: Symbol) -> str:
+    """How `typed` comes by `override`: `, which overrides get` or `, a subclass of
+    Child, which overrides get`."""
+    owner = _container(override)
+    between = "" if owner == typed else f", a subclass of {owner}"
+    return f"{between}, which overrides {override.name}"
+
+
 def _head(receiver: str) -> str:
     """The first name of a receiver's text: `self.session` → `self`, `pkg.Type` → `pkg`."""
     for stop in ("(", "[", "<", " "):
@@ -527,6 +558,9 @@ class _Resolver:
                            and _last(s.qualname) == self.container} if self.container else set()
         self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
         self.family: set[str] = {self.container} if self.member else set()
+        #: The family's classes by name → the bases they were found under (`learn_hierarchy`).
+        self._parents: dict[str, set[str]] = defaultdict(set)
+        self.local_to, self.local_twins = _enclosing_function(target, own, others)
         self._bases: set[str] | None = None  # `bases`, read when first needed
         self._declaring: dict[str, bool] = {}
         self._types: dict[str, bool] = {}
@@ -563,10 +597,68 @@ class _Resolver:
                 for use in uses_of(name):
                     if use.kind is UseKind.INHERIT and use.enclosing:
                         found.add(_last(use.enclosing))
+                        self._parents[_last(use.enclosing)].add(name)
             frontier = found - self.family
             self.family |= frontier
             if not frontier:
                 break
+
+    def _overrides(self, typed: str) -> Symbol | None:
+        """The member of the target's name that `typed`, a class of the family, or a class
+        between it and the target's class defines, overriding the target (None: calls on a
+        `typed` dispatch to the target).
+
+        Python only: there a call on a subclass that overrides the member is the
+        override's (as jedi says), while TypeScript's own tool counts it as a use of the
+        overridden member too, and so does symfind for the languages that are not Python."""
+        if self.target.language != "python":
+            return None
+        seen: set[str] = set()
+        frontier = [typed]
+        while frontier:
+            name = frontier.pop()
+            if name == self.container or name in seen:
+                continue
+            seen.add(name)
+            if name in self.other_members:
+                return self.other_members[name]
+            frontier.extend(sorted(self._parents.get(name, ())))
+        return None
+
+    def _through_super(self, enclosing: str) -> _Verdict:
+        """`super().name` in a method of `enclosing`'s class: the target's when that class
+        is a subclass of the target's class and no class between them overrides it."""
+        parts = qualifier_parts(enclosing)
+        cls = parts[-2] if len(parts) > 1 else ""
+        if cls in self.family and cls != self.container:
+            overridden = [self._overrides(parent) for parent in sorted(self._parents[cls])]
+            if overridden and all(overridden):
+                return _Verdict(Tier.ELSEWHERE, f"through super() in {cls}: another base's "
+                                f"{self.name}", _where(overridden[0]))
+            if overridden and not any(overridden):
+                return _Verdict(Tier.RESOLVED, f"through super() in {cls}, a subclass of "
+                                f"{self.container}")
+        return _Verdict(Tier.POSSIBLE, "through super(): a base's member")
+
+    def _local(self, record: FileUses, use: Use) -> _Verdict | None:
+        """The verdict on a use of a function defined inside another function (`decorator`
+        in each of two methods): none of it outside that function, and in Python, within
+        it, the one of its definitions of the name last made before the use. None: in the
+        function, left to the rules of any other name."""
+        inside = record.path == self.target.path and qualifier_parts(use.enclosing)[
+            :len(self.local_to)] == self.local_to
+        if not inside or use.receiver:
+            return _Verdict(Tier.ELSEWHERE, "a local of another function",
+                            f"names outside {'.'.join(self.local_to)}")
+        if record.language != "python" or not self.local_twins:
+            return None
+        made = [s for s in (self.target, *self.local_twins) if s.line <= use.line]
+        bound = max(made, key=lambda s: s.line) if made else min(
+            (self.target, *self.local_twins), key=lambda s: s.line)
+        if bound is self.target:
+            return _Verdict(Tier.RESOLVED, "its local definition in force there")
+        return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
+                        "there", _where(bound))
 
     @property
     def bases(self) -> set[str]:
@@ -678,6 +770,10 @@ class _Resolver:
                 use, receiver_type=self._go_result_type(record, use.receiver_type))
             if value and not use.receiver_type:
                 return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
+        if self.local_to:
+            verdict = self._local(record, use)
+            if verdict is not None:
+                return verdict
         if self.member:
             return self._member(record, use)
         return self._top(record, use)
@@ -925,6 +1021,10 @@ class _Resolver:
                 if self._go_packages[key] is not None:
                     return self._go_packages[key]
             if typed in self.family:
+                override = self._overrides(typed)
+                if override is not None:
+                    return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
+                                    f"{_overriding(typed, override)}", _where(override))
                 head = _head(use.receiver)
                 how = ("self" if head in {"self", "cls", "this"} else
                        "super" if head == "super" else "receiver")
@@ -953,6 +1053,11 @@ class _Resolver:
             head = _head(use.receiver)
             if use.receiver == owner or _last(use.receiver) in self.family and (
                     use.receiver.split(".")[-1][:1].isupper()):
+                override = self._overrides(_last(use.receiver))
+                if override is not None:
+                    return _Verdict(Tier.ELSEWHERE, f"called on the class {use.receiver}"
+                                    f"{_overriding(_last(use.receiver), override)}",
+                                    _where(override))
                 return _Verdict(Tier.RESOLVED, f"called on the class {use.receiver}")
             item, module = self._receiver_binding(record, use.receiver)
             if item is not None and record.language in _MODULE_FILES:
@@ -963,7 +1068,7 @@ class _Resolver:
                 paths = self._module_files(record, module)
                 return self._elsewhere_in(paths, f"module {module}")
             if head in {"super()", "super"}:
-                return _Verdict(Tier.POSSIBLE, "through super(): a base's member")
+                return self._through_super(use.enclosing)
             return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         if record.language in _IMPLICIT_THIS and _last(use.enclosing.rsplit(".", 1)[0]) in (
                 self.family):

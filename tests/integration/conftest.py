@@ -13,7 +13,7 @@ import pytest
 
 from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
-from symfind.storage import Searcher
+from symfind.storage import ReferencesQuery, Searcher
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 INSPECTOR_INSTALL_TIMEOUT_S = 300
@@ -78,3 +78,14 @@ def searcher_over(tmp_path_factory: pytest.TempPathFactory, name: str,
     index_dir = tmp_path_factory.mktemp(f"{name}-index")
     update_index(Config(repo=repo, index_dir=index_dir, options=IndexOptions(), workers=1))
     return Searcher(index_dir)
+
+
+def tiers(searcher: Searcher, path: str, line: int) -> dict:
+    """The references to the definition at `path`:`line`, by tier: each resolved site
+    with its reason, and the possible and elsewhere groups with their counts."""
+    answer = searcher.find_references(ReferencesQuery(path=path, line=line))
+    return {
+        "resolved": [(g.path, s.line, s.reason) for g in answer.groups for s in g.sites],
+        "possible": [(g.receiver, g.reason, g.count) for g in answer.possible_groups],
+        "elsewhere": [(g.of, g.reason, g.count) for g in answer.elsewhere_groups],
+    }

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from symfind.storage import ReferencesQuery, Searcher
-from tests.integration.conftest import searcher_over
+from symfind.storage import Searcher
+from tests.integration.conftest import searcher_over, tiers
 
 GO_FILES = {
     "go.mod": "module example.com/m\n",
@@ -122,15 +122,6 @@ GO_FILES = {
 @pytest.fixture(scope="module")
 def go_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     return searcher_over(tmp_path_factory, "go-refs", GO_FILES)
-
-
-def tiers(searcher: Searcher, path: str, line: int) -> dict:
-    answer = searcher.find_references(ReferencesQuery(path=path, line=line))
-    return {
-        "resolved": [(g.path, s.line, s.reason) for g in answer.groups for s in g.sites],
-        "possible": [(g.receiver, g.reason, g.count) for g in answer.possible_groups],
-        "elsewhere": [(g.of, g.reason, g.count) for g in answer.elsewhere_groups],
-    }
 
 
 def test_a_calls_result_is_typed_by_the_indexed_signature_in_any_file(

@@ -1,0 +1,123 @@
+"""Python references that depend on scope and on overriding, through a real index (the
+files are extracted for real, `searcher_over`): a function defined inside a function is a
+local of it, and within it the definition of the name last made before a use is the one
+used; a call on a subclass that overrides the method is the override's; `super().m()` in
+a subclass is the base's."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage import Searcher
+from tests.integration.conftest import searcher_over, tiers
+
+CONVERTERS = (
+    "class Base:\n"                                 # 1
+    "    def hook(self, f=None):\n"                 # 2
+    "        def decorator(g):\n"                   # 3
+    "            return g\n"                        # 4
+    "        return decorator\n"                    # 5
+    "\n"                                            # 6
+    "    def unhook(self, f=None):\n"               # 7
+    "        def decorator(g):\n"                   # 8
+    "            return g\n"                        # 9
+    "        return decorator(f)\n"                 # 10
+    "\n"                                            # 11
+    "\n"                                            # 12
+    "class Child(Base):\n"                          # 13
+    "    def __init__(self):\n"                     # 14
+    "        self.hook(1)\n"                        # 15
+    "\n"                                            # 16
+    "    def hook(self, f=None):\n"                 # 17
+    "        return super().hook(f)\n"              # 18
+    "\n"                                            # 19
+    "\n"                                            # 20
+    "class Grandchild(Child):\n"                    # 21
+    "    def run(self):\n"                          # 22
+    "        self.unhook(2)\n"                      # 23
+    "        return self.hook(3)\n"                 # 24
+    "\n"                                            # 25
+    "\n"                                            # 26
+    "def use(base: Base, child: Child):\n"          # 27
+    "    base.hook(4)\n"                            # 28
+    "    child.hook(5)\n"                           # 29
+    "    Child.hook(child, 6)\n"                    # 30
+)
+
+SHADOWS = (
+    "def register(items, add):\n"                   # 1
+    "    for item in items:\n"                      # 2
+    "        def check(x):\n"                       # 3
+    "            return x is item\n"                # 4
+    "        add(check)\n"                          # 5
+    "    for item in items:\n"                      # 6
+    "        def check(x):\n"                       # 7
+    "            return x is not item\n"            # 8
+    "        add(check)\n"                          # 9
+    "\n"                                            # 10
+    "\n"                                            # 11
+    "def other(add):\n"                             # 12
+    "    add(check)\n"                              # 13
+)
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return searcher_over(tmp_path_factory, "py-scopes",
+                         {"conv.py": CONVERTERS, "shadows.py": SHADOWS})
+
+
+def test_a_method_overridden_in_a_subclass_is_not_what_the_subclass_calls(
+        searcher: Searcher) -> None:
+    assert tiers(searcher, "conv.py", 2) == {
+        "resolved": [
+            ("conv.py", 18, "through super() in Child, a subclass of Base"),
+            ("conv.py", 28, "receiver is a Base"),
+        ],
+        "possible": [],
+        "elsewhere": [
+            ("Child.hook (conv.py:17)", "receiver is a Child, which overrides hook", 2),
+            ("Child.hook (conv.py:17)", "called on the class Child, which overrides hook", 1),
+            ("Child.hook (conv.py:17)",
+             "receiver is a Grandchild, a subclass of Child, which overrides hook", 1),
+        ],
+    }
+
+
+def test_a_method_no_subclass_overrides_is_resolved_on_any_of_them(
+        searcher: Searcher) -> None:
+    assert tiers(searcher, "conv.py", 7) == {
+        "resolved": [("conv.py", 23, "self is a Grandchild")],
+        "possible": [],
+        "elsewhere": [],
+    }
+
+
+def test_a_function_defined_in_a_method_is_used_only_there(searcher: Searcher) -> None:
+    assert tiers(searcher, "conv.py", 3) == {
+        "resolved": [("conv.py", 5, "in its own module")],
+        "possible": [],
+        "elsewhere": [("names outside Base.hook", "a local of another function", 1)],
+    }
+
+
+def test_the_local_definition_in_force_at_a_use_is_the_one_used(searcher: Searcher) -> None:
+    first, second = tiers(searcher, "shadows.py", 3), tiers(searcher, "shadows.py", 7)
+    assert first == {
+        "resolved": [("shadows.py", 5, "its local definition in force there")],
+        "possible": [],
+        "elsewhere": [
+            ("names outside register", "a local of another function", 1),
+            ("register.check (shadows.py:7)",
+             "another local definition of the name in force there", 1),
+        ],
+    }
+    assert second == {
+        "resolved": [("shadows.py", 9, "its local definition in force there")],
+        "possible": [],
+        "elsewhere": [
+            ("names outside register", "a local of another function", 1),
+            ("register.check (shadows.py:3)",
+             "another local definition of the name in force there", 1),
+        ],
+    }
