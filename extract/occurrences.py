@@ -147,8 +147,9 @@ class _Rules(NamedTuple):
 
 
 def _python_ctor(callee: str) -> str:
-    """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming."""
-    last = callee.rsplit(".", 1)[-1]
+    """`Session` for `Session` or `requests.Session`: a class by PEP 8's naming (a
+    private one too, `_FixedFindCallerLogger`)."""
+    last = callee.rsplit(".", 1)[-1].lstrip("_")
     return callee if last[:1].isupper() and not last.isupper() else ""
 
 
@@ -1094,7 +1095,11 @@ def _receiver_type(
     rules: _Rules, separator: str,
 ) -> str:
     if receiver in rules.self_names:
-        return _enclosing_class(around, order, symbols, separator)
+        owner = _enclosing_class(around, order, symbols, separator)
+        if owner:
+            return owner
+        # A function outside any class may still name a parameter `self` and annotate it
+        # (`def exception(self: BoundLogger, ...)`, bound to a class later): read as any.
     if receiver == rules.super_name:
         return members.get((_enclosing_class(around, order, symbols, separator), receiver), "")
     written, receiver = rules.written_type(receiver)

@@ -31,7 +31,11 @@ History:
   of another file (`=CommandLine`, for the query).
 - 7: a `Symbol` is encoded as an array of its fields, not a map (`array_like`): the same
   records, smaller where the index stores them and where workers send them.
+- 8: Python (and Kotlin): a private class's call types what it is assigned to
+  (`logger = _FixedFindCallerLogger("test")`), as a public one's does; `self` in a
+  function outside any class has the type its parameter's annotation gives
+  (`def exception(self: BoundLogger)`).
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 7
+EXTRACTION_VERSION = 8

@@ -503,6 +503,10 @@ def _enclosing_function(target: Symbol, own: list[Symbol], others: list[Symbol]
                     and qualifier_parts(s.qualname)[:-1] == around]
 
 
+def _listed(paths: Iterable[str]) -> str:
+    return ", ".join(sorted(paths))
+
+
 def _overriding(typed: str, override: Symbol) -> str:
     """How `typed` comes by `override`: `, which overrides get` or `, a subclass of
     Child, which overrides get`."""
@@ -578,6 +582,7 @@ class _Resolver:
         self._go_embedding: dict[str, bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._go_definitions: dict[str, list[Symbol]] = {}
+        self._class_homes: dict[tuple[str, str], frozenset[str] | None] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -659,6 +664,56 @@ class _Resolver:
             return _Verdict(Tier.RESOLVED, "its local definition in force there")
         return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
                         "there", _where(bound))
+
+    def _class_home(self, record: FileUses, written: str) -> frozenset[str] | None:
+        """The files defining the Python class that `record` names `written` (`Lock`,
+        `trio.Lock`): the file itself when it defines a class of that name, else where
+        its import of the name or of the module leads, through modules that import it
+        in turn (`anyio/__init__.py`'s `from ._core._synchronization import Lock`), three
+        steps at most; empty when the module is not in the index; None when nothing says
+        (a name no import binds)."""
+        key = (record.path, written)
+        if key not in self._class_homes:
+            qualifier, _, name = written.rpartition(".")
+            if qualifier:
+                item, module = self._receiver_binding(record, qualifier)
+                if item is None and any(i.name.startswith(f"{qualifier}.") and not i.imported
+                                        for i in record.imports):
+                    module = qualifier  # `import trio.lowlevel` binds `trio` too
+                elif item is None:
+                    module = ""
+                found = self._defining(self._module_files(record, module), name, 3) if (
+                    module) else None
+            else:
+                found = self._defining_in(record, name, 3)
+            self._class_homes[key] = found
+        return self._class_homes[key]
+
+    def _defining_in(self, record: FileUses, name: str, steps: int) -> frozenset[str] | None:
+        if any(s.kind in _CLASS_KINDS and s.qualname == name
+               for s in self.index.definitions_in(record.path)):
+            return frozenset({record.path})
+        item = self._binding(record, name)
+        if item is None or steps == 0:
+            return None
+        paths = self._module_files(record, _join(item.source, item.imported)) or (
+            self._module_files(record, item.source))
+        return self._defining(paths, item.imported or name, steps - 1)
+
+    def _defining(self, paths: set[str], name: str, steps: int) -> frozenset[str] | None:
+        """Of `paths` (a module's files), those defining class `name`, or where their
+        imports of it lead; empty for a module not in the index."""
+        found: set[str] = set()
+        for path in sorted(paths):
+            record = self.index.uses_of_file(path)
+            homes = (self._defining_in(record, name, steps) if record is not None else
+                     frozenset({path}) if any(s.kind in _CLASS_KINDS and s.qualname == name
+                                              for s in self.index.definitions_in(path))
+                     else None)
+            if homes is None:
+                return None  # one file says nothing: the module may hold it
+            found |= homes
+        return frozenset(found)
 
     @property
     def bases(self) -> set[str]:
@@ -1020,6 +1075,13 @@ class _Resolver:
                     self._go_packages[key] = self._go_other_package(record, use.receiver_type)
                 if self._go_packages[key] is not None:
                     return self._go_packages[key]
+            if typed == owner and record.language == "python":
+                homes = self._class_home(record, use.receiver_type)
+                if homes is not None and self.target.path not in homes:
+                    return _Verdict(Tier.ELSEWHERE, f"receiver is a {use.receiver_type} of "
+                                    f"{_listed(homes) or 'a module not in the index'}, "
+                                    f"another class of that name",
+                                    f"members of {typed} ({_listed(homes) or 'not indexed'})")
             if typed in self.family:
                 override = self._overrides(typed)
                 if override is not None:

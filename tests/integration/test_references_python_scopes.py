@@ -2,7 +2,8 @@
 files are extracted for real, `searcher_over`): a function defined inside a function is a
 local of it, and within it the definition of the name last made before a use is the one
 used; a call on a subclass that overrides the method is the override's; `super().m()` in
-a subclass is the base's."""
+a subclass is the base's; a receiver typed by a class of the target's name is the
+target's only where the file's imports lead to the target's module."""
 
 from __future__ import annotations
 
@@ -61,10 +62,42 @@ SHADOWS = (
 )
 
 
+LOCKS = {
+    "backend.py": (
+        "import trio.lowlevel\n"                   # 1
+        "\n"                                       # 2
+        "\n"                                       # 3
+        "class Lock:\n"                            # 4
+        "    def __init__(self):\n"                # 5
+        "        self._inner = trio.Lock()\n"      # 6
+        "\n"                                       # 7
+        "    def acquire(self):\n"                 # 8
+        "        self._inner.acquire()\n"          # 9
+    ),
+    "core.py": (
+        "class Lock:\n"                            # 1
+        "    def acquire(self):\n"                 # 2
+        "        return True\n"                    # 3
+    ),
+    "api.py": "from core import Lock as Lock\n",
+    "test_lock.py": (
+        "import backend\n"                         # 1
+        "from api import Lock\n"                   # 2
+        "\n"                                       # 3
+        "\n"                                       # 4
+        "def test_lock():\n"                       # 5
+        "    lock = Lock()\n"                      # 6
+        "    lock.acquire()\n"                     # 7
+        "    other = backend.Lock()\n"             # 8
+        "    other.acquire()\n"                    # 9
+    ),
+}
+
+
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     return searcher_over(tmp_path_factory, "py-scopes",
-                         {"conv.py": CONVERTERS, "shadows.py": SHADOWS})
+                         {"conv.py": CONVERTERS, "shadows.py": SHADOWS, **LOCKS})
 
 
 def test_a_method_overridden_in_a_subclass_is_not_what_the_subclass_calls(
@@ -119,5 +152,31 @@ def test_the_local_definition_in_force_at_a_use_is_the_one_used(searcher: Search
             ("names outside register", "a local of another function", 1),
             ("register.check (shadows.py:3)",
              "another local definition of the name in force there", 1),
+        ],
+    }
+
+
+def test_a_class_of_the_targets_name_is_the_targets_only_where_the_imports_lead(
+        searcher: Searcher) -> None:
+    assert tiers(searcher, "backend.py", 8) == {
+        "resolved": [("test_lock.py", 9, "receiver is a Lock")],  # backend.Lock()
+        "possible": [],
+        "elsewhere": [
+            ("members of Lock (core.py)",  # `from api import Lock`, api's from core
+             "receiver is a Lock of core.py, another class of that name", 1),
+            ("members of Lock (not indexed)",  # trio's, a module not in the index
+             "receiver is a trio.Lock of a module not in the index, another class of "
+             "that name", 1),
+        ],
+    }
+    assert tiers(searcher, "core.py", 2) == {
+        "resolved": [("test_lock.py", 7, "receiver is a Lock")],
+        "possible": [],
+        "elsewhere": [
+            ("members of Lock (backend.py)",
+             "receiver is a backend.Lock of backend.py, another class of that name", 1),
+            ("members of Lock (not indexed)",
+             "receiver is a trio.Lock of a module not in the index, another class of "
+             "that name", 1),
         ],
     }

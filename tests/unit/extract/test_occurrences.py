@@ -128,11 +128,18 @@ def test_python_self_and_cls_have_their_class_type() -> None:
         "        @classmethod\n"
         "        def make(cls):\n"
         "            return cls.default()\n"
+        "def exception(self: Logger, event):\n"
+        "    return self.error(event)\n"
+        "def untyped(self):\n"
+        "    return self.error()\n"
     )
     assert uses(source) == [
         ("adapter", "attribute", "self", "Outer.Client"),
         ("send", "attribute_call", "self.adapter", ""),
         ("default", "attribute_call", "cls", "Outer.Client"),
+        ("Logger", "type", "", ""),
+        ("error", "attribute_call", "self", "Logger"),  # outside a class: its annotation
+        ("error", "attribute_call", "self", ""),
     ]
 
 
@@ -144,7 +151,9 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         "    c = make_client()\n"
         "    d = Thing()\n"
         "    d = Other()\n"
-        "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get()\n"
+        "    p = _Private()\n"
+        "    u = _UPPER()\n"
+        "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get(), p.get(), u.get()\n"
     )
     assert [use for use in uses(source) if use[1] == "attribute_call"] == [
         ("Session", "attribute_call", "requests", ""),
@@ -154,6 +163,8 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         ("get", "attribute_call", "r", "requests.Session"),
         ("get", "attribute_call", "c", ""),  # not clearly a constructor
         ("get", "attribute_call", "d", ""),  # two types: none
+        ("get", "attribute_call", "p", "_Private"),  # a private class
+        ("get", "attribute_call", "u", ""),  # a constant's name, not a class's
     ]
 
 
