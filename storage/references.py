@@ -261,6 +261,7 @@ class UseIndex:
         self._schema = schema
         self.manifest = manifest
         self._files: dict[str, list[Symbol]] = {}  # definitions by file, read once
+        self._uses: dict[str, FileUses | None] = {}  # `uses_of_file`, decoded once
         self._loose: list[FileUses] | None = None  # uses of files that define nothing
 
     def _docs(self, query: tantivy.Query) -> list[tantivy.Document]:
@@ -315,7 +316,13 @@ class UseIndex:
         return decode_file_uses(self._searcher.doc(source).get_all(USES_RECORD_FIELD)[0])
 
     def uses_of_file(self, path: str) -> FileUses | None:
-        """A file's stored uses (None: it uses nothing, or is not indexed)."""
+        """A file's stored uses (None: it uses nothing, or is not indexed), decoded once
+        an answer (a re-exporting module is read for each file whose import it serves)."""
+        if path not in self._uses:
+            self._uses[path] = self._read_uses_of(path)
+        return self._uses[path]
+
+    def _read_uses_of(self, path: str) -> FileUses | None:
         state = self.manifest.files.get(path)
         if state is not None and state.uses:
             return decode_file_uses(state.uses)
