@@ -18,7 +18,8 @@ import pytest
 from symfind.extract import extract_symbols
 from tests.corpora import TEST_CACHE_DIR
 
-pytestmark = pytest.mark.e2e
+# One worker runs the whole module: its fixture fetches and unpacks into one shared cache.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("c-headers")]
 
 CACHE = TEST_CACHE_DIR / "debs"
 PACKAGES = {  # Debian bookworm

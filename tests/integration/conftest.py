@@ -3,6 +3,7 @@ searcher over a few files written for the test."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -58,13 +59,16 @@ def inspector(pytestconfig: pytest.Config) -> Path:
     assert pytestconfig.cache is not None
     prefix = pytestconfig.cache.mkdir("npm-" + INSPECTOR.replace("/", "+").replace("@", ""))
     binary = prefix / "node_modules" / ".bin" / "mcp-inspector"
-    if not binary.exists():
-        done = subprocess.run(
-            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-             "--loglevel=error", INSPECTOR],
-            capture_output=True, text=True, timeout=INSPECTOR_INSTALL_TIMEOUT_S, check=False,
-        )
-        assert done.returncode == 0, f"npm install {INSPECTOR} failed:\n{done.stderr}"
+    # The suite's worker processes share the cache: one installs, the others wait for it.
+    with open(prefix / "install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not binary.exists():
+            done = subprocess.run(
+                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                 "--loglevel=error", INSPECTOR],
+                capture_output=True, text=True, timeout=INSPECTOR_INSTALL_TIMEOUT_S, check=False,
+            )
+            assert done.returncode == 0, f"npm install {INSPECTOR} failed:\n{done.stderr}"
     return binary
 
 

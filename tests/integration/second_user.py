@@ -14,7 +14,14 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
 NOBODY = 65534
+
+#: Marks a test that runs code as `nobody`: the suite's worker processes run such tests one
+#: at a time, on one worker, because one of them takes every inotify instance `nobody` may
+#: have, which a daemon another worker runs as `nobody` meanwhile would then lack.
+runs_as_nobody = pytest.mark.xdist_group("user-nobody")
 
 _PRELUDE = """\
 import os

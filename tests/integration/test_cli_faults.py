@@ -22,6 +22,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import Searcher, index_dir_for, read_manifest
 from tests.integration.daemon_process import TIMEOUT_S
+from tests.integration.second_user import runs_as_nobody
 from tests.integration.terminal import as_from_a_terminal
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -96,6 +97,7 @@ def test_a_full_disk_during_index_is_one_line_and_exit_6(full_disk: Path, tmp_pa
      ["daemon", "start", "{repo}"], ["daemon", "status", "{repo}"]],
     ids=lambda c: " ".join(c[:2]),
 )
+@runs_as_nobody
 def test_an_index_directory_the_user_cannot_read_is_one_line_and_exit_6(
     command: list[str], shared_tmp: Path
 ) -> None:
@@ -112,6 +114,7 @@ def test_an_index_directory_the_user_cannot_read_is_one_line_and_exit_6(
                         done.stderr), done.stderr
 
 
+@runs_as_nobody
 @pytest.mark.parametrize("command", ["index", "reindex"])
 def test_a_repository_the_user_cannot_read_is_one_line_and_exit_6(
     command: str, shared_tmp: Path

@@ -25,7 +25,7 @@ from symfind.daemon.service import RESYNC_FROM_EVENTS, Daemon, DaemonRunning
 from symfind.daemon.watcher import Batch, Change
 from symfind.storage import Searcher, SearchQuery, read_manifest
 from tests.integration.daemon_process import idle, wait_for_status
-from tests.integration.second_user import as_nobody, nobody_cwd
+from tests.integration.second_user import as_nobody, nobody_cwd, runs_as_nobody
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
@@ -280,6 +280,7 @@ def test_stopping_removes_socket_and_pid_file(repo: Path, tmp_path: Path) -> Non
     shutil.rmtree(config.index_dir)
 
 
+@runs_as_nobody
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_a_watched_file_that_becomes_unreadable_is_counted_not_fatal() -> None:
     # Root reads everything, so the daemon runs in a subprocess that drops to `nobody`

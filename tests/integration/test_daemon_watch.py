@@ -26,7 +26,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.watcher import unwatched_directories
 from symfind.storage import index_dir_for
 from tests.integration.daemon_process import idle, wait_for_status
-from tests.integration.second_user import as_nobody, nobody_cwd
+from tests.integration.second_user import as_nobody, nobody_cwd, runs_as_nobody
 from tests.integration.test_daemon import TIMEOUT_S, Running, klass, write
 
 LINUX = sys.platform.startswith("linux")
@@ -95,6 +95,7 @@ def test_inotify_watches_every_directory_of_the_tree(tmp_path: Path) -> None:
         daemon.stop()
 
 
+@runs_as_nobody
 @pytest.mark.skipif(not LINUX or not hasattr(os, "geteuid") or os.geteuid() != 0,
                     reason="needs root to become `nobody`, whose inotify instances it exhausts")
 def test_inotify_instance_limit_reached_falls_back_to_polling() -> None:

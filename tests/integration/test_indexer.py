@@ -14,7 +14,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import sync_repository, update_index
 from symfind.daemon.walk import IgnoreRules
 from symfind.storage import IndexLocked, IndexWriter, Searcher, read_manifest
-from tests.integration.second_user import as_nobody, nobody_cwd
+from tests.integration.second_user import as_nobody, nobody_cwd, runs_as_nobody
 
 PY_CLASS = "class {name}:\n    def run(self):\n        pass\n"
 
@@ -189,6 +189,7 @@ def test_changed_options_rebuild_the_index(repo: Path, tmp_path: Path) -> None:
     assert (report.indexed, report.files, report.skipped) == (1, 1, {"too_large": 1})
 
 
+@runs_as_nobody
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_unreadable_file_is_skipped_not_fatal() -> None:
     # Root reads everything, so as root the indexing process drops to `nobody` once it

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.second_user import runs_as_nobody
+
 ROOT = Path(__file__).resolve().parents[2]
 NOBODY = 65534
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("runuser") is not None
@@ -81,6 +83,7 @@ def refusal(directory: Path, reason: str) -> str:
     )
 
 
+@runs_as_nobody
 @needs_second_user
 def test_a_directory_another_user_made_first_is_refused_by_daemon_and_clients(
     shared_tmp: Path, repo: Path, long_index_base: Path
@@ -95,6 +98,7 @@ def test_a_directory_another_user_made_first_is_refused_by_daemon_and_clients(
     assert os.listdir(hijacked) == []
 
 
+@runs_as_nobody
 @needs_second_user
 def test_a_symlink_another_user_planted_is_refused(
     shared_tmp: Path, repo: Path, long_index_base: Path
