@@ -153,6 +153,20 @@ def _python_ctor(callee: str) -> str:
     return callee if last[:1].isupper() and not last.isupper() else ""
 
 
+_PYTHON_CALLEE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
+
+
+def _python_call_result(callee: str) -> str:
+    """A class's name for a constructor's call (`_python_ctor`); else the call itself,
+    `make_converter()` or `helpers.make_converter()`, whose result the query reads from
+    the function's indexed signature (`storage/references.py`); "" for any other callee
+    (`self.make()`, `factory()()`)."""
+    if _python_ctor(callee):
+        return callee
+    own = callee.startswith(("self.", "cls."))
+    return f"{callee}()" if _PYTHON_CALLEE.fullmatch(callee) and not own else ""
+
+
 def _cpp_ctor(callee: str) -> str:
     """`Connection` for `auto c = Connection(...)`, `net::Pool` for `net::Pool(...)`: a
     capitalised callee, by the naming most C++ code uses for types."""
@@ -265,8 +279,8 @@ _PHP_BUILTINS = frozenset(
 _RULES: dict[str, _Rules] = {
     "php": _Rules(self_names=frozenset({"$this", "self", "static"}), self_name="$this",
                   builtins=_PHP_BUILTINS),
-    "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self", ctor=_python_ctor,
-                     builtins=_PYTHON_BUILTINS),
+    "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self",
+                     ctor=_python_call_result, builtins=_PYTHON_BUILTINS),
     "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
                  chained=True),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
@@ -472,12 +486,13 @@ def occurrences_and_imports(
     imports = [record for _, record in taken]
     sources = {start: record.source for start, record in taken}  # an imported name's module
     hints: dict[int, str] = {}  # a bound name's start byte → its type
-    member_hints: list[tuple[int, str, str]] = []  # (line, `self.x`, type)
+    member_hints: list[tuple[int, str, str, bool]] = []  # (line, `self.x`, type, declared)
     receivers = {node.end_byte: node for node in captured.get("receiver", ())}
     _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
     if rules.super_name:  # `super` in a class is its base (`@base`), as a field would be
         member_hints.extend((node.start_point.row + 1, rules.super_name,
-                             type_name(_text(node, parsed))) for node in captured.get("base", ()))
+                             type_name(_text(node, parsed)), False)
+                            for node in captured.get("base", ()))
     # Names are bytes until they are kept: most are locals, dropped without decoding.
     binds = [(node.start_byte, parsed[node.start_byte : node.end_byte], False)
              for node in captured.get("bind", ())]
@@ -631,7 +646,7 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
 
 def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
            receivers: dict[int, Node], hints: dict[int, str],
-           member_hints: list[tuple[int, str, str]]) -> None:
+           member_hints: list[tuple[int, str, str, bool]]) -> None:
     """The types of the names used as receivers (`x` of `x.f()`, `self.x` of
     `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
     most are not (a name is matched with its type again on its pattern's root alone)."""
@@ -654,9 +669,10 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
             index -= 1  # a root before it that ends before it: look further back
         if index < 0:
             continue
-        type_ = _hint_type(roots[index][1], var, alone, parsed, rules)
-        if type_ is None:
+        typed = _hint_type(roots[index][1], var, alone, parsed, rules)
+        if typed is None:
             continue
+        type_, declared = typed
         text = _text(var, parsed)
         if member:
             text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
@@ -665,7 +681,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
             continue
         self_name, _, member = text.partition(".")
         if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-            member_hints.append((var.start_point.row + 1, text, type_))
+            member_hints.append((var.start_point.row + 1, text, type_, declared))
 
 
 _GO_SETTLE_STEPS = 4
@@ -843,9 +859,10 @@ class _GoTypes:
 
 
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
-               rules: _Rules) -> str | None:
+               rules: _Rules) -> tuple[str, bool] | None:
     """The type one hint pattern rooted at `root` gives `var` (a declared type first,
-    then a constructed one, then a constructor's call), or None when none does."""
+    then a constructed one, then a constructor's call), and whether it is the declared
+    one; None when none does."""
     found: dict[str, Node] = {}
     for _, captures in alone.matches(root):
         if captures.get("hint", (None,))[0] != root:
@@ -860,19 +877,19 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
     if not found:
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
-        return f"{_GO_RANGE}{found['hint.range'].start_byte}"
+        return f"{_GO_RANGE}{found['hint.range'].start_byte}", False
     if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
         found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
     if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
-        return type_name(_text(found["hint.arg"], parsed))  # Go's `new(T)`
+        return type_name(_text(found["hint.arg"], parsed)), False  # Go's `new(T)`
     for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
         if capture in found:
             type_ = type_name(_text(found[capture], parsed))
             if type_:
-                return type_
+                return type_, capture == "hint.type"
     if "hint.call" in found:
-        return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed)))
-    return ""
+        return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed))), False
+    return "", False
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
@@ -947,7 +964,7 @@ def _occurrences(
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
-    member_hints: list[tuple[int, str, str]], parsed: bytes, rules: _Rules, separator: str,
+    member_hints: list[tuple[int, str, str, bool]], parsed: bytes, rules: _Rules, separator: str,
     check: Callable[[], None], chained: _GoTypes | None = None,
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
@@ -1073,19 +1090,29 @@ def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol],
     return scope if found else ""
 
 
-def _member_types(member_hints: list[tuple[int, str, str]], symbols: list[Symbol],
+def _member_types(member_hints: list[tuple[int, str, str, bool]], symbols: list[Symbol],
                   spans: list[tuple[int, int, int]], order: list[int],
                   separator: str) -> dict[tuple[str, str], str]:
-    """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree."""
+    """`self.x = C()` anywhere in a class: (class, `self.x`) → `C`, while all agree; a
+    declared type (`self.x: Base | None = None`) over the values assigned (`self.x =
+    Child()`), as a type checker reads it, while the declarations agree."""
     types: dict[tuple[str, str], str] = {}
+    declared_keys: set[tuple[str, str]] = set()
     if not member_hints:
         return types
     nest = _Nest([(start, end) for start, end, _ in spans])
-    for line, text, type_ in sorted(member_hints):
+    for line, text, type_, declared in sorted(member_hints):
         owner = _enclosing_class(nest.at(line), order, symbols, separator)
-        if owner:
-            known = types.get((owner, text))
-            types[(owner, text)] = type_ if known is None or known == type_ else ""
+        if not owner:
+            continue
+        key = (owner, text)
+        if declared and key not in declared_keys:
+            declared_keys.add(key)
+            types.pop(key, None)  # the values assigned give way
+        elif key in declared_keys and not declared:
+            continue
+        known = types.get(key)
+        types[key] = type_ if known is None or known == type_ else ""
     return types
 
 

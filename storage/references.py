@@ -1,6 +1,7 @@
 """Where a definition is used: the index's stored uses resolved at query time, in tiers.
 
-Imports: tantivy, msgspec, `extract.records`, `extract.go_types`, `storage` modules.
+Imports: tantivy, msgspec, `extract.records`, `extract.go_types`,
+`extract.python_types`, `storage` modules.
 
 Nothing spanning files is stored (`storage/uses.py`): each file keeps its own uses and
 imports, and everything that ties a use in one file to a definition in another is worked
@@ -44,6 +45,7 @@ import msgspec
 import tantivy
 
 from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
+from symfind.extract.python_types import return_type
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
 from symfind.storage.freshness import describe, is_partial
@@ -100,6 +102,7 @@ _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
+_FUNCTIONS = frozenset({SymbolKind.FUNCTION})
 #: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
 #: define a method or a global when the outer one runs).
 _LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
@@ -589,7 +592,10 @@ class _Resolver:
         self._go_embedding: dict[str, bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._go_definitions: dict[str, list[Symbol]] = {}
-        self._class_homes: dict[tuple[str, str], frozenset[str] | None] = {}
+        self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
+                                frozenset[str] | None] = {}
+        # (file, call written) → the type it returns, and the file whose names it is in
+        self._python_results: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -672,14 +678,16 @@ class _Resolver:
         return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
                         "there", _where(bound))
 
-    def _class_home(self, record: FileUses, written: str) -> frozenset[str] | None:
+    def _class_home(self, record: FileUses, written: str,
+                    kinds: frozenset[SymbolKind] = _CLASS_KINDS) -> frozenset[str] | None:
         """The files defining the Python class that `record` names `written` (`Lock`,
         `trio.Lock`): the file itself when it defines a class of that name, else where
         its import of the name or of the module leads, through modules that import it
         in turn (`anyio/__init__.py`'s `from ._core._synchronization import Lock`), three
         steps at most; empty when the module is not in the index; None when nothing says
-        (a name no import binds)."""
-        key = (record.path, written)
+        (a name no import binds). With `kinds`, the files defining a module-level
+        definition of those kinds instead (a function)."""
+        key = (record.path, written, kinds)
         if key not in self._class_homes:
             qualifier, _, name = written.rpartition(".")
             if qualifier:
@@ -689,15 +697,16 @@ class _Resolver:
                     module = qualifier  # `import trio.lowlevel` binds `trio` too
                 elif item is None:
                     module = ""
-                found = self._defining(self._module_files(record, module), name, 3) if (
-                    module) else None
+                found = self._defining(self._module_files(record, module), name, 3,
+                                       kinds) if module else None
             else:
-                found = self._defining_in(record, name, 3)
+                found = self._defining_in(record, name, 3, kinds)
             self._class_homes[key] = found
         return self._class_homes[key]
 
-    def _defining_in(self, record: FileUses, name: str, steps: int) -> frozenset[str] | None:
-        if any(s.kind in _CLASS_KINDS and s.qualname == name
+    def _defining_in(self, record: FileUses, name: str, steps: int,
+                     kinds: frozenset[SymbolKind]) -> frozenset[str] | None:
+        if any(s.kind in kinds and s.qualname == name
                for s in self.index.definitions_in(record.path)):
             return frozenset({record.path})
         item = self._binding(record, name)
@@ -705,16 +714,17 @@ class _Resolver:
             return None
         paths = self._module_files(record, _join(item.source, item.imported)) or (
             self._module_files(record, item.source))
-        return self._defining(paths, item.imported or name, steps - 1)
+        return self._defining(paths, item.imported or name, steps - 1, kinds)
 
-    def _defining(self, paths: set[str], name: str, steps: int) -> frozenset[str] | None:
+    def _defining(self, paths: set[str], name: str, steps: int,
+                  kinds: frozenset[SymbolKind]) -> frozenset[str] | None:
         """Of `paths` (a module's files), those defining class `name`, or where their
         imports of it lead; empty for a module not in the index."""
         found: set[str] = set()
         for path in sorted(paths):
             record = self.index.uses_of_file(path)
-            homes = (self._defining_in(record, name, steps) if record is not None else
-                     frozenset({path}) if any(s.kind in _CLASS_KINDS and s.qualname == name
+            homes = (self._defining_in(record, name, steps, kinds) if record is not None else
+                     frozenset({path}) if any(s.kind in kinds and s.qualname == name
                                               for s in self.index.definitions_in(path))
                      else None)
             if homes is None:
@@ -832,12 +842,16 @@ class _Resolver:
                 use, receiver_type=self._go_result_type(record, use.receiver_type))
             if value and not use.receiver_type:
                 return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
+        names_from = record  # the file in whose names the receiver's type is written
+        if record.language == "python" and use.receiver_type.endswith(")"):
+            typed, names_from = self._python_result(record, use.receiver_type[:-2])
+            use = msgspec.structs.replace(use, receiver_type=typed)
         if self.local_to:
             verdict = self._local(record, use)
             if verdict is not None:
                 return verdict
         if self.member:
-            return self._member(record, use)
+            return self._member(record, use, names_from or record)
         return self._top(record, use)
 
     def _binding(self, record: FileUses, name: str) -> Import | None:
@@ -950,6 +964,31 @@ class _Resolver:
         if paths:
             return self._elsewhere_in(paths, source)
         return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
+
+    # -- Python: the results of calls, from the indexed signatures --------------------------
+
+    def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
+        """The class extraction left as a call (`make_converter()`,
+        `helpers.make_converter()`) returns, by the return annotation of the module-level
+        function the file's own definitions or imports lead to, and the file that
+        annotation is written in: ("", None) when no one function, or no annotation, says
+        (a call that gives no class keeps its receiver's type unknown)."""
+        key = (record.path, called)
+        if key not in self._python_results:
+            self._python_results[key] = ("", None)
+            homes = self._class_home(record, called, _FUNCTIONS)
+            name = called.rpartition(".")[2]
+            functions = [s for s in self.index.definitions_named(name)
+                         if homes and s.path in homes and s.kind is SymbolKind.FUNCTION
+                         and s.qualname == name]
+            returned = return_type(functions[0].signature) if len(functions) == 1 else ""
+            if returned:
+                path = functions[0].path
+                # A file that imports and uses nothing names only its own classes.
+                home = self.index.uses_of_file(path) or FileUses(
+                    path=path, language="python", imports=[], strings=[], names={})
+                self._python_results[key] = (returned, home)
+        return self._python_results[key]
 
     # -- Go: the results of calls, from the indexed signatures ------------------------------
 
@@ -1069,7 +1108,9 @@ class _Resolver:
         parts = qualifier_parts(self.target.qualname)
         return parts[0] if self.target.language == "go" and len(parts) > 1 else ""
 
-    def _member(self, record: FileUses, use: Use) -> _Verdict:
+    def _member(self, record: FileUses, use: Use, names_from: FileUses) -> _Verdict:
+        """`names_from`: the file whose names the receiver's type is written in (`record`,
+        or the file defining the function whose result it is)."""
         owner = self.container
         if use.receiver_type:
             typed = _last(use.receiver_type)
@@ -1083,7 +1124,7 @@ class _Resolver:
                 if self._go_packages[key] is not None:
                     return self._go_packages[key]
             if typed == owner and record.language == "python":
-                homes = self._class_home(record, use.receiver_type)
+                homes = self._class_home(names_from, use.receiver_type)
                 if homes is not None and self.target.path not in homes:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {use.receiver_type} of "
                                     f"{_listed(homes) or 'a module not in the index'}, "

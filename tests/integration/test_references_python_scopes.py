@@ -3,7 +3,8 @@ files are extracted for real, `searcher_over`): a function defined inside a func
 local of it, and within it the definition of the name last made before a use is the one
 used; a call on a subclass that overrides the method is the override's; `super().m()` in
 a subclass is the base's; a receiver typed by a class of the target's name is the
-target's only where the file's imports lead to the target's module."""
+target's only where the file's imports lead to the target's module; a name assigned a
+function's call has the class the function's return annotation names."""
 
 from __future__ import annotations
 
@@ -179,4 +180,62 @@ def test_a_class_of_the_targets_name_is_the_targets_only_where_the_imports_lead(
              "receiver is a trio.Lock of a module not in the index, another class of "
              "that name", 1),
         ],
+    }
+
+
+FACTORIES = {
+    "factories.py": (
+        "import backend\n"                             # 1
+        "from core import Lock\n"                      # 2
+        "\n"                                           # 3
+        "\n"                                           # 4
+        "def make_lock() -> Lock:\n"                   # 5
+        "    return Lock()\n"                          # 6
+        "\n"                                           # 7
+        "\n"                                           # 8
+        "def make_backend_lock() -> 'backend.Lock':\n"  # 9
+        "    return backend.Lock()\n"                  # 10
+        "\n"                                           # 11
+        "\n"                                           # 12
+        "def make_anything():\n"                       # 13
+        "    return Lock()\n"                          # 14
+    ),
+    "test_factories.py": (
+        "import factories\n"                           # 1
+        "from factories import make_lock\n"            # 2
+        "\n"                                           # 3
+        "\n"                                           # 4
+        "def test_factories():\n"                      # 5
+        "    first = make_lock()\n"                    # 6
+        "    first.acquire()\n"                        # 7
+        "    second = factories.make_backend_lock()\n"  # 8
+        "    second.acquire()\n"                       # 9
+        "    third = factories.make_anything()\n"      # 10
+        "    third.acquire()\n"                        # 11
+    ),
+}
+
+
+def test_a_call_is_typed_by_the_class_its_function_is_annotated_to_return(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # The annotation is read in the file that writes it: `backend.Lock` through
+    # factories.py's `import backend`, which test_factories.py does not have.
+    searcher = searcher_over(tmp_path_factory, "py-factories", {**LOCKS, **FACTORIES})
+    unannotated = ("third", "receiver's type unknown", 1)
+    trio = ("members of Lock (not indexed)",
+            "receiver is a trio.Lock of a module not in the index, another class of that name", 1)
+    assert tiers(searcher, "core.py", 2) == {
+        "resolved": [("test_factories.py", 7, "receiver is a Lock"),
+                     ("test_lock.py", 7, "receiver is a Lock")],
+        "possible": [unannotated],
+        "elsewhere": [("members of Lock (backend.py)",
+                       "receiver is a backend.Lock of backend.py, another class of that name",
+                       2), trio],
+    }
+    assert tiers(searcher, "backend.py", 8) == {
+        "resolved": [("test_factories.py", 9, "receiver is a Lock"),
+                     ("test_lock.py", 9, "receiver is a Lock")],
+        "possible": [unannotated],
+        "elsewhere": [("members of Lock (core.py)",
+                       "receiver is a Lock of core.py, another class of that name", 2), trio],
     }

@@ -153,18 +153,25 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         "    d = Other()\n"
         "    p = _Private()\n"
         "    u = _UPPER()\n"
+        "    h = helpers.make_client()\n"
+        "    o = self.make_client()\n"
         "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get(), p.get(), u.get()\n"
+        "    h.get(), o.get()\n"
     )
     assert [use for use in uses(source) if use[1] == "attribute_call"] == [
         ("Session", "attribute_call", "requests", ""),
+        ("make_client", "attribute_call", "helpers", ""),
+        ("make_client", "attribute_call", "self", ""),
         ("get", "attribute_call", "s", "Session"),
         ("total", "attribute_call", "t", "Timeout"),
         ("x", "attribute_call", "n", ""),
         ("get", "attribute_call", "r", "requests.Session"),
-        ("get", "attribute_call", "c", ""),  # not clearly a constructor
+        ("get", "attribute_call", "c", "make_client()"),  # the query reads its result
         ("get", "attribute_call", "d", ""),  # two types: none
         ("get", "attribute_call", "p", "_Private"),  # a private class
-        ("get", "attribute_call", "u", ""),  # a constant's name, not a class's
+        ("get", "attribute_call", "u", "_UPPER()"),  # a constant's name: a call, not a class
+        ("get", "attribute_call", "h", "helpers.make_client()"),
+        ("get", "attribute_call", "o", ""),  # a method's result: not read
     ]
 
 
@@ -177,6 +184,23 @@ def test_python_members_assigned_a_constructor_have_its_type() -> None:
         "        self.pool.close()\n"
     )
     assert uses(source)[-1] == ("close", "attribute_call", "self.pool", "Pool")
+
+
+def test_python_a_members_declared_type_wins_over_the_values_assigned() -> None:
+    # As a type checker reads it: `Pool` and `Http2Pool` assigned, `Base` declared.
+    declared = (
+        "class Client:\n"
+        "    def connect(self):\n"
+        "        self.pool = Pool()\n"
+        "    def __init__(self):\n"
+        "        self.pool: Base | None = None\n"
+        "    def reconnect(self):\n"
+        "        self.pool = Http2Pool()\n"
+        "        self.pool.close()\n"
+    )
+    assert uses(declared)[-1] == ("close", "attribute_call", "self.pool", "Base")
+    undeclared = declared.replace("self.pool: Base | None = None", "self.other = None")
+    assert uses(undeclared)[-1] == ("close", "attribute_call", "self.pool", "")  # two types
 
 
 def test_python_imports_with_aliases() -> None:

@@ -1,0 +1,71 @@
+"""Python's types as a function's signature writes them, for the receivers of references:
+the class a call returns (`c = make_converter()` after `def make_converter() ->
+Converter`), read by `storage/references.py` from the indexed signatures when a query
+runs (extraction records the call, `make_converter()`, not knowing the function).
+
+Imports: the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CLASS_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+#: `Optional[T]`, `Union[T, None]` and their `typing.` spellings: T.
+_OPTIONAL = re.compile(r"(?:typing\.)?(?:Optional\[(?P<one>.+)\]|Union\[(?P<union>.+)\])")
+#: Names that give no class a method is looked up on: `-> Self` is the receiver's class,
+#: which the call's text does not give; `-> type[Session]` is a class, not an instance.
+_NO_CLASS = frozenset({"None", "Self", "typing.Self", "Any", "typing.Any", "NoReturn",
+                       "Never", "object", "type", "Type", "typing.Type"})
+
+
+def return_type(signature: str) -> str:
+    """The class a function's signature says it returns (`def f(x) -> Session` →
+    `Session`, `-> "Session"`, `-> Session | None`, `-> Optional[Session]`,
+    `-> Session[T]` → `Session`, `-> list[Session]` → `list`); "" when it says none, or
+    names several (`-> A | B`), or no class (`-> None`, `-> Self`, `-> type[Session]`),
+    or the signature is cut short."""
+    close = _closing_parenthesis(signature)
+    if close < 0:
+        return ""
+    arrow, _, written = signature[close + 1:].partition("->")
+    if arrow.strip() or not written:
+        return ""
+    written = written.strip().rstrip(":").strip().strip("\"'").strip()
+    optional = _OPTIONAL.fullmatch(written)
+    if optional:
+        written = optional["one"] or optional["union"]
+    kept = [part.strip().strip("\"'") for part in _top_level_split(written)]
+    kept = [part for part in kept if part != "None"]
+    if len(kept) != 1:
+        return ""
+    name = kept[0].split("[", 1)[0].strip()
+    return name if _CLASS_NAME.fullmatch(name) and name not in _NO_CLASS else ""
+
+
+def _closing_parenthesis(signature: str) -> int:
+    """Where the parameter list that the signature's first `(` opens closes (-1: not)."""
+    depth = 0
+    for position, char in enumerate(signature):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return position
+    return -1
+
+
+def _top_level_split(written: str) -> list[str]:
+    """`A | B` and `A, B` (a `Union[...]`'s members) split outside brackets."""
+    parts, depth, start = [], 0, 0
+    for position, char in enumerate(written):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char in "|," and depth == 0:
+            parts.append(written[start:position])
+            start = position + 1
+    parts.append(written[start:])
+    return parts
