@@ -13,7 +13,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
-  own name); `@bind.type` a type's name (where the language keeps types' names apart,
+  own name); `@bind.same` a name rebound by an operation that keeps its type (Python's
+  `b += x`: `__iadd__` gives back what `b` was); `@bind.type` a type's name (where the language keeps types' names apart,
   `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a
   destructuring target (`a, (b, c)`: the identifiers found through nodes whose type ends
   in `pattern` or `_list`, not those of an attribute, a subscript or a default). A name
@@ -49,7 +50,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
 from typing import NamedTuple
 
@@ -498,6 +499,8 @@ def occurrences_and_imports(
              for node in captured.get("bind", ())]
     binds.extend((node.start_byte, parsed[node.start_byte : node.end_byte], True)
                  for node in captured.get("bind.outer", ()))
+    same = {node.start_byte: node for node in captured.get("bind.same", ())}
+    binds.extend((start, parsed[start : node.end_byte], False) for start, node in same.items())
     for node in captured.get("bind.all", ()):
         _destructured(node, parsed, binds)
     # A type's name, where types have names of their own (C's `struct mode *mode`), is
@@ -516,7 +519,7 @@ def occurrences_and_imports(
     skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
                  if 0x61 <= parsed[node.start_byte] <= 0x7A)
     skips.extend(defined)
-    bindings = _bindings(scopes, binds, globals_, hints, defined)
+    bindings = _bindings(scopes, binds, globals_, hints, defined, same)
     check()
     # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
     # binding is none (None).
@@ -548,8 +551,10 @@ class _Bindings(NamedTuple):
 def _bindings(
     scopes: list[tuple[int, int]], binds: list[tuple[int, bytes, bool]],
     globals_: list[tuple[int, bytes]], hints: dict[int, str], defined: list[tuple[int, int]],
+    same: Container[int] = (),
 ) -> _Bindings:
-    """The names each scope binds, with their types where known, and the module's."""
+    """The names each scope binds, with their types where known, and the module's (a
+    binding at a start byte in `same` keeps the name's type)."""
     definitions = {start for start, _ in defined}
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
@@ -577,6 +582,8 @@ def _bindings(
         else:
             names = bound[stack[depth]]
         known = names.get(name)
+        if start in same:
+            type_ = "" if known is None else known
         if known is None:
             names[name] = type_
         elif known != type_:

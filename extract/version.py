@@ -37,7 +37,7 @@ History:
   (`def exception(self: BoundLogger)`).
 - 9: Python: a name assigned a call of a function (`c = make_converter()`,
   `c = helpers.make_converter()`) is typed by the call, whose result the query reads from
-  the function's indexed return annotation. In every language, a member's declared type
+  the function's indexed return annotation; `b += x` keeps `b`'s type. In every language, a member's declared type
   (`self.pool: Base | None = None`) wins over the values assigned to it elsewhere in the
   class (`self.pool = Http2Pool()`), which gave no type when they differed.
 """

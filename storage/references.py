@@ -591,7 +591,7 @@ class _Resolver:
         self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
         self._go_embedding: dict[str, bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
-        self._go_definitions: dict[str, list[Symbol]] = {}
+        self._definitions: dict[str, list[Symbol]] = {}
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
                                 frozenset[str] | None] = {}
         # (file, call written) → the type it returns, and the file whose names it is in
@@ -965,6 +965,13 @@ class _Resolver:
             return self._elsewhere_in(paths, source)
         return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
 
+    def _named(self, name: str) -> list[Symbol]:
+        """`definitions_named`, once per name (the same functions and types are asked of
+        for many files)."""
+        if name not in self._definitions:
+            self._definitions[name] = self.index.definitions_named(name)
+        return self._definitions[name]
+
     # -- Python: the results of calls, from the indexed signatures --------------------------
 
     def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
@@ -976,11 +983,12 @@ class _Resolver:
         key = (record.path, called)
         if key not in self._python_results:
             self._python_results[key] = ("", None)
-            homes = self._class_home(record, called, _FUNCTIONS)
             name = called.rpartition(".")[2]
-            functions = [s for s in self.index.definitions_named(name)
-                         if homes and s.path in homes and s.kind is SymbolKind.FUNCTION
-                         and s.qualname == name]
+            # Most functions are not annotated: no import is followed for them.
+            annotated = [s for s in self._named(name) if s.kind is SymbolKind.FUNCTION
+                         and s.qualname == name and return_type(s.signature)]
+            homes = self._class_home(record, called, _FUNCTIONS) if annotated else None
+            functions = [s for s in annotated if homes and s.path in homes]
             returned = return_type(functions[0].signature) if len(functions) == 1 else ""
             if returned:
                 path = functions[0].path
@@ -1013,7 +1021,7 @@ class _Resolver:
             if not owner:
                 return ""
             owner = _last(owner)
-            return _go_agreed_result((s for s in self._go_named(method)
+            return _go_agreed_result((s for s in self._named(method)
                                       if s.kind is SymbolKind.METHOD and _container(s) == owner),
                                      element)
         package, dot, function = called.rpartition(".")
@@ -1028,7 +1036,7 @@ class _Resolver:
             named_package = "" if files else go_package(item.source)
         else:
             files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
-        named = [s for s in self._go_named(function) if s.path in files or (
+        named = [s for s in self._named(function) if s.path in files or (
             named_package and s.qualname.partition(".")[0] == named_package)]
         result = _go_agreed_result((s for s in named if s.kind is SymbolKind.FUNCTION), element)
         if result or element:
@@ -1042,7 +1050,7 @@ class _Resolver:
         (`var CommandLine = NewFlagSet(...)`): its declared type, or its value's, read from
         its indexed declaration (a call's result in the declaring file's own imports)."""
         files = set(_go_directories(self.files).get(posixpath.dirname(record.path), ()))
-        declared = [s for s in self._go_named(name) if s.path in files
+        declared = [s for s in self._named(name) if s.path in files
                     and s.kind in (SymbolKind.VARIABLE, SymbolKind.CONSTANT)]
         if len(declared) != 1:
             return ""
@@ -1051,13 +1059,6 @@ class _Resolver:
             return written
         home = self.index.uses_of_file(declared[0].path)
         return self._go_result_type(home, written) if home is not None else ""
-
-    def _go_named(self, name: str) -> list[Symbol]:
-        """`definitions_named`, once per name (the same functions and types are asked of
-        for many files)."""
-        if name not in self._go_definitions:
-            self._go_definitions[name] = self.index.definitions_named(name)
-        return self._go_definitions[name]
 
     def _go_import_files(self, record: FileUses, source: str) -> set[str]:
         """The files of the package a Go import path names: as `_go_package_files` maps
@@ -1076,7 +1077,7 @@ class _Resolver:
         declares the method, a struct whose embedded field has it): the method may be
         promoted from there."""
         if typed not in self._go_embedding:
-            paths = {s.path for s in self._go_named(typed) if s.kind in _CLASS_KINDS}
+            paths = {s.path for s in self._named(typed) if s.kind in _CLASS_KINDS}
             self._go_embedding[typed] = any(
                 use.kind is UseKind.INHERIT and _last(use.enclosing) == typed
                 for path in sorted(paths) for use in uses_of_all(self.index, path))
@@ -1097,7 +1098,7 @@ class _Resolver:
         if posixpath.dirname(self.target.path) in {posixpath.dirname(f) for f in files}:
             return None
         if not any(s.kind in _CLASS_KINDS and s.path in files
-                   for s in self._go_named(name)):
+                   for s in self._named(name)):
             return None  # not a type that package defines: matched by name, as elsewhere
         member = next((s for s in self.others if _container(s) == name and s.path in files),
                       None)

@@ -18,7 +18,7 @@
 (list_splat_pattern (identifier) @bind)
 (dictionary_splat_pattern (identifier) @bind)
 (assignment left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
-(augmented_assignment left: (identifier) @bind)
+(augmented_assignment left: (identifier) @bind.same)
 (for_statement left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
 (for_in_clause left: [(identifier) @bind (pattern_list) @bind.all (tuple_pattern) @bind.all (list_pattern) @bind.all])
 (as_pattern alias: (as_pattern_target (identifier) @bind))

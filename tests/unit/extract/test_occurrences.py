@@ -203,6 +203,22 @@ def test_python_a_members_declared_type_wins_over_the_values_assigned() -> None:
     assert uses(undeclared)[-1] == ("close", "attribute_call", "self.pool", "")  # two types
 
 
+def test_python_an_augmented_assignment_keeps_the_names_type() -> None:
+    source = (
+        "def f():\n"
+        "    b = ReceiveBuffer()\n"
+        "    b += b'123'\n"
+        "    b.extract()\n"
+        "    n += 1\n"
+        "    n.x()\n"
+    )
+    assert uses(source) == [
+        ("ReceiveBuffer", "call", "", ""),
+        ("extract", "attribute_call", "b", "ReceiveBuffer"),
+        ("x", "attribute_call", "n", ""),  # bound here, of no type known
+    ]
+
+
 def test_python_imports_with_aliases() -> None:
     source = (
         "import os, a.b as ab\n"
