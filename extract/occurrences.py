@@ -59,6 +59,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
+from symfind.extract.python_types import ENTERED
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
 RECEIVER_MAX_CHARS = 80
@@ -878,7 +879,7 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         if not named or named[0] != var:
             continue
         for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range"):
+                        "hint.range", "hint.enter"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:
@@ -896,6 +897,9 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                 return type_, capture == "hint.type"
     if "hint.call" in found:
         return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed))), False
+    if "hint.enter" in found:  # `with C(...) as x`: what C's `__enter__` gives, for the query
+        constructed = _python_ctor(_WHITESPACE.sub("", _text(found["hint.enter"], parsed)))
+        return (f"{constructed}{ENTERED}" if constructed else ""), False
     return "", False
 
 

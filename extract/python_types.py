@@ -1,6 +1,7 @@
 """Python's types as a function's signature writes them, for the receivers of references:
 the class a call returns (`c = make_converter()` after `def make_converter() ->
-Converter`), read by `storage/references.py` from the indexed signatures when a query
+Converter`), and whether a context manager's `__enter__` returns itself (`with
+Client() as c`), read by `storage/references.py` from the indexed signatures when a query
 runs (extraction records the call, `make_converter()`, not knowing the function).
 
 Imports: the standard library only.
@@ -9,6 +10,10 @@ Imports: the standard library only.
 from __future__ import annotations
 
 import re
+
+#: What extraction leaves as `x`'s type for `with C(...) as x` (`C:__enter__()`): the result
+#: of C's `__enter__` (or `__aenter__`), which the query reads from the indexed signatures.
+ENTERED = ":__enter__()"
 
 _CLASS_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 #: `Optional[T]`, `Union[T, None]` and their `typing.` spellings: T.
@@ -41,6 +46,26 @@ def return_type(signature: str) -> str:
         return ""
     name = kept[0].split("[", 1)[0].strip()
     return name if _CLASS_NAME.fullmatch(name) and name not in _NO_CLASS else ""
+
+
+def returns_self(signature: str) -> bool:
+    """Whether a method's signature says it returns its receiver, or says nothing of what
+    it returns (`__enter__`, whose body most often ends `return self`): `-> Self`, or the
+    type its `self` is annotated with (`def __aenter__(self: T) -> T`)."""
+    close = _closing_parenthesis(signature)
+    if close < 0:
+        return False
+    written = signature[close + 1:].partition("->")[2].strip().rstrip(":").strip()
+    written = written.strip("\"'")
+    if not written:
+        return True
+    if written in ("Self", "typing.Self", "typing_extensions.Self"):
+        return True
+    annotated = _SELF_ANNOTATION.search(signature[:close + 1])
+    return annotated is not None and annotated["type"] == written
+
+
+_SELF_ANNOTATION = re.compile(r"\(\s*self\s*:\s*(?P<type>[\w.]+)\s*[,)]")
 
 
 def _closing_parenthesis(signature: str) -> int:

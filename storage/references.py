@@ -45,7 +45,7 @@ import msgspec
 import tantivy
 
 from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
-from symfind.extract.python_types import return_type
+from symfind.extract.python_types import ENTERED, return_type, returns_self
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
 from symfind.storage.freshness import describe, is_partial
@@ -103,6 +103,8 @@ _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 _FUNCTIONS = frozenset({SymbolKind.FUNCTION})
+#: `with C(...) as x`: what extraction leaves as `x`'s type, less its `()`.
+_ENTER_CALL = ENTERED.removesuffix("()")
 #: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
 #: define a method or a global when the outer one runs).
 _LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
@@ -981,6 +983,11 @@ class _Resolver:
         annotation is written in: ("", None) when no one function, or no annotation, says
         (a call that gives no class keeps its receiver's type unknown)."""
         key = (record.path, called)
+        if called.endswith(_ENTER_CALL):
+            if key not in self._python_results:
+                self._python_results[key] = self._python_entered(
+                    record, called.removesuffix(_ENTER_CALL))
+            return self._python_results[key]
         if key not in self._python_results:
             self._python_results[key] = ("", None)
             name = called.rpartition(".")[2]
@@ -997,6 +1004,28 @@ class _Resolver:
                     path=path, language="python", imports=[], strings=[], names={})
                 self._python_results[key] = (returned, home)
         return self._python_results[key]
+
+    def _python_entered(self, record: FileUses, written: str) -> tuple[str, FileUses | None]:
+        """What `with C(...) as x` binds: C itself when C's `__enter__` (or `__aenter__`)
+        returns its receiver, says nothing of what it returns, or is not indexed (a base's
+        or another module's, which most often `return self`); the class its annotation
+        names otherwise; ("", None) when C's methods of that name disagree."""
+        name = _last(written)
+        homes = self._class_home(record, written)
+        enters = [s for method in ("__enter__", "__aenter__") for s in self._named(method)
+                  if s.kind is SymbolKind.METHOD and _container(s) == name
+                  and (homes is None or s.path in homes)]
+        itself = {s.path for s in enters if returns_self(s.signature)
+                  or _last(return_type(s.signature)) == name}
+        others = {(return_type(s.signature), s.path) for s in enters if s.path not in itself}
+        if not others:
+            return written, record
+        if len(others) == 1 and not itself:
+            returned, path = others.pop()
+            if returned:
+                return returned, self.index.uses_of_file(path) or FileUses(
+                    path=path, language="python", imports=[], strings=[], names={})
+        return "", None
 
     # -- Go: the results of calls, from the indexed signatures ------------------------------
 

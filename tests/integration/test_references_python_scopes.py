@@ -239,3 +239,53 @@ def test_a_call_is_typed_by_the_class_its_function_is_annotated_to_return(
         "elsewhere": [("members of Lock (core.py)",
                        "receiver is a Lock of core.py, another class of that name", 2), trio],
     }
+
+
+CONTEXTS = {
+    "pools.py": (
+        "class Pool:\n"                                # 1
+        "    def __enter__(self):\n"                   # 2
+        "        return self\n"                        # 3
+        "\n"                                           # 4
+        "    def get(self):\n"                         # 5
+        "        return 1\n"                           # 6
+        "\n"                                           # 7
+        "\n"                                           # 8
+        "class Lease:\n"                               # 9
+        "    def get(self):\n"                         # 10
+        "        return 2\n"                           # 11
+        "\n"                                           # 12
+        "\n"                                           # 13
+        "class Leasing:\n"                             # 14
+        "    def __enter__(self) -> Lease:\n"          # 15
+        "        return Lease()\n"                     # 16
+        "\n"                                           # 17
+        "    def get(self):\n"                         # 18
+        "        return 3\n"                           # 19
+    ),
+    "use_pools.py": (
+        "from pools import Leasing, Pool\n"            # 1
+        "\n"                                           # 2
+        "\n"                                           # 3
+        "def run():\n"                                 # 4
+        "    with Pool() as pool:\n"                   # 5
+        "        pool.get()\n"                         # 6
+        "    with Leasing() as lease:\n"               # 7
+        "        lease.get()\n"                        # 8
+    ),
+}
+
+
+def test_a_with_statements_target_is_what_the_classs_enter_returns(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "py-contexts", CONTEXTS)
+    assert tiers(searcher, "pools.py", 5) == {  # Pool.get: `__enter__` returns self
+        "resolved": [("use_pools.py", 6, "receiver is a Pool")],
+        "possible": [],
+        "elsewhere": [("Lease.get (pools.py:10)", "receiver is a Lease", 1)],
+    }
+    assert tiers(searcher, "pools.py", 10) == {  # Lease.get: what Leasing's `__enter__` gives
+        "resolved": [("use_pools.py", 8, "receiver is a Lease")],
+        "possible": [],
+        "elsewhere": [("Pool.get (pools.py:5)", "receiver is a Pool", 1)],
+    }

@@ -219,6 +219,22 @@ def test_python_an_augmented_assignment_keeps_the_names_type() -> None:
     ]
 
 
+def test_python_a_with_statements_target_is_left_to_the_query() -> None:
+    # What `__enter__` returns is read from the index: extraction names the class entered.
+    source = (
+        "import httpcore\n"
+        "async def f(o):\n"
+        "    async with httpcore.Connection(o) as conn, open(o) as g, Pool() as p:\n"
+        "        conn.close(), g.read(), p.get()\n"
+    )
+    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+        ("Connection", "attribute_call", "httpcore", ""),
+        ("close", "attribute_call", "conn", "httpcore.Connection:__enter__()"),
+        ("read", "attribute_call", "g", ""),  # a function's result, entered: not read
+        ("get", "attribute_call", "p", "Pool:__enter__()"),
+    ]
+
+
 def test_python_imports_with_aliases() -> None:
     source = (
         "import os, a.b as ab\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symfind.extract.python_types import return_type
+from symfind.extract.python_types import return_type, returns_self
 
 SIGNATURES = {
     "def make() -> Session": "Session",
@@ -31,3 +31,19 @@ SIGNATURES = {
 
 def test_the_returned_class_is_read_from_the_annotation() -> None:
     assert {signature: return_type(signature) for signature in SIGNATURES} == SIGNATURES
+
+
+ENTERS = {
+    "def __enter__(self)": True,  # unannotated: most `return self`
+    "def __enter__(self) -> Self": True,
+    "def __enter__(self) -> typing.Self:": True,
+    "async def __aenter__(self: T_Stream) -> T_Stream": True,
+    "async def __aenter__(self: T_Stream) -> T_Other": False,
+    "def __enter__(self) -> str": False,
+    "def __enter__(self) -> 'Pool'": False,  # a class: `return_type` names it
+    "def __enter__(": False,  # cut short
+}
+
+
+def test_an_enter_method_returns_its_receiver_unless_its_annotation_says_otherwise() -> None:
+    assert {signature: returns_self(signature) for signature in ENTERS} == ENTERS
