@@ -879,7 +879,7 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         if not named or named[0] != var:
             continue
         for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range", "hint.enter"):
+                        "hint.range", "hint.enter", "hint.param"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:
@@ -897,10 +897,31 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                 return type_, capture == "hint.type"
     if "hint.call" in found:
         return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed))), False
+    if "hint.param" in found:  # `self.stream = stream`: the parameter's annotation
+        return _parameter_type(found["hint.param"], parsed), False
     if "hint.enter" in found:  # `with C(...) as x`: what C's `__enter__` gives, for the query
         constructed = _python_ctor(_WHITESPACE.sub("", _text(found["hint.enter"], parsed)))
         return (f"{constructed}{ENTERED}" if constructed else ""), False
     return "", False
+
+
+def _parameter_type(name: Node, parsed: bytes) -> str:
+    """The type the innermost function around `name` declares for its parameter of that
+    name (Python's `def __init__(self, stream: Stream)`), or "" (none of that name, or
+    not annotated)."""
+    function = name.parent
+    while function is not None and function.type != "function_definition":
+        function = function.parent
+    parameters = function.child_by_field_name("parameters") if function else None
+    written = parsed[name.start_byte : name.end_byte]
+    for parameter in parameters.named_children if parameters else ():
+        if parameter.type not in ("typed_parameter", "typed_default_parameter"):
+            continue
+        named = parameter.child_by_field_name("name") or parameter.named_children[0]
+        declared = parameter.child_by_field_name("type")
+        if declared is not None and parsed[named.start_byte : named.end_byte] == written:
+            return type_name(_text(declared, parsed))
+    return ""
 
 
 def _imports(statement: Node, alone: QueryCursor, parsed: bytes,

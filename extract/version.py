@@ -38,7 +38,8 @@ History:
 - 9: Python: a name assigned a call of a function (`c = make_converter()`,
   `c = helpers.make_converter()`) is typed by the call, whose result the query reads from
   the function's indexed return annotation; `with C(...) as x` types `x` by what C's
-  `__enter__` returns, read by the query likewise; `b += x` keeps `b`'s type. In every
+  `__enter__` returns, read by the query likewise; `b += x` keeps `b`'s type; a member
+  assigned a parameter (`self.stream = stream`) has the parameter's annotation. In every
   language, a member's declared type (`self.pool: Base | None = None`) wins over the
   values assigned to it elsewhere in the class (`self.pool = Http2Pool()`), which gave
   no type when they differed.

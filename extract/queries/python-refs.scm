@@ -65,12 +65,14 @@
 (attribute object: (_) @receiver attribute: (identifier) @ref.attribute)
 (identifier) @ref.plain
 
-; --- Receiver types: annotated names, names assigned a call, and `with C(...) as x`.
+; --- Receiver types: annotated names, names assigned a call, members assigned a
+; parameter (`self.stream = stream`: its annotation), and `with C(...) as x`.
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (assignment left: [(identifier) (attribute)] @hint.var
   right: (call function: [(identifier) (attribute)] @hint.call)) @hint
+(assignment left: (attribute) @hint.var right: (identifier) @hint.param) @hint
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.enter)
                              alias: (as_pattern_target (identifier) @hint.var))) @hint
 

@@ -235,6 +235,23 @@ def test_python_a_with_statements_target_is_left_to_the_query() -> None:
     ]
 
 
+def test_python_a_member_assigned_a_parameter_has_the_parameters_annotation() -> None:
+    source = (
+        "class Connection:\n"
+        "    def __init__(self, stream: Stream, origin=None, *, pool: Optional[Pool] = None):\n"
+        "        self._stream = stream\n"
+        "        self._origin = origin\n"
+        "        self._pool = pool\n"
+        "    def close(self):\n"
+        "        self._stream.close(), self._origin.close(), self._pool.close()\n"
+    )
+    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+        ("close", "attribute_call", "self._stream", "Stream"),
+        ("close", "attribute_call", "self._origin", ""),  # not annotated
+        ("close", "attribute_call", "self._pool", "Pool"),
+    ]
+
+
 def test_python_imports_with_aliases() -> None:
     source = (
         "import os, a.b as ab\n"
