@@ -499,20 +499,23 @@ def _container(symbol: Symbol) -> str:
 
 
 def _enclosing_function(target: Symbol, own: list[Symbol], others: list[Symbol]
-                        ) -> tuple[list[str], list[Symbol]]:
+                        ) -> tuple[list[str], list[Symbol], list[Symbol]]:
     """For a function defined inside a function or method (`Converter.hook.decorator`),
-    that function's qualified name's parts and the other definitions of the target's
-    name made in it; ([], []) for any other definition."""
+    that function's qualified name's parts, the other definitions of the target's name
+    made in it, and those made in functions nested in it (which shadow the target in
+    them); ([], [], []) for any other definition."""
     parts = qualifier_parts(target.qualname)
     if len(parts) < 2 or target.kind in _MEMBER_KINDS or target.language not in (
             _LOCAL_FUNCTIONS):
-        return [], []
+        return [], [], []
     around = parts[:-1]
-    if not any(qualifier_parts(s.qualname) == around and s.kind in _FUNCTION_KINDS
-               for s in own):
-        return [], []
-    return around, [s for s in others if s.path == target.path
-                    and qualifier_parts(s.qualname)[:-1] == around]
+    functions = {tuple(qualifier_parts(s.qualname)) for s in own if s.kind in _FUNCTION_KINDS}
+    if tuple(around) not in functions:
+        return [], [], []
+    mine = [(s, qualifier_parts(s.qualname)[:-1]) for s in others if s.path == target.path]
+    return around, [s for s, scope in mine if scope == around], [
+        s for s, scope in mine if len(scope) > len(around) and scope[:len(around)] == around
+        and tuple(scope) in functions]
 
 
 def _listed(paths: Iterable[str]) -> str:
@@ -576,7 +579,8 @@ class _Resolver:
         self.family: set[str] = {self.container} if self.member else set()
         #: The family's classes by name → the bases they were found under (`learn_hierarchy`).
         self._parents: dict[str, set[str]] = defaultdict(set)
-        self.local_to, self.local_twins = _enclosing_function(target, own, others)
+        self.local_to, self.local_twins, self.local_shadows = _enclosing_function(
+            target, own, others)
         self._bases: set[str] | None = None  # `bases`, read when first needed
         self._declaring: dict[str, bool] = {}
         self._types: dict[str, bool] = {}
@@ -670,6 +674,14 @@ class _Resolver:
         if not inside or use.receiver:
             return _Verdict(Tier.ELSEWHERE, "a local of another function",
                             f"names outside {'.'.join(self.local_to)}")
+        around = qualifier_parts(use.enclosing)
+        shadows = [s for s in self.local_shadows
+                   if around[:len(qualifier_parts(s.qualname)) - 1] == qualifier_parts(
+                       s.qualname)[:-1]]
+        if shadows:  # a function nested in the target's, around the use, defines the name
+            inner = max(shadows, key=lambda s: (len(qualifier_parts(s.qualname)), s.line))
+            return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
+                            "there", _where(inner))
         if record.language != "python" or not self.local_twins:
             return None
         made = [s for s in (self.target, *self.local_twins) if s.line <= use.line]

@@ -289,3 +289,32 @@ def test_a_with_statements_target_is_what_the_classs_enter_returns(
         "possible": [],
         "elsewhere": [("Pool.get (pools.py:5)", "receiver is a Pool", 1)],
     }
+
+
+NESTED = (
+    "def request_response(f):\n"                   # 1
+    "    async def app(scope):\n"                   # 2
+    "        async def app(scope):\n"               # 3
+    "            return await f(scope)\n"           # 4
+    "\n"                                           # 5
+    "        await wrap(app)(scope)\n"              # 6
+    "\n"                                           # 7
+    "    return app\n"                              # 8
+)
+
+
+def test_a_function_nested_in_the_targets_function_shadows_it_there(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "py-nested", {"routing.py": NESTED})
+    assert tiers(searcher, "routing.py", 2) == {  # the outer `app`
+        "resolved": [("routing.py", 8, "in its own module")],
+        "possible": [],
+        "elsewhere": [("request_response.app.app (routing.py:3)",
+                       "another local definition of the name in force there", 1)],
+    }
+    assert tiers(searcher, "routing.py", 3) == {  # the inner `app`
+        "resolved": [("routing.py", 6, "in its own module")],
+        "possible": [],
+        "elsewhere": [("names outside request_response.app", "a local of another function",
+                       1)],
+    }
