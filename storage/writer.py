@@ -400,10 +400,14 @@ class IndexWriter:
         return FileChanges(files=files, skipped=skipped, removed=removed, excluded=excluded)
 
     def close(self) -> None:
-        """Release the writer lock (uncommitted changes are dropped)."""
+        """Release the writer lock (uncommitted changes are dropped), once Tantivy's merges
+        of committed segments have finished: a merge left running outlives the writer and
+        writes into (and collects files of) its directory after the lock is released, which
+        a rebuild's swap or a removal of the index may have moved by then."""
         if self._writer is not None:
             try:
                 self._writer.rollback()
+                self._writer.wait_merging_threads()
             except ValueError as exc:  # its indexing thread died (a full disk): nothing to keep
                 logger.debug("rolling back a failed writer: %s", exc)
             self._writer = None  # type: ignore[assignment]
