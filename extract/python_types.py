@@ -52,17 +52,29 @@ def returns_self(signature: str) -> bool:
     """Whether a method's signature says it returns its receiver, or says nothing of what
     it returns (`__enter__`, whose body most often ends `return self`): `-> Self`, or the
     type its `self` is annotated with (`def __aenter__(self: T) -> T`)."""
+    written = _returned(signature)
+    if written is None:
+        return False
+    if not written or written in _SELF:
+        return True
+    annotated = _SELF_ANNOTATION.search(signature)
+    return annotated is not None and annotated["type"] == written
+
+
+def returns_self_type(signature: str) -> bool:
+    """Whether a method's signature is annotated `-> Self` (a classmethod's `cls(...)`)."""
+    return _returned(signature) in _SELF
+
+
+_SELF = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
+
+
+def _returned(signature: str) -> str | None:
+    """The return annotation as written, quotes off ("" none; None: cut short)."""
     close = _closing_parenthesis(signature)
     if close < 0:
-        return False
-    written = signature[close + 1:].partition("->")[2].strip().rstrip(":").strip()
-    written = written.strip("\"'")
-    if not written:
-        return True
-    if written in ("Self", "typing.Self", "typing_extensions.Self"):
-        return True
-    annotated = _SELF_ANNOTATION.search(signature[:close + 1])
-    return annotated is not None and annotated["type"] == written
+        return None
+    return signature[close + 1:].partition("->")[2].strip().rstrip(":").strip().strip("\"'")
 
 
 _SELF_ANNOTATION = re.compile(r"\(\s*self\s*:\s*(?P<type>[\w.]+)\s*[,)]")

@@ -45,7 +45,12 @@ import msgspec
 import tantivy
 
 from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
-from symfind.extract.python_types import ENTERED, return_type, returns_self
+from symfind.extract.python_types import (
+    ENTERED,
+    return_type,
+    returns_self,
+    returns_self_type,
+)
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
 from symfind.storage.freshness import describe, is_partial
@@ -1010,12 +1015,38 @@ class _Resolver:
             functions = [s for s in annotated if homes and s.path in homes]
             returned = return_type(functions[0].signature) if len(functions) == 1 else ""
             if returned:
-                path = functions[0].path
-                # A file that imports and uses nothing names only its own classes.
-                home = self.index.uses_of_file(path) or FileUses(
-                    path=path, language="python", imports=[], strings=[], names={})
-                self._python_results[key] = (returned, home)
+                self._python_results[key] = (returned, self._names_of(functions[0].path))
+            elif "." in called:
+                self._python_results[key] = self._python_factory(record, called)
         return self._python_results[key]
+
+    def _python_factory(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
+        """What a class's method called on the class returns (`Config.from_env()`, a
+        classmethod): the class itself when annotated `-> Self` or with the class's name,
+        else the class its annotation names; ("", None) when the qualifier is no class the
+        file's names lead to, or its methods of that name say nothing, or disagree."""
+        written, _, name = called.rpartition(".")
+        owner = _last(written)
+        methods = [s for s in self._named(name) if s.kind is SymbolKind.METHOD
+                   and _container(s) == owner]
+        homes = self._class_home(record, written) if methods else None
+        found = {(written, record.path) if returns_self_type(s.signature)
+                 or _last(return_type(s.signature)) == owner
+                 else (return_type(s.signature), s.path)
+                 for s in methods if homes and s.path in homes}
+        if len(found) != 1:
+            return "", None
+        returned, path = found.pop()
+        if not returned:
+            return "", None
+        return returned, record if path == record.path and returned == written else (
+            self._names_of(path))
+
+    def _names_of(self, path: str) -> FileUses:
+        """A file's imports and uses, whose names an annotation in it is written in (a
+        file that imports and uses nothing names only its own classes)."""
+        return self.index.uses_of_file(path) or FileUses(
+            path=path, language="python", imports=[], strings=[], names={})
 
     def _python_entered(self, record: FileUses, written: str) -> tuple[str, FileUses | None]:
         """What `with C(...) as x` binds: C itself when C's `__enter__` (or `__aenter__`)
@@ -1035,8 +1066,7 @@ class _Resolver:
         if len(others) == 1 and not itself:
             returned, path = others.pop()
             if returned:
-                return returned, self.index.uses_of_file(path) or FileUses(
-                    path=path, language="python", imports=[], strings=[], names={})
+                return returned, self._names_of(path)
         return "", None
 
     # -- Go: the results of calls, from the indexed signatures ------------------------------

@@ -318,3 +318,55 @@ def test_a_function_nested_in_the_targets_function_shadows_it_there(
         "elsewhere": [("names outside request_response.app", "a local of another function",
                        1)],
     }
+
+
+FACTORY_METHODS = {
+    "configs.py": (
+        "from typing import Self\n"                    # 1
+        "\n"                                           # 2
+        "\n"                                           # 3
+        "class Reader:\n"                              # 4
+        "    def get(self):\n"                         # 5
+        "        return 1\n"                           # 6
+        "\n"                                           # 7
+        "\n"                                           # 8
+        "class Config:\n"                              # 9
+        "    @classmethod\n"                           # 10
+        "    def from_env(cls) -> 'Config':\n"         # 11
+        "        return cls()\n"                       # 12
+        "\n"                                           # 13
+        "    @classmethod\n"                           # 14
+        "    def load(cls) -> Self:\n"                 # 15
+        "        return cls()\n"                       # 16
+        "\n"                                           # 17
+        "    @classmethod\n"                           # 18
+        "    def reader(cls) -> Reader:\n"             # 19
+        "        return Reader()\n"                    # 20
+        "\n"                                           # 21
+        "    def get(self):\n"                         # 22
+        "        return 2\n"                           # 23
+    ),
+    "use_configs.py": (
+        "from configs import Config\n"                 # 1
+        "\n"                                           # 2
+        "\n"                                           # 3
+        "def run():\n"                                 # 4
+        "    first = Config.from_env()\n"              # 5
+        "    first.get()\n"                            # 6
+        "    second = Config.load()\n"                 # 7
+        "    second.get()\n"                           # 8
+        "    third = Config.reader()\n"                # 9
+        "    third.get()\n"                            # 10
+    ),
+}
+
+
+def test_a_classmethods_call_is_typed_by_its_annotation(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    searcher = searcher_over(tmp_path_factory, "py-factory-methods", FACTORY_METHODS)
+    assert tiers(searcher, "configs.py", 22) == {  # Config.get
+        "resolved": [("use_configs.py", 6, "receiver is a Config"),
+                     ("use_configs.py", 8, "receiver is a Config")],
+        "possible": [],
+        "elsewhere": [("Reader.get (configs.py:5)", "receiver is a Reader", 1)],
+    }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symfind.extract.python_types import return_type, returns_self
+from symfind.extract.python_types import return_type, returns_self, returns_self_type
 
 SIGNATURES = {
     "def make() -> Session": "Session",
@@ -47,3 +47,9 @@ ENTERS = {
 
 def test_an_enter_method_returns_its_receiver_unless_its_annotation_says_otherwise() -> None:
     assert {signature: returns_self(signature) for signature in ENTERS} == ENTERS
+
+
+def test_only_an_annotation_says_a_classmethod_returns_its_class() -> None:
+    assert [returns_self_type(signature) for signature in (
+        "def load(cls) -> Self", "def load(cls) -> 'typing.Self'", "def load(cls)",
+        "def load(cls) -> Config", "def load(")] == [True, True, False, False, False]
