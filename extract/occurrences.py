@@ -14,8 +14,9 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
   own name); `@bind.same` a name rebound by an operation that keeps its type (Python's
-  `b += x`: `__iadd__` gives back what `b` was); `@bind.type` a type's name (where the language keeps types' names apart,
-  `_Rules.type_namespace`, only a type's use can be of it); `@bind.all` every name of a
+  `b += x`: `__iadd__` gives back what `b` was); `@bind.type` a type's name (where the
+  language keeps types' names apart, `_Rules.type_namespace`, only a type's use can be
+  of it); `@bind.all` every name of a
   destructuring target (`a, (b, c)`: the identifiers found through nodes whose type ends
   in `pattern` or `_list`, not those of an attribute, a subscript or a default). A name
   bound outside every scope is the module's: not local. A name that is a definition
@@ -34,8 +35,10 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
   Python's `C(...)` capitalised; in Go every call, `NewC()`, whose result `_GoTypes`
   reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
-  name takes its elements' type). A name given two types, or also bound without one, gets
-  none;
+  name takes its elements' type), `@hint.enter` the class a `with` enters (Python: what
+  its `__enter__` returns, which the query reads), `@hint.param` a parameter assigned to
+  a member (Python: its annotation). A name given two types, or also bound without one,
+  gets none (a member's declared type wins over the values assigned to it);
 - `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`;
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
@@ -338,7 +341,7 @@ def _queries(language: str) -> _Queries | None:
         alone.append(cursor)
     # The whole file once over the tree: a hint pattern's root and name are all it needs
     # there (its type is matched again, alone, for the few names used as receivers).
-    every = re.sub(r"\s@hint\.(?:type|new|call)\b", "", text)
+    every = re.sub(r"\s@hint\.(?:type|new|call|enter|param)\b", "", text)
     return _Queries(QueryCursor(Query(grammar, every)), *alone)
 
 

@@ -994,11 +994,12 @@ class _Resolver:
     # -- Python: the results of calls, from the indexed signatures --------------------------
 
     def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
-        """The class extraction left as a call (`make_converter()`,
-        `helpers.make_converter()`) returns, by the return annotation of the module-level
-        function the file's own definitions or imports lead to, and the file that
-        annotation is written in: ("", None) when no one function, or no annotation, says
-        (a call that gives no class keeps its receiver's type unknown)."""
+        """The class extraction left as a call returns, and the file whose names that
+        class is written in: for `make_converter()` or `helpers.make_converter()`, the
+        return annotation of the module-level function the file's own definitions or
+        imports lead to, else of a classmethod (`Config.from_env()`, `_python_factory`);
+        for `C:__enter__`, `_python_entered`. ("", None) when nothing says (a call that
+        gives no class keeps its receiver's type unknown)."""
         key = (record.path, called)
         if called.endswith(_ENTER_CALL):
             if key not in self._python_results:
@@ -1030,6 +1031,7 @@ class _Resolver:
         methods = [s for s in self._named(name) if s.kind is SymbolKind.METHOD
                    and _container(s) == owner]
         homes = self._class_home(record, written) if methods else None
+        # The class itself is written in the caller's names; another, in the method's file's.
         found = {(written, record.path) if returns_self_type(s.signature)
                  or _last(return_type(s.signature)) == owner
                  else (return_type(s.signature), s.path)
@@ -1039,8 +1041,7 @@ class _Resolver:
         returned, path = found.pop()
         if not returned:
             return "", None
-        return returned, record if path == record.path and returned == written else (
-            self._names_of(path))
+        return returned, record if path == record.path else self._names_of(path)
 
     def _names_of(self, path: str) -> FileUses:
         """A file's imports and uses, whose names an annotation in it is written in (a
