@@ -209,8 +209,11 @@ class Repository:
                 f"the index of {self.root} is still being built (started {seconds:.0f}s ago) — "
                 "retry in a few seconds; index_status shows progress"
             )
-        if launch.exit_code == 0:
-            return f"the index of {self.root} has just been built — retry now"
+        if launch.exit_code == 0:  # it answered, and has not written its status yet
+            return (
+                f"the index of {self.root} is being built by the daemon just started — "
+                "retry in a few seconds; index_status shows progress"
+            )
         return (
             f"indexing {self.root} failed (exit code {launch.exit_code}); see "
             f"{launch.log_path} or run `symfind index {self.root}`"

@@ -28,6 +28,7 @@ from mcp.types import CallToolResult
 from symfind.daemon.client import request
 from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest
 from symfind.mcp_server.server import build_server
+from symfind.mcp_server.state import DaemonLaunch, Repository
 from symfind.storage import index_dir_for
 from symfind.storage.manifest import read_header
 from tests.integration.conftest import fill
@@ -314,6 +315,21 @@ def many_modules(repo: Path, files: int) -> Path:
     return repo.resolve()
 
 
+def test_a_daemon_started_that_has_not_written_its_status_is_said_to_be_building(
+    tmp_path: Path,
+) -> None:
+    # `daemon start` exits once the daemon answers, which may be before the daemon writes
+    # its status file: the index is still being built then, never "just built".
+    started = subprocess.Popen([sys.executable, "-c", "pass"])
+    assert started.wait(timeout=DEADLINE_S) == 0
+    repository = Repository(tmp_path, tmp_path / "index", auto_index=False)
+    repository.launch = DaemonLaunch(process=started, started_at=time.monotonic(),
+                                     log_path=tmp_path / "launch.log")
+    assert repository.building_message() == (
+        f"the index of {tmp_path} is being built by the daemon just started — retry in a "
+        "few seconds; index_status shows progress")
+
+
 def test_mcp_answers_during_the_first_build_say_how_far_it_is_never_nothing_found(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
@@ -345,8 +361,9 @@ def test_mcp_answers_during_the_first_build_say_how_far_it_is_never_nothing_foun
     assert building, "no answer came while the index was being built"
     for answer in answers[:-1]:
         if answer.is_error:  # before the first commit: no index to search yet
-            assert "is being built by the running daemon" in text_of(answer) or \
-                "is still being built" in text_of(answer), text_of(answer)
+            assert any(building in text_of(answer) for building in (
+                "is being built by the running daemon", "is still being built",
+                "is being built by the daemon just started")), text_of(answer)
             continue
         fresh = answer.structured_content["freshness"]
         # Never "nothing found" while indexing: how far it is, and when to ask again.
