@@ -5,12 +5,14 @@ constructors and of imported packages. Read by `extract/occurrences.py` within a
 by `storage/references.py` across files, from the indexed signatures: one reading for
 both (the one module of `extract` that `storage` imports besides `extract.records`).
 
-Imports: the standard library only.
+Imports: the standard library, `extract.brackets`.
 """
 
 from __future__ import annotations
 
 import re
+
+from symfind.extract.brackets import closing, top_level_parts
 
 _TYPE_NAME = re.compile(r"\w+(?:\.\w+)?")
 
@@ -45,10 +47,10 @@ def element_type(written: str) -> str:
     (`[]*Command`, `map[string]*Flag`, `chan Metric`), as `named_type`; "" for any other."""
     written = written.strip().lstrip("*")
     if written.startswith("["):
-        close = _closing(written, 0)
+        close = closing(written, 0)
         return named_type(written[close + 1:].strip()) if close > 0 else ""
     if written.startswith("map["):
-        close = _closing(written, 3)
+        close = closing(written, 3)
         return named_type(written[close + 1:].strip()) if close > 0 else ""
     for prefix in ("chan ", "<-chan "):
         if written.startswith(prefix):
@@ -88,25 +90,25 @@ def _first_result(signature: str) -> tuple[str, set[str]]:
     declared = text.startswith("func")  # else an interface's method: `Root() *Command`
     at = _skip_space(text, 4) if declared else 0
     if declared and text[at:at + 1] == "(":
-        at = _skip_space(text, _closing(text, at) + 1)  # the method's receiver
+        at = _skip_space(text, closing(text, at) + 1)  # the method's receiver
     while at < len(text) and (text[at].isalnum() or text[at] == "_"):
         at += 1  # the name
     generic: set[str] = set()
     if text[at:at + 1] == "[":
-        close = _closing(text, at)
-        generic = {part.split(" ", 1)[0] for part in _split(text[at + 1:close])}
+        close = closing(text, at)
+        generic = {part.split(" ", 1)[0] for part in _parts(text[at + 1:close])}
         at = close + 1
     if at <= 0 or at >= len(text) or text[at] != "(":
         return "", generic
-    end = _closing(text, at)
+    end = closing(text, at)
     if end < 0:
         return "", generic
     rest = text[end + 1:].strip().removesuffix("{").strip()
     if rest.startswith("("):
-        close = _closing(rest, 0)
+        close = closing(rest, 0)
         if close < 0:
             return "", generic
-        parts = _split(rest[1:close])
+        parts = _parts(rest[1:close])
         named = [part for part in parts if " " in part and not part.startswith(_UNNAMED)]
         rest = named[0].split(" ", 1)[1].strip() if named else (parts[0] if parts else "")
     return rest, generic
@@ -116,34 +118,6 @@ def _skip_space(text: str, at: int) -> int:
     while at < len(text) and text[at] == " ":
         at += 1
     return at
-
-
-def _closing(text: str, at: int) -> int:
-    """The index of the bracket closing the one at `at`, or -1."""
-    depth = 0
-    for index in range(at, len(text)):
-        if text[index] in "([{":
-            depth += 1
-        elif text[index] in ")]}":
-            depth -= 1
-            if not depth:
-                return index
-    return -1
-
-
-def _split(text: str) -> list[str]:
-    """A parameter or result list's parts, at its top-level commas."""
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and not depth:
-            parts.append(text[start:index].strip())
-            start = index + 1
-    parts.append(text[start:].strip())
-    return [part for part in parts if part]
 
 
 def go_ctor(callee: str) -> str:
@@ -159,3 +133,8 @@ def go_package(source: str) -> str:
     """Go binds an import path to its package's name: the path's last element (the
     `.vN` of gopkg.in's paths dropped)."""
     return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
+
+
+def _parts(text: str) -> list[str]:
+    """A parameter or result list's parts, at its top-level commas."""
+    return [part.strip() for part in top_level_parts(text)]

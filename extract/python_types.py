@@ -4,12 +4,14 @@ Converter`), and whether a context manager's `__enter__` returns itself (`with
 Client() as c`), read by `storage/references.py` from the indexed signatures when a query
 runs (extraction records the call, `make_converter()`, not knowing the function).
 
-Imports: the standard library only.
+Imports: the standard library, `extract.brackets`.
 """
 
 from __future__ import annotations
 
 import re
+
+from symfind.extract.brackets import closing, top_level_parts
 
 #: What extraction leaves as `x`'s type for `with C(...) as x` (`C:__enter__()`): the result
 #: of C's `__enter__` (or `__aenter__`), which the query reads from the indexed signatures.
@@ -40,7 +42,7 @@ def return_type(signature: str) -> str:
     optional = _OPTIONAL.fullmatch(written)
     if optional:
         written = optional["one"] or optional["union"]
-    kept = [part.strip().strip("\"'") for part in _top_level_split(written)]
+    kept = [part.strip().strip("\"'") for part in top_level_parts(written, "|,")]
     kept = [part for part in kept if part != "None"]
     if len(kept) != 1:
         return ""
@@ -82,27 +84,5 @@ _SELF_ANNOTATION = re.compile(r"\(\s*self\s*:\s*(?P<type>[\w.]+)\s*[,)]")
 
 def _closing_parenthesis(signature: str) -> int:
     """Where the parameter list that the signature's first `(` opens closes (-1: not)."""
-    depth = 0
-    for position, char in enumerate(signature):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0:
-                return position
-    return -1
-
-
-def _top_level_split(written: str) -> list[str]:
-    """`A | B` and `A, B` (a `Union[...]`'s members) split outside brackets."""
-    parts, depth, start = [], 0, 0
-    for position, char in enumerate(written):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char in "|," and depth == 0:
-            parts.append(written[start:position])
-            start = position + 1
-    parts.append(written[start:])
-    return parts
+    opening = signature.find("(")
+    return closing(signature, opening) if opening >= 0 else -1
