@@ -62,7 +62,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
-from symfind.extract.python_types import ENTERED
+from symfind.extract.python_types import ENTERED, item_type
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
 RECEIVER_MAX_CHARS = 80
@@ -147,8 +147,16 @@ class _Rules(NamedTuple):
     #: it; `x!` is looked up as `x`.
     written_type: Callable[[str], tuple[str, str]] = lambda receiver: ("", receiver)
     #: A receiver written as an expression (`b.logger`, `NewBridge(c)`, `c.Root()`) takes
-    #: a type worked out from its parts (`_GoTypes`: Go).
-    chained: bool = False
+    #: a type worked out from its parts, by the class this makes (`_GoTypes`,
+    #: `_PythonTypes`) from the file's captures, bytes, imports, definitions and
+    #: module-level names.
+    chained: Callable[..., "_GoTypes | _PythonTypes"] | None = None
+    #: A parameter annotated `type[C]` holds the class C itself: calling it makes a C
+    #: (Python).
+    class_objects: bool = False
+    #: How deep the names a receiver's type is worked out from are typed (`_hints`): 1,
+    #: the receivers' own names only.
+    hint_rounds: int = 1
 
 
 def _python_ctor(callee: str) -> str:
@@ -285,9 +293,11 @@ _RULES: dict[str, _Rules] = {
     "php": _Rules(self_names=frozenset({"$this", "self", "static"}), self_name="$this",
                   builtins=_PHP_BUILTINS),
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self",
-                     ctor=_python_call_result, builtins=_PYTHON_BUILTINS),
+                     ctor=_python_call_result, builtins=_PYTHON_BUILTINS,
+                     chained=lambda *parts: _PythonTypes(*parts), class_objects=True,
+                     hint_rounds=3),
     "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
-                 chained=True),
+                 chained=lambda *parts: _GoTypes(*parts)),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
@@ -538,7 +548,7 @@ def occurrences_and_imports(
                 start = node.start_byte
                 if start not in uses:
                     uses[start] = (kind, node, member)
-    chained = (_GoTypes(captured, parsed, imports, symbols, bindings.module)
+    chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
                if rules.chained else None)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
@@ -655,44 +665,63 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
             stack.extend(current.named_children)
 
 
+#: The first name of what a name's type is worked out from when it is settled: `pool` of
+#: `value:await pool.get()` or `items:list(pool.conns)`, `cls` of `cls()`.
+_HEAD = re.compile(r"(?:(?:value|items):)?(?:await\s+)?[(\s]*(\w*)")
+#: The name a receiver starts with, and that name with its first member (`self.table`
+#: of `self.table["a"]`).
+_LEADING = re.compile(rb"((\w*)(?:\.\w+)?)")
+
 def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
            receivers: dict[int, Node], hints: dict[int, str],
            member_hints: list[tuple[int, str, str, bool]]) -> None:
     """The types of the names used as receivers (`x` of `x.f()`, `self.x` of
     `self.x.f()`), from the `@hint` patterns: a name that is no receiver needs none, and
-    most are not (a name is matched with its type again on its pattern's root alone)."""
+    most are not (a name is matched with its type again on its pattern's root alone).
+    With `rules.hint_rounds`, so are the names that the expressions bound to those
+    names start with, that many rounds deep (`c` of `x = c.get()`)."""
     wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
     wanted.update([name[:-1] for name in wanted if name.endswith(b"!")])  # TypeScript's `x!`
+    if rules.hint_rounds > 1:  # the name and member a receiver's expression starts with
+        wanted.update(part for name in list(wanted)
+                      for part in _LEADING.match(name).group(1, 2) if part)
     prefix = rules.self_name.encode() + b"."
-    candidates = [(node, False) for node in captured.get("hint.var", ())
-                  if parsed[node.start_byte : node.end_byte] in wanted]
-    for node in captured.get("hint.member", ()):
-        field = parsed[node.start_byte : node.end_byte]
-        if prefix + field in wanted or (rules.implicit_self and field in wanted):
-            candidates.append((node, True))
-    if not candidates:
-        return
     roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
     starts = [start for start, _ in roots]
-    for var, member in candidates:
-        index = bisect.bisect_right(starts, var.start_byte) - 1
-        while index >= 0 and roots[index][1].end_byte < var.end_byte:
-            index -= 1  # a root before it that ends before it: look further back
-        if index < 0:
-            continue
-        typed = _hint_type(roots[index][1], var, alone, parsed, rules)
-        if typed is None:
-            continue
-        type_, declared = typed
-        text = _text(var, parsed)
-        if member:
-            text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
-        elif _IDENTIFIER.fullmatch(text):
-            hints[var.start_byte] = type_
-            continue
-        self_name, _, member = text.partition(".")
-        if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
-            member_hints.append((var.start_point.row + 1, text, type_, declared))
+    asked: set[bytes] = set()
+    for _ in range(rules.hint_rounds):
+        candidates = [(node, False) for node in captured.get("hint.var", ())
+                      if parsed[node.start_byte : node.end_byte] in wanted]
+        for node in captured.get("hint.member", ()):
+            field = parsed[node.start_byte : node.end_byte]
+            if prefix + field in wanted or (rules.implicit_self and field in wanted):
+                candidates.append((node, True))
+        asked |= wanted
+        heads: set[bytes] = set()
+        for var, member in candidates:
+            index = bisect.bisect_right(starts, var.start_byte) - 1
+            while index >= 0 and roots[index][1].end_byte < var.end_byte:
+                index -= 1  # a root before it that ends before it: look further back
+            if index < 0:
+                continue
+            typed = _hint_type(roots[index][1], var, alone, parsed, rules)
+            if typed is None:
+                continue
+            type_, declared = typed
+            if rules.hint_rounds > 1:
+                heads.add(_HEAD.match(type_)[1].encode())
+            text = _text(var, parsed)
+            if member:
+                text = f"{rules.self_name}.{text}"  # a class's field: `this.field`
+            elif _IDENTIFIER.fullmatch(text):
+                hints[var.start_byte] = type_
+                continue
+            self_name, _, member = text.partition(".")
+            if self_name in rules.self_names and _IDENTIFIER.fullmatch(member):
+                member_hints.append((var.start_point.row + 1, text, type_, declared))
+        wanted = heads - asked
+        if not wanted:
+            return
 
 
 _GO_SETTLE_STEPS = 4
@@ -798,6 +827,12 @@ class _GoTypes:
         found = self.settle(name_type(name), name_type, local, depth)
         return found or self.unbound(name, local)
 
+    @staticmethod
+    def wants(type_: str) -> bool:
+        """Whether a receiver's type, as its binding gave it, is worked out here: unknown,
+        a call's result, the elements of a `range`."""
+        return not type_ or type_.endswith(")") or type_.startswith(_GO_RANGE)
+
     def unbound(self, name: str, local: Callable[[bytes], bool]) -> str:
         """`=name` for a name no scope of the file binds, and no import (a variable of
         the package, declared in another file); "" otherwise."""
@@ -869,6 +904,179 @@ class _GoTypes:
         return name.decode() in self._packages and not local(name)
 
 
+#: A Python name bound to an expression's value (`c = await pool.get()`), until its type
+#: is settled with the uses: `value:<the expression as written>` (two bindings to the
+#: same expression agree); `items:<...>` for a name a `for` binds to each item of it.
+_PY_VALUE = "value:"
+_PY_ITEMS = "items:"
+_PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS))
+_PY_CHAIN_STEPS = 8
+#: `type[C]`, `Type[C]`, `typing.Type["C"]`: the class C itself.
+_CLASS_OBJECT = re.compile(r"(?:typing\.)?[Tt]ype\[\s*[\"']?(?P<name>[\w.]+)[\"']?\s*\]")
+#: Calls that give the items of their argument, in a `for`: `for c in list(self._conns)`.
+_SAME_ITEMS = frozenset({b"list", b"tuple", b"sorted", b"reversed", b"set", b"frozenset",
+                         b"iter"})
+
+
+#: A Python name annotated with a collection (`conns: list[Conn]`), as extraction keeps
+#: it until an item's type is asked (`ann:list[Conn]`); its members are the collection's.
+_PY_ANNOTATED = "ann:"
+
+
+def _python_annotation(written: str) -> str:
+    """A Python annotation as a name's type: `type[C]` for a class object, `ann:...` for
+    a collection of items of a class; else the class it names (`type_name`)."""
+    written = written.strip()
+    class_object = _CLASS_OBJECT.fullmatch(written)
+    if class_object:
+        return f"type[{class_object['name']}]"
+    if item_type(written, iterated=True):
+        return f"{_PY_ANNOTATED}{written}"
+    return type_name(written)
+
+
+def _instance(type_: str) -> str:
+    """A value of `type_`, as its members are looked up: the class C for `type[C]`, the
+    collection's class for `ann:list[C]`."""
+    written = _CLASS_OBJECT.fullmatch(type_)
+    if written:
+        return written["name"]
+    return type_name(type_[len(_PY_ANNOTATED):]) if type_.startswith(_PY_ANNOTATED) else type_
+
+
+def _item(owner: str, iterated: bool) -> str:
+    """The type of an item of a value of type `owner`: from its annotation (`ann:...`)
+    here, else left for the query (`...[]`, `...[i]`); "" for a class object's."""
+    if owner.startswith(_PY_ANNOTATED):
+        return _python_annotation(item_type(owner[len(_PY_ANNOTATED):], iterated))
+    if not owner or owner.startswith("type["):
+        return ""  # `type[C][...]` is a generic alias, not an item
+    return f"{owner}[i]" if iterated else f"{owner}[]"
+
+
+class _PythonTypes:
+    """The type of a Python receiver written as an expression, from its parts, as the
+    query reads it (`storage/references.py`): what a method returns on a receiver whose
+    type is known, `Pool:get()`; a member of it, `Pool:connections` (a property's
+    annotation); an item of it, `...[]` (a subscript) and `...[i]` (what a `for` gives),
+    each read from the indexed signatures when a query runs. A name bound to such an
+    expression (`conn = await pool.get()`, `for conn in pool.connections`) takes the
+    expression's type. "" when a part is unknown."""
+
+    def __init__(self, captured: dict[str, list[Node]], parsed: bytes, imports: list[Import],
+                 symbols: list[Symbol], module: dict[bytes, str]) -> None:
+        self._captured = captured
+        self._values: dict[str, Node] | None = None  # `value:...` / `items:...` → node
+        self._parsed = parsed
+
+    @staticmethod
+    def wants(type_: str) -> bool:
+        """Whether a receiver's type, as its binding gave it, is worked out here: unknown
+        (a receiver written as an expression), an expression's value, a class object."""
+        return not type_ or type_.startswith((_PY_VALUE, _PY_ITEMS, "type[", _PY_ANNOTATED)) or (
+            type_.endswith("()") and "." not in type_)
+
+    @staticmethod
+    def unbound(name: str, local: Callable[[bytes], bool]) -> str:
+        return ""  # a module's own names are bound in it; others are imports
+
+    def settle(self, type_: str, name_type: Callable[[str], str],
+               local: Callable[[bytes], bool], depth: int) -> str:
+        """A name's type as its binding gave it, an expression's settled, and a call of
+        a name bound to a class object (`cls()` after `cls: type[C]`) a C."""
+        if type_.endswith("()") and "." not in type_ and depth <= _PY_CHAIN_STEPS:
+            called = name_type(type_[:-2])
+            if called:
+                called = self.settle(called, name_type, local, depth + 1)
+                return _instance(called) if called.startswith("type[") else ""
+            return type_
+        for mark, items in ((_PY_VALUE, False), (_PY_ITEMS, True)):
+            if type_.startswith(mark):
+                if self._values is None:
+                    self._values = {
+                        f"{prefix}{_text(node, self._parsed)}": node
+                        for capture, prefix in _PY_BINDING_CAPTURES
+                        for node in self._captured.get(capture, ())}
+                node = self._values.get(type_)
+                if node is None:
+                    return ""
+                return (self._items(node, name_type, local, depth + 1) if items
+                        else self._type(node, name_type, local, depth + 1))
+        return type_
+
+    def type_of(self, node: Node, name_type: Callable[[str], str],
+                local: Callable[[bytes], bool]) -> str:
+        """The type of the receiver `node`; `name_type` gives a name's type as its binding
+        gave it (`self.x` too), `local` says whether a scope binds a name."""
+        return _instance(self._type(node, name_type, local, 0))
+
+    def _type(self, node: Node, name_type: Callable[[str], str],
+              local: Callable[[bytes], bool], depth: int) -> str:
+        if depth > _PY_CHAIN_STEPS:
+            return ""
+        kind = node.type
+        if kind == "identifier":
+            return self.settle(name_type(_text(node, self._parsed)), name_type, local, depth)
+        if kind in ("await", "parenthesized_expression"):
+            inner = node.named_children[0] if node.named_children else None
+            return self._type(inner, name_type, local, depth + 1) if inner else ""
+        if kind == "subscript":
+            value = node.child_by_field_name("value")
+            owner = self._type(value, name_type, local, depth + 1) if value else ""
+            return _item(owner, iterated=False)
+        if kind == "attribute":
+            owner_node = node.child_by_field_name("object")
+            member = node.child_by_field_name("attribute")
+            if owner_node is None or member is None:
+                return ""
+            if owner_node.type == "identifier":  # `self.x` assigned in this file
+                known = name_type(_text(node, self._parsed))
+                if known:
+                    return self.settle(known, name_type, local, depth)
+            owner = _instance(self._type(owner_node, name_type, local, depth + 1))
+            return f"{owner}:{_text(member, self._parsed)}" if owner else ""
+        if kind != "call":
+            return ""
+        function = node.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type == "identifier":
+            name = _text(function, self._parsed)
+            typed = self.settle(name_type(name), name_type, local, depth)
+            if typed:  # a name bound to a class object (`cls: type[C]`) makes a C
+                return _instance(typed) if typed.startswith("type[") else ""
+            return "" if local(name.encode()) else _python_call_result(name)
+        if function.type != "attribute":
+            return ""
+        owner_node = function.child_by_field_name("object")
+        method = function.child_by_field_name("attribute")
+        if owner_node is None or method is None:
+            return ""
+        owner = _instance(self._type(owner_node, name_type, local, depth + 1))
+        if owner:
+            return f"{owner}:{_text(method, self._parsed)}()"
+        if owner_node.type == "identifier" and local(
+                self._parsed[owner_node.start_byte : owner_node.end_byte]):
+            return ""  # an untyped local's method
+        # a module's function or a class's factory (`helpers.make()`, `Config.from_env()`)
+        return _python_call_result(_text(function, self._parsed))
+
+    def _items(self, node: Node, name_type: Callable[[str], str],
+               local: Callable[[bytes], bool], depth: int) -> str:
+        """The type of each item a `for` over `node` gives (`list(x)` gives x's)."""
+        while node.type == "call":
+            function = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if function is None or function.type != "identifier" or arguments is None or (
+                    arguments.named_child_count != 1):
+                break
+            name = self._parsed[function.start_byte : function.end_byte]
+            if name not in _SAME_ITEMS or local(name):
+                break
+            node = arguments.named_children[0]
+        return _item(self._type(node, name_type, local, depth + 1), iterated=True)
+
+
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                rules: _Rules) -> tuple[str, bool] | None:
     """The type one hint pattern rooted at `root` gives `var` (a declared type first,
@@ -882,13 +1090,17 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         if not named or named[0] != var:
             continue
         for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range", "hint.enter", "hint.param"):
+                        "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
         return f"{_GO_RANGE}{found['hint.range'].start_byte}", False
+    if "hint.type" in found and rules.class_objects:  # `cls: type[C]`, `conns: list[C]`
+        annotated = _python_annotation(_text(found["hint.type"], parsed))
+        if annotated:
+            return annotated, True
     if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
         found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
     if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
@@ -898,6 +1110,9 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
             type_ = type_name(_text(found[capture], parsed))
             if type_:
                 return type_, capture == "hint.type"
+    for capture, mark in _PY_BINDING_CAPTURES:
+        if capture in found:  # Python: settled with the uses (`_PythonTypes.settle`)
+            return f"{mark}{_text(found[capture], parsed)}", False
     if "hint.call" in found:
         return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed))), False
     if "hint.param" in found:  # `self.stream = stream`: the parameter's annotation
@@ -923,7 +1138,7 @@ def _parameter_type(name: Node, parsed: bytes) -> str:
         named = parameter.child_by_field_name("name") or parameter.named_children[0]
         declared = parameter.child_by_field_name("type")
         if declared is not None and parsed[named.start_byte : named.end_byte] == written:
-            return type_name(_text(declared, parsed))
+            return _python_annotation(_text(declared, parsed))
     return ""
 
 
@@ -1000,7 +1215,7 @@ def _occurrences(
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str, bool]], parsed: bytes, rules: _Rules, separator: str,
-    check: Callable[[], None], chained: _GoTypes | None = None,
+    check: Callable[[], None], chained: _GoTypes | _PythonTypes | None = None,
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together."""
@@ -1085,8 +1300,7 @@ def _occurrences(
                 receiver_type = types_seen[key] = _receiver_type(
                     receiver, stack, bindings, around, order, symbols, members, rules,
                     separator)
-                if chained is not None and (not receiver_type or receiver_type.endswith(")")
-                                            or receiver_type.startswith(_GO_RANGE)):
+                if chained is not None and chained.wants(receiver_type):
                     if not receiver_type and receiver_node.type == "identifier":
                         # Most are packages (`fmt.`) or untyped locals: no parts to read.
                         receiver_type = chained.unbound(receiver, seen.__contains__)

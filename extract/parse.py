@@ -60,6 +60,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 import tree_sitter_language_pack
 from tree_sitter_language_pack import get_language
 
+from symfind.extract.brackets import closing, top_level_parts
 from symfind.extract.errors import ExtractError, ParseTimeout, UnsupportedLanguage
 from symfind.extract.languages import LANGUAGES, LanguageSpec, language_for_file
 from symfind.extract.occurrences import occurrences_and_imports
@@ -544,7 +545,31 @@ def _signature(node: Node, source: bytes) -> str:
     # The first line is code even when it looks like a comment (JS `*gen()`, Go `*T`).
     code = lines[:1] + [line for line in lines[1:] if not _COMMENT_LINE.match(line)]
     text = _WHITESPACE.sub(" ", " ".join(code)).strip()
-    return text.rstrip(":;={ ").strip()[:SIGNATURE_MAX_CHARS]
+    return _shortened(text.rstrip(":;={ ").strip())
+
+
+#: The longest tail after a long signature's parameter list kept whole (`) -> Response`).
+_SIGNATURE_TAIL_CHARS = SIGNATURE_MAX_CHARS // 3
+
+
+def _shortened(signature: str) -> str:
+    """A signature cut to `SIGNATURE_MAX_CHARS`: when the parameter list is what makes it
+    long, its last parameters give way to ` ...` and what follows the list (the return
+    type, which references read: `def get(self, url, ...) -> Response`) is kept."""
+    if len(signature) <= SIGNATURE_MAX_CHARS:
+        return signature
+    opening = signature.find("(")
+    close = closing(signature, opening) if opening >= 0 else -1
+    tail = signature[close:] if close >= 0 else ""
+    if not tail or len(tail) > _SIGNATURE_TAIL_CHARS:
+        return signature[:SIGNATURE_MAX_CHARS]
+    kept = signature[: opening + 1]
+    room = SIGNATURE_MAX_CHARS - len(tail) - len(" ...")
+    for part in top_level_parts(signature[opening + 1 : close]):
+        if len(kept) + len(part) + 1 > room:
+            break
+        kept += part + ","
+    return f"{kept} ...{tail}"
 
 
 def _clean_doc(text: str) -> str:

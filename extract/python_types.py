@@ -38,7 +38,14 @@ def return_type(signature: str) -> str:
     arrow, _, written = signature[close + 1:].partition("->")
     if arrow.strip() or not written:
         return ""
-    written = written.strip().rstrip(":").strip().strip("\"'").strip()
+    return annotated_class(written.strip().rstrip(":"))
+
+
+def annotated_class(written: str) -> str:
+    """The class an annotation names (`"Session"`, `Session | None`, `Optional[Session]`,
+    `Session[T]` → `Session`; `list[Session]` → `list`); "" when it names several, or no
+    class (`None`, `Self`, `type[Session]`)."""
+    written = written.strip().strip("\"'").strip()
     optional = _OPTIONAL.fullmatch(written)
     if optional:
         written = optional["one"] or optional["union"]
@@ -48,6 +55,47 @@ def return_type(signature: str) -> str:
         return ""
     name = kept[0].split("[", 1)[0].strip()
     return name if _CLASS_NAME.fullmatch(name) and name not in _NO_CLASS else ""
+
+
+def return_annotation(signature: str) -> str:
+    """A function's return annotation as written, outer quotes off ("" none, or the
+    signature cut short)."""
+    return _returned(signature) or ""
+
+
+#: Generic classes whose arguments are their items' types: the one argument (`list[C]`),
+#: or (`Mapping[K, V]`) the key's for what a `for` gives and the value's for a subscript.
+_SEQUENCES = frozenset({
+    "list", "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection",
+    "AsyncIterable", "AsyncIterator", "Generator", "AsyncGenerator", "set", "Set",
+    "MutableSet", "AbstractSet", "frozenset", "FrozenSet", "deque", "Deque"})
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict",
+                       "defaultdict", "DefaultDict", "ChainMap", "Counter"})
+_GENERIC = re.compile(r"(?:typing\.|collections\.abc\.|collections\.)?(?P<name>\w+)\[(?P<args>.*)\]",
+                      re.S)
+
+
+def item_type(written: str, iterated: bool) -> str:
+    """The annotation of an item of a value annotated `written`: what a `for` over it
+    gives (`iterated`), else what a subscript gives. `list[C]` → `C`; `dict[K, V]` → `K`
+    iterated, `V` subscripted; `tuple[C, ...]` → `C`; "" for anything else."""
+    written = written.strip().strip("\"'").strip()
+    optional = _OPTIONAL.fullmatch(written)
+    if optional:
+        written = (optional["one"] or optional["union"]).strip()
+    kept = [part.strip() for part in top_level_parts(written, "|") if part.strip() != "None"]
+    generic = _GENERIC.fullmatch(kept[0]) if len(kept) == 1 else None
+    if generic is None:
+        return ""
+    name = generic["name"]
+    arguments = [part.strip() for part in top_level_parts(generic["args"])]
+    if name in _SEQUENCES:
+        return arguments[0]
+    if name in _MAPPINGS and len(arguments) == 2:
+        return arguments[0 if iterated else 1]
+    if name in ("tuple", "Tuple") and len(arguments) == 2 and arguments[1] == "...":
+        return arguments[0]
+    return ""
 
 
 def returns_self(signature: str) -> bool:

@@ -43,7 +43,14 @@ History:
   language, a member's declared type (`self.pool: Base | None = None`) wins over the
   values assigned to it elsewhere in the class (`self.pool = Http2Pool()`), which gave
   no type when they differed.
+- 10: Python receivers written as expressions keep a type the query reads from the
+  indexed signatures: what a method returns (`conn = await pool.get()` →
+  `Pool:get()`), a property (`Proxy:connections`), an item of a subscript or a `for`
+  (`...[]`, `...[i]`; from the annotation itself for `conns: list[Conn]`), a call of a
+  class object (`cls()` after `cls: type[C]`). A signature longer than 200 characters
+  keeps what follows its parameter list (`... ) -> Response`), its last parameters
+  giving way to ` ...`.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 9
+EXTRACTION_VERSION = 10

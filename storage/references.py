@@ -37,6 +37,7 @@ many files is answered within a time budget and marked partial when the budget r
 from __future__ import annotations
 
 import posixpath
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -46,7 +47,9 @@ import tantivy
 
 from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
 from symfind.extract.python_types import (
-    ENTERED,
+    annotated_class,
+    item_type,
+    return_annotation,
     return_type,
     returns_self,
     returns_self_type,
@@ -108,8 +111,12 @@ _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 _FUNCTIONS = frozenset({SymbolKind.FUNCTION})
-#: `with C(...) as x`: what extraction leaves as `x`'s type, less its `()`.
-_ENTER_CALL = ENTERED.removesuffix("()")
+_ENTER_METHODS = ("__enter__", "__aenter__")
+#: A Python receiver's type as extraction leaves it for the query to read
+#: (`extract.occurrences._PythonTypes`): a base (a class, or a call `f()`, `mod.f()`,
+#: `C.m()`), then steps: `:m()` what method m returns, `:p` what property p gives, `[]` an
+#: item a subscript gives, `[i]` one a `for` gives.
+_PYTHON_STEP = re.compile(r":(?P<member>\w+)(?P<called>\(\))?|\[(?P<items>i?)\]")
 #: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
 #: define a method or a global when the outer one runs).
 _LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
@@ -607,6 +614,8 @@ class _Resolver:
                                 frozenset[str] | None] = {}
         # (file, call written) → the type it returns, and the file whose names it is in
         self._python_results: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
+        self._python_types: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
+        self._lineages: dict[str, list[set[str]]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -862,8 +871,9 @@ class _Resolver:
             if value and not use.receiver_type:
                 return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         names_from = record  # the file in whose names the receiver's type is written
-        if record.language == "python" and use.receiver_type.endswith(")"):
-            typed, names_from = self._python_result(record, use.receiver_type[:-2])
+        if record.language == "python" and use.receiver_type.endswith((")", "]")) or (
+                ":" in use.receiver_type):
+            typed, names_from = self._python_type(record, use.receiver_type)
             use = msgspec.structs.replace(use, receiver_type=typed)
         if self.local_to:
             verdict = self._local(record, use)
@@ -889,6 +899,12 @@ class _Resolver:
                     receiver == item.name or receiver.startswith(item.name + ".")) and (
                     best is None or len(item.name) > len(best.name)):
                 best = item
+        if best is None and record.language == "python":
+            # `import click.types` binds `click` too: the receiver names that package
+            head = receiver.partition(".")[0]
+            best = next((item for item in record.imports if not item.imported
+                         and item.name.startswith(f"{head}.")), None)
+            return (best, receiver) if best else (None, "")
         if best is None:
             return None, ""
         if record.language != "python":
@@ -993,19 +1009,93 @@ class _Resolver:
 
     # -- Python: the results of calls, from the indexed signatures --------------------------
 
+    def _python_type(self, record: FileUses, written: str) -> tuple[str, FileUses | None]:
+        """The class a receiver's type as extraction wrote it names (`_PYTHON_STEP`), and
+        the file whose names that class is written in; ("", None) when a step says
+        nothing (a method not annotated, an attribute that is no property)."""
+        key = (record.path, written)
+        if key in self._python_types:
+            return self._python_types[key]
+        self._python_types[key] = ("", None)  # a chain that names itself says nothing
+        cut = min((at for at in (written.find(":"), written.find("[")) if at >= 0),
+                  default=len(written))
+        base, steps = written[:cut], written[cut:]
+        annotation, names = (self._python_result(record, base[:-2]) if base.endswith("()")
+                             else (base, record))
+        at = 0
+        for step in _PYTHON_STEP.finditer(steps):
+            if step.start() != at or not annotation or names is None:
+                return ("", None)
+            at = step.end()
+            if step["member"] is None:  # an item: written in the same file's names
+                annotation = item_type(annotation, iterated=step["items"] == "i")
+                continue
+            owner = annotated_class(annotation)
+            if not owner:
+                return ("", None)
+            if step["called"] and step["member"] in _ENTER_METHODS:
+                annotation, names = self._python_entered(names, owner)
+            else:
+                annotation, names = self._python_member(names, owner, step["member"])
+        found = annotated_class(annotation) if at == len(steps) else ""
+        self._python_types[key] = (found, names) if found and names is not None else ("", None)
+        return self._python_types[key]
+
+    def _python_member(self, record: FileUses, owner: str,
+                       member: str) -> tuple[str, FileUses | None]:
+        """What `member` of a value of class `owner` (as `record` names it) gives: the
+        return annotation of the method or property of that name that the class defines,
+        else its nearest base (three levels up); `owner` itself for `-> Self` or the
+        class's own name. ("", None) when none is found or those found disagree."""
+        name = _last(owner)
+        homes = self._class_home(record, owner)
+        methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD]
+        for level, classes in enumerate(self._lineage(name)):
+            found = {(owner, record.path) if returns_self_type(s.signature)
+                     or _last(return_type(s.signature)) == _container(s)
+                     else (return_annotation(s.signature), s.path)
+                     for s in methods if _container(s) in classes
+                     and (level or homes is None or s.path in homes)}
+            if not found:
+                continue
+            if len(found) != 1:
+                return "", None
+            returned, path = found.pop()
+            if not returned:
+                return "", None
+            return returned, record if path == record.path else self._names_of(path)
+        return "", None
+
+    def _lineage(self, name: str) -> list[set[str]]:
+        """A class and its bases by level, as the base lists of the files defining each
+        class of the name write them (three levels up)."""
+        if name not in self._lineages:
+            levels, seen = [{name}], {name}
+            for _ in range(3):
+                parents = {base for cls in levels[-1] for base in self._bases_of(cls)} - seen
+                if not parents:
+                    break
+                levels.append(parents)
+                seen |= parents
+            self._lineages[name] = levels
+        return self._lineages[name]
+
+    def _bases_of(self, name: str) -> set[str]:
+        """The bases the classes named `name` list (their last names)."""
+        found: set[str] = set()
+        for path in sorted({s.path for s in self._named(name) if s.kind in _CLASS_KINDS}):
+            found.update(_last(use.name) for use in uses_of_all(self.index, path)
+                         if use.kind is UseKind.INHERIT and _last(use.enclosing) == name)
+        return found
+
     def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
         """The class extraction left as a call returns, and the file whose names that
         class is written in: for `make_converter()` or `helpers.make_converter()`, the
         return annotation of the module-level function the file's own definitions or
-        imports lead to, else of a classmethod (`Config.from_env()`, `_python_factory`);
-        for `C:__enter__`, `_python_entered`. ("", None) when nothing says (a call that
-        gives no class keeps its receiver's type unknown)."""
+        imports lead to, else of a classmethod (`Config.from_env()`, `_python_factory`).
+        ("", None) when nothing says (a call that gives no class keeps its receiver's
+        type unknown)."""
         key = (record.path, called)
-        if called.endswith(_ENTER_CALL):
-            if key not in self._python_results:
-                self._python_results[key] = self._python_entered(
-                    record, called.removesuffix(_ENTER_CALL))
-            return self._python_results[key]
         if key not in self._python_results:
             self._python_results[key] = ("", None)
             name = called.rpartition(".")[2]
@@ -1208,9 +1298,8 @@ class _Resolver:
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
                                     f"{_overriding(typed, override)}", _where(override))
-                head = _head(use.receiver)
-                how = ("self" if head in {"self", "cls", "this"} else
-                       "super" if head == "super" else "receiver")
+                how = ("self" if use.receiver in {"self", "cls", "this"} else
+                       "super" if _head(use.receiver) == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
             if typed in self.other_members and self._declares(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "

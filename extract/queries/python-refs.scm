@@ -66,13 +66,20 @@
 (identifier) @ref.plain
 
 ; --- Receiver types: annotated names, names assigned a call, members assigned a
-; parameter (`self.stream = stream`: its annotation), and `with C(...) as x`.
+; parameter (`self.stream = stream`: its annotation), `with C(...) as x`, names assigned
+; an expression (`c = await pool.get()`, `c = pool.conns[0]`) and the names a `for`
+; binds (`for c in pool.connections`): those two settled with the uses.
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (assignment left: [(identifier) (attribute)] @hint.var
   right: (call function: [(identifier) (attribute)] @hint.call)) @hint
 (assignment left: (attribute) @hint.var right: (identifier) @hint.param) @hint
+(assignment left: (identifier) @hint.var
+  right: [(call function: [(attribute) (call) (subscript)]) (await) (attribute) (subscript)]
+  @hint.value) @hint
+(for_statement left: (identifier) @hint.var right: (_) @hint.items) @hint
+(for_in_clause left: (identifier) @hint.var right: (_) @hint.items) @hint
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.enter)
                              alias: (as_pattern_target (identifier) @hint.var))) @hint
 

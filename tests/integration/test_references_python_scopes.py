@@ -370,3 +370,70 @@ def test_a_classmethods_call_is_typed_by_its_annotation(
         "possible": [],
         "elsewhere": [("Reader.get (configs.py:5)", "receiver is a Reader", 1)],
     }
+
+
+EXPRESSIONS = {
+    "streams.py": (
+        "class Stream:\n"                                        # 1
+        "    def read(self) -> bytes:\n"                         # 2
+        "        return b''\n"                                   # 3
+        "\n"                                                     # 4
+        "    async def start_tls(self) -> 'Stream':\n"           # 5
+        "        return self\n"                                  # 6
+        "\n"                                                     # 7
+        "\n"                                                     # 8
+        "class Buffer:\n"                                        # 9
+        "    def read(self) -> bytes:\n"                         # 10
+        "        return b''\n"                                   # 11
+    ),
+    "pool.py": (
+        "from streams import Buffer, Stream\n"                   # 1
+        "\n"                                                     # 2
+        "\n"                                                     # 3
+        "class Base:\n"                                          # 4
+        "    @property\n"                                        # 5
+        "    def streams(self) -> list[Stream]:\n"               # 6
+        "        return []\n"                                    # 7
+        "\n"                                                     # 8
+        "    async def connect(self, host: str, port: int, timeout: float, retries: int, "
+        "backoff: float, keepalive: bool, verify: bool, proxy: str, local_address: str, "
+        "socket_options: list) -> Stream:\n"                     # 9
+        "        return Stream()\n"                              # 10
+        "\n"                                                     # 11
+        "\n"                                                     # 12
+        "class Pool(Base):\n"                                    # 13
+        "    def __init__(self, buffers: dict[str, Buffer]) -> None:\n"  # 14
+        "        self.buffers = buffers\n"                       # 15
+        "\n"                                                     # 16
+        "    async def run(self, kind: type[Stream]):\n"         # 17
+        "        stream = await self.connect('h', 1, 1.0, 1, 1.0, True, True, '', '', [])\n"  # 18
+        "        stream.read()\n"                                # 19
+        "        tls = await stream.start_tls()\n"               # 20
+        "        tls.read()\n"                                   # 21
+        "        self.streams[0].read()\n"                       # 22
+        "        for each in list(self.streams):\n"              # 23
+        "            each.read()\n"                              # 24
+        "        self.buffers['a'].read()\n"                     # 25
+        "        [b.read() for b in self.buffers.values()]\n"    # 26
+        "        kind().read()\n"                                # 27
+    ),
+}
+
+
+def test_a_receiver_written_as_an_expression_is_typed_from_the_signatures_it_calls(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """What a method returns (its signature longer than a stored signature is long), a
+    property's items by subscript and by `for`, a dict's values by subscript, a class
+    object called; a method whose result says nothing (`values()`) leaves it possible."""
+    searcher = searcher_over(tmp_path_factory, "py-expressions", EXPRESSIONS)
+    assert tiers(searcher, "streams.py", 2) == {  # Stream.read
+        "resolved": [
+            ("pool.py", 19, "receiver is a Stream"),
+            ("pool.py", 21, "receiver is a Stream"),
+            ("pool.py", 22, "receiver is a Stream"),
+            ("pool.py", 24, "receiver is a Stream"),
+            ("pool.py", 27, "receiver is a Stream"),
+        ],
+        "possible": [("b", "receiver's type unknown", 1)],
+        "elsewhere": [("Buffer.read (streams.py:10)", "receiver is a Buffer", 1)],
+    }

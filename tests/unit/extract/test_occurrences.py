@@ -135,7 +135,7 @@ def test_python_self_and_cls_have_their_class_type() -> None:
     )
     assert uses(source) == [
         ("adapter", "attribute", "self", "Outer.Client"),
-        ("send", "attribute_call", "self.adapter", ""),
+        ("send", "attribute_call", "self.adapter", "Outer.Client:adapter"),  # a property?
         ("default", "attribute_call", "cls", "Outer.Client"),
         ("Logger", "type", "", ""),
         ("error", "attribute_call", "self", "Logger"),  # outside a class: its annotation
@@ -200,7 +200,8 @@ def test_python_a_members_declared_type_wins_over_the_values_assigned() -> None:
     )
     assert uses(declared)[-1] == ("close", "attribute_call", "self.pool", "Base")
     undeclared = declared.replace("self.pool: Base | None = None", "self.other = None")
-    assert uses(undeclared)[-1] == ("close", "attribute_call", "self.pool", "")  # two types
+    # two types: left to the query, which reads a property of the name if the class has one
+    assert uses(undeclared)[-1] == ("close", "attribute_call", "self.pool", "Client:pool")
 
 
 def test_python_an_augmented_assignment_keeps_the_names_type() -> None:
@@ -247,8 +248,45 @@ def test_python_a_member_assigned_a_parameter_has_the_parameters_annotation() ->
     )
     assert [use for use in uses(source) if use[1] == "attribute_call"] == [
         ("close", "attribute_call", "self._stream", "Stream"),
-        ("close", "attribute_call", "self._origin", ""),  # not annotated
+        ("close", "attribute_call", "self._origin", "Connection:_origin"),  # not annotated
         ("close", "attribute_call", "self._pool", "Pool"),
+    ]
+
+
+def test_python_a_receiver_written_as_an_expression_keeps_the_steps_the_query_reads() -> None:
+    # `Owner:m()` what a method returns, `Owner:p` a member, `[]` / `[i]` an item by
+    # subscript / by `for`: read from the indexed signatures when a query runs. An
+    # annotated collection gives its items here; a class object called makes an instance.
+    source = (
+        "import helpers\n"
+        "class Pool:\n"
+        "    def __init__(self, conns: list[Conn], table: dict[str, Conn]):\n"
+        "        self.table = table\n"
+        "    async def run(self, factory: type[Conn], extra: 'Sequence[Conn]'):\n"
+        "        conn = await self.acquire()\n"
+        "        conn.send()\n"
+        "        again = await conn.renew()\n"
+        "        again.send()\n"
+        "        self.conns[0].send()\n"
+        "        for item in sorted(self.conns):\n"
+        "            item.send()\n"
+        "        self.table['a'].send()\n"
+        "        [e.send() for e in extra]\n"
+        "        made = factory()\n"
+        "        made.send()\n"
+        "        helpers.make().send()\n"
+        "        untyped.send()\n"
+    )
+    assert [use for use in uses(source) if use[0] == "send"] == [
+        ("send", "attribute_call", "conn", "Pool:acquire()"),
+        ("send", "attribute_call", "again", "Pool:acquire():renew()"),
+        ("send", "attribute_call", "self.conns[0]", "Pool:conns[]"),
+        ("send", "attribute_call", "item", "Pool:conns[i]"),
+        ("send", "attribute_call", "self.table['a']", "Conn"),
+        ("send", "attribute_call", "e", "Conn"),
+        ("send", "attribute_call", "made", "Conn"),
+        ("send", "attribute_call", "helpers.make()", "helpers.make()"),
+        ("send", "attribute_call", "untyped", ""),
     ]
 
 
