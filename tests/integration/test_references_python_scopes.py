@@ -395,27 +395,34 @@ EXPRESSIONS = {
         "    def streams(self) -> list[Stream]:\n"               # 6
         "        return []\n"                                    # 7
         "\n"                                                     # 8
+        "    @property\n"                                        # 9
+        "    def by_name(self) -> dict[str, Stream]:\n"          # 10
+        "        return {}\n"                                    # 11
+        "\n"                                                     # 12
         "    async def connect(self, host: str, port: int, timeout: float, retries: int, "
         "backoff: float, keepalive: bool, verify: bool, proxy: str, local_address: str, "
-        "socket_options: list) -> Stream:\n"                     # 9
-        "        return Stream()\n"                              # 10
-        "\n"                                                     # 11
-        "\n"                                                     # 12
-        "class Pool(Base):\n"                                    # 13
-        "    def __init__(self, buffers: dict[str, Buffer]) -> None:\n"  # 14
-        "        self.buffers = buffers\n"                       # 15
+        "socket_options: list, uds: str) -> Stream:\n"           # 13
+        "        return Stream()\n"                              # 14
+        "\n"                                                     # 15
         "\n"                                                     # 16
-        "    async def run(self, kind: type[Stream]):\n"         # 17
-        "        stream = await self.connect('h', 1, 1.0, 1, 1.0, True, True, '', '', [])\n"  # 18
-        "        stream.read()\n"                                # 19
-        "        tls = await stream.start_tls()\n"               # 20
-        "        tls.read()\n"                                   # 21
-        "        self.streams[0].read()\n"                       # 22
-        "        for each in list(self.streams):\n"              # 23
-        "            each.read()\n"                              # 24
-        "        self.buffers['a'].read()\n"                     # 25
-        "        [b.read() for b in self.buffers.values()]\n"    # 26
-        "        kind().read()\n"                                # 27
+        "class Pool(Base):\n"                                    # 17
+        "    def __init__(self, buffers: dict[str, Buffer]) -> None:\n"  # 18
+        "        self.buffers = buffers\n"                       # 19
+        "\n"                                                     # 20
+        "    async def run(self, kind: type[Stream]):\n"         # 21
+        "        stream = await self.connect('h', 1, 1.0, 1, 1.0, True, True, '', '', [], '')\n"  # 22
+        "        stream.read()\n"                                # 23
+        "        tls = await stream.start_tls()\n"               # 24
+        "        tls.read()\n"                                   # 25
+        "        self.streams[0].read()\n"                       # 26
+        "        for each in list(self.streams):\n"              # 27
+        "            each.read()\n"                              # 28
+        "        self.buffers['a'].read()\n"                     # 29
+        "        [b.read() for b in self.buffers.values()]\n"    # 30
+        "        kind().read()\n"                                # 31
+        "        self.by_name['a'].read()\n"                     # 32
+        "        for key in self.by_name:\n"                     # 33
+        "            key.read()\n"                               # 34
     ),
 }
 
@@ -423,17 +430,38 @@ EXPRESSIONS = {
 def test_a_receiver_written_as_an_expression_is_typed_from_the_signatures_it_calls(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """What a method returns (its signature longer than a stored signature is long), a
-    property's items by subscript and by `for`, a dict's values by subscript, a class
-    object called; a method whose result says nothing (`values()`) leaves it possible."""
+    property's items by subscript and by `for` (a dict's values, and its keys), a dict's
+    values by subscript, a class object called; a method whose result says nothing
+    (`values()`) leaves it possible."""
     searcher = searcher_over(tmp_path_factory, "py-expressions", EXPRESSIONS)
     assert tiers(searcher, "streams.py", 2) == {  # Stream.read
         "resolved": [
-            ("pool.py", 19, "receiver is a Stream"),
-            ("pool.py", 21, "receiver is a Stream"),
-            ("pool.py", 22, "receiver is a Stream"),
-            ("pool.py", 24, "receiver is a Stream"),
-            ("pool.py", 27, "receiver is a Stream"),
+            ("pool.py", 23, "receiver is a Stream"),
+            ("pool.py", 25, "receiver is a Stream"),
+            ("pool.py", 26, "receiver is a Stream"),
+            ("pool.py", 28, "receiver is a Stream"),
+            ("pool.py", 31, "receiver is a Stream"),
+            ("pool.py", 32, "receiver is a Stream"),
         ],
-        "possible": [("b", "receiver's type unknown", 1)],
+        "possible": [("b", "receiver's type unknown", 1),
+                     ("key", "receiver typed str, which the index does not define", 1)],
         "elsewhere": [("Buffer.read (streams.py:10)", "receiver is a Buffer", 1)],
+    }
+
+
+def test_a_packages_name_bound_by_importing_its_submodule_leads_to_the_package(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`import pkg.sub` binds `pkg` too: `pkg.make()` is the package's `make`."""
+    searcher = searcher_over(tmp_path_factory, "py-submodule-import", {
+        "pkg/__init__.py": "from .core import make\n",
+        "pkg/core.py": "def make():\n    return 1\n",
+        "pkg/sub.py": "VALUE = 1\n",
+        "use.py": "import pkg.sub\n\n\ndef run():\n    return pkg.make(), pkg.sub.VALUE\n",
+        "other.py": "def make():\n    return 2\n",
+    })
+    assert tiers(searcher, "pkg/core.py", 1) == {
+        "resolved": [("pkg/__init__.py", 1, "imported from .core"),
+                     ("use.py", 5, "through module pkg")],
+        "possible": [],
+        "elsewhere": [],
     }
