@@ -689,6 +689,9 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
     starts = [start for start, _ in roots]
     asked: set[bytes] = set()
+    # An expression bound to a name is captured already: no need to match its root again.
+    values = {node.start_byte: (node, mark) for capture, mark in _PY_BINDING_CAPTURES
+              for node in captured.get(capture, ())}
     for _ in range(rules.hint_rounds):
         candidates = [(node, False) for node in captured.get("hint.var", ())
                       if parsed[node.start_byte : node.end_byte] in wanted]
@@ -704,7 +707,14 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
                 index -= 1  # a root before it that ends before it: look further back
             if index < 0:
                 continue
-            typed = _hint_type(roots[index][1], var, alone, parsed, rules)
+            root = roots[index][1]
+            right = root.child_by_field_name("right") if values else None
+            value = values.get(right.start_byte) if right is not None else None
+            if value is not None and value[0] == right and root.child_by_field_name(
+                    "type") is None and root.child_by_field_name("left") == var:
+                typed: tuple[str, bool] | None = (f"{value[1]}{_text(right, parsed)}", False)
+            else:
+                typed = _hint_type(root, var, alone, parsed, rules)
             if typed is None:
                 continue
             type_, declared = typed
@@ -911,6 +921,7 @@ _PY_VALUE = "value:"
 _PY_ITEMS = "items:"
 _PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS))
 _PY_CHAIN_STEPS = 8
+_PY_SELF = frozenset({"self", "cls"})
 #: `type[C]`, `Type[C]`, `typing.Type["C"]`: the class C itself.
 _CLASS_OBJECT = re.compile(r"(?:typing\.)?[Tt]ype\[\s*[\"']?(?P<name>[\w.]+)[\"']?\s*\]")
 #: Calls that give the items of their argument, in a `for`: `for c in list(self._conns)`.
@@ -1008,6 +1019,15 @@ class _PythonTypes:
                 local: Callable[[bytes], bool]) -> str:
         """The type of the receiver `node`; `name_type` gives a name's type as its binding
         gave it (`self.x` too), `local` says whether a scope binds a name."""
+        head = node
+        while head.type in ("attribute", "subscript"):  # most are a module's (`os.path`)
+            head = head.child_by_field_name("object" if head.type == "attribute" else "value")
+            if head is None:
+                return ""
+        if head.type == "identifier" and head is not node:
+            name = _text(head, self._parsed)
+            if name not in _PY_SELF and not name_type(name):
+                return ""
         return _instance(self._type(node, name_type, local, 0))
 
     def _type(self, node: Node, name_type: Callable[[str], str],
