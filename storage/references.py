@@ -40,7 +40,7 @@ import posixpath
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 import tantivy
@@ -616,6 +616,7 @@ class _Resolver:
         self._python_results: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
         self._python_types: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
         self._lineages: dict[str, list[set[str]]] = {}
+        self._base_lists_of: dict[str, dict[str, set[str]]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -772,7 +773,6 @@ class _Resolver:
     def _ancestors(self) -> set[str]:
         found: set[str] = set()
         frontier = {self.container}
-        base_lists: dict[str, dict[str, set[str]]] = {}  # path → class → its bases
         for _ in range(3):
             parents = set()
             for name in frontier:
@@ -780,12 +780,7 @@ class _Resolver:
                          if s.kind in _CLASS_KINDS} | ({self.target.path}
                                                        if name == self.container else set())
                 for path in sorted(paths):
-                    if path not in base_lists:  # each file's uses decoded once
-                        bases = base_lists[path] = defaultdict(set)
-                        for use in uses_of_all(self.index, path):
-                            if use.kind is UseKind.INHERIT:
-                                bases[_last(use.enclosing)].add(_last(use.name))
-                    parents |= base_lists[path].get(name, set())
+                    parents |= self._base_lists(path).get(name, set())
             frontier = parents - found - {self.container}
             found |= frontier
             if not frontier:
@@ -1047,9 +1042,12 @@ class _Resolver:
         return annotation of the method or property of that name that the class defines,
         else its nearest base (three levels up); `owner` itself for `-> Self` or the
         class's own name. ("", None) when none is found or those found disagree."""
+        methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD
+                   and return_annotation(s.signature)]
+        if not methods:  # most members are no annotated method (`objects`, `data`)
+            return "", None
         name = _last(owner)
         homes = self._class_home(record, owner)
-        methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD]
         for level, classes in enumerate(self._lineage(name)):
             found = {(owner, record.path) if returns_self_type(s.signature)
                      or _last(return_type(s.signature)) == _container(s)
@@ -1066,27 +1064,36 @@ class _Resolver:
             return returned, record if path == record.path else self._names_of(path)
         return "", None
 
-    def _lineage(self, name: str) -> list[set[str]]:
+    def _lineage(self, name: str) -> Iterator[set[str]]:
         """A class and its bases by level, as the base lists of the files defining each
-        class of the name write them (three levels up)."""
-        if name not in self._lineages:
-            levels, seen = [{name}], {name}
-            for _ in range(3):
+        class of the name write them (three levels up), each level read when asked."""
+        levels = self._lineages.setdefault(name, [{name}])
+        seen = set().union(*levels)
+        for depth in range(4):
+            if depth == len(levels):
                 parents = {base for cls in levels[-1] for base in self._bases_of(cls)} - seen
                 if not parents:
-                    break
+                    return
                 levels.append(parents)
                 seen |= parents
-            self._lineages[name] = levels
-        return self._lineages[name]
+            yield levels[depth]
 
     def _bases_of(self, name: str) -> set[str]:
         """The bases the classes named `name` list (their last names)."""
         found: set[str] = set()
         for path in sorted({s.path for s in self._named(name) if s.kind in _CLASS_KINDS}):
-            found.update(_last(use.name) for use in uses_of_all(self.index, path)
-                         if use.kind is UseKind.INHERIT and _last(use.enclosing) == name)
+            found |= self._base_lists(path).get(name, set())
         return found
+
+    def _base_lists(self, path: str) -> dict[str, set[str]]:
+        """Each class a file defines → the bases its base list names (last names); each
+        file's uses decoded once."""
+        if path not in self._base_lists_of:
+            bases = self._base_lists_of[path] = defaultdict(set)
+            for use in uses_of_all(self.index, path):
+                if use.kind is UseKind.INHERIT:
+                    bases[_last(use.enclosing)].add(_last(use.name))
+        return self._base_lists_of[path]
 
     def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
         """The class extraction left as a call returns, and the file whose names that
