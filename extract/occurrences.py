@@ -62,7 +62,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
-from symfind.extract.python_types import ENTERED, item_type
+from symfind.extract.python_types import ENTERED, REBOUND, item_type
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
 RECEIVER_MAX_CHARS = 80
@@ -157,6 +157,9 @@ class _Rules(NamedTuple):
     #: How deep the names a receiver's type is worked out from are typed (`_hints`): 1,
     #: the receivers' own names only.
     hint_rounds: int = 1
+    #: A name bound to values of different types keeps them all, joined by `REBOUND`,
+    #: for `chained` to settle and the query to agree on; else it has none.
+    rebinding_unions: bool = False
 
 
 def _python_ctor(callee: str) -> str:
@@ -295,7 +298,7 @@ _RULES: dict[str, _Rules] = {
     "python": _Rules(self_names=frozenset({"self", "cls"}), self_name="self",
                      ctor=_python_call_result, builtins=_PYTHON_BUILTINS,
                      chained=lambda *parts: _PythonTypes(*parts), class_objects=True,
-                     hint_rounds=3),
+                     hint_rounds=3, rebinding_unions=True),
     "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
                  chained=lambda *parts: _GoTypes(*parts)),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
@@ -533,7 +536,8 @@ def occurrences_and_imports(
     skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
                  if 0x61 <= parsed[node.start_byte] <= 0x7A)
     skips.extend(defined)
-    bindings = _bindings(scopes, binds, globals_, hints, defined, same)
+    bindings = _bindings(scopes, binds, globals_, hints, defined, same,
+                         unions=rules.rebinding_unions)
     check()
     # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
     # binding is none (None).
@@ -565,10 +569,11 @@ class _Bindings(NamedTuple):
 def _bindings(
     scopes: list[tuple[int, int]], binds: list[tuple[int, bytes, bool]],
     globals_: list[tuple[int, bytes]], hints: dict[int, str], defined: list[tuple[int, int]],
-    same: Container[int] = (),
+    same: Container[int] = (), unions: bool = False,
 ) -> _Bindings:
     """The names each scope binds, with their types where known, and the module's (a
-    binding at a start byte in `same` keeps the name's type)."""
+    binding at a start byte in `same` keeps the name's type). A name bound to values of
+    different types has none, or with `unions` all of them (`_rebound`)."""
     definitions = {start for start, _ in defined}
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
@@ -601,7 +606,7 @@ def _bindings(
         if known is None:
             names[name] = type_
         elif known != type_:
-            names[name] = ""
+            names[name] = _rebound(known, type_) if unions else ""
         sites.append((start, name))  # a binding, a module's too, is no use
     if globals_:
         nest = _Nest(scopes)
@@ -612,6 +617,21 @@ def _bindings(
         undeclared = {name for _, name in globals_}  # a global's assignments are uses
         sites = [(start, name) for start, name in sites if name not in undeclared]
     return _Bindings(module, bound, [start for start, _ in sites])
+
+
+def _rebound(known: str, type_: str) -> str:
+    """The types of a name bound again, joined (none when a binding gives none)."""
+    if not known or not type_:
+        return ""
+    return known if type_ in known.split(REBOUND) else f"{known}{REBOUND}{type_}"
+
+
+def _per_part(type_: str, make: Callable[[str], str]) -> str:
+    """`make` of each of the types a name bound again has (none when one gives none)."""
+    if REBOUND not in type_:
+        return make(type_)
+    made = [make(part) for part in type_.split(REBOUND)]
+    return REBOUND.join(dict.fromkeys(made)) if all(made) else ""
 
 
 def _visible(scopes: list[tuple[int, int]],
@@ -922,6 +942,9 @@ _PY_ITEMS = "items:"
 _PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS))
 _PY_CHAIN_STEPS = 8
 _PY_SELF = frozenset({"self", "cls"})
+#: The longest receiver type kept (a name bound again many times, a long chain): each use
+#: stores it.
+_PY_TYPE_MAX_CHARS = 240
 #: `type[C]`, `Type[C]`, `typing.Type["C"]`: the class C itself.
 _CLASS_OBJECT = re.compile(r"(?:typing\.)?[Tt]ype\[\s*[\"']?(?P<name>[\w.]+)[\"']?\s*\]")
 #: Calls that give the items of their argument, in a `for`: `for c in list(self._conns)`.
@@ -955,6 +978,11 @@ def _instance(type_: str) -> str:
     return type_name(type_[len(_PY_ANNOTATED):]) if type_.startswith(_PY_ANNOTATED) else type_
 
 
+def _made(type_: str) -> str:
+    """What calling a value of `type_` makes, when it is a class object: an instance."""
+    return _instance(type_) if type_.startswith("type[") else ""
+
+
 def _item(owner: str, iterated: bool) -> str:
     """The type of an item of a value of type `owner`: from its annotation (`ann:...`)
     here, else left for the query (`...[]`, `...[i]`); "" for a class object's."""
@@ -979,13 +1007,14 @@ class _PythonTypes:
         self._captured = captured
         self._values: dict[str, Node] | None = None  # `value:...` / `items:...` → node
         self._parsed = parsed
+        self._assumed: dict[str, str] = {}  # a name bound again → its other bindings' types
 
     @staticmethod
     def wants(type_: str) -> bool:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown
         (a receiver written as an expression), an expression's value, a class object."""
         return not type_ or type_.startswith((_PY_VALUE, _PY_ITEMS, "type[", _PY_ANNOTATED)) or (
-            type_.endswith("()") and "." not in type_)
+            type_.endswith("()") and "." not in type_) or REBOUND in type_
 
     @staticmethod
     def unbound(name: str, local: Callable[[bytes], bool]) -> str:
@@ -996,11 +1025,10 @@ class _PythonTypes:
         """A name's type as its binding gave it, an expression's settled, and a call of
         a name bound to a class object (`cls()` after `cls: type[C]`) a C."""
         if type_.endswith("()") and "." not in type_ and depth <= _PY_CHAIN_STEPS:
-            called = name_type(type_[:-2])
-            if called:
-                called = self.settle(called, name_type, local, depth + 1)
-                return _instance(called) if called.startswith("type[") else ""
-            return type_
+            if not name_type(type_[:-2]):
+                return type_
+            called = self._name(type_[:-2], name_type, local, depth + 1)
+            return _per_part(called, _made)
         for mark, items in ((_PY_VALUE, False), (_PY_ITEMS, True)):
             if type_.startswith(mark):
                 if self._values is None:
@@ -1028,7 +1056,32 @@ class _PythonTypes:
             name = _text(head, self._parsed)
             if name not in _PY_SELF and not name_type(name):
                 return ""
-        return _instance(self._type(node, name_type, local, 0))
+        typed = _per_part(self._type(node, name_type, local, 0), _instance)
+        return typed if len(typed) <= _PY_TYPE_MAX_CHARS else ""
+
+    def _name(self, name: str, name_type: Callable[[str], str],
+              local: Callable[[bytes], bool], depth: int) -> str:
+        """A name's type, settled; for a name bound again, each binding's, those that
+        rebind it from itself (`log = log.bind()`) read with the others' types."""
+        if name in self._assumed:
+            return self._assumed[name]
+        typed = name_type(name)
+        if REBOUND not in typed:
+            return self.settle(typed, name_type, local, depth)
+        parts = typed.split(REBOUND)
+        own = [part for part in parts
+               if part.startswith((_PY_VALUE, _PY_ITEMS)) and _HEAD.match(part)[1] == name]
+        self._assumed[name] = ""
+        try:
+            settled = [self.settle(part, name_type, local, depth + 1)
+                       for part in parts if part not in own]
+            if not settled or not all(settled):
+                return ""
+            self._assumed[name] = REBOUND.join(dict.fromkeys(settled))
+            settled += [self.settle(part, name_type, local, depth + 1) for part in own]
+        finally:
+            del self._assumed[name]
+        return REBOUND.join(dict.fromkeys(settled)) if all(settled) else ""
 
     def _type(self, node: Node, name_type: Callable[[str], str],
               local: Callable[[bytes], bool], depth: int) -> str:
@@ -1036,14 +1089,14 @@ class _PythonTypes:
             return ""
         kind = node.type
         if kind == "identifier":
-            return self.settle(name_type(_text(node, self._parsed)), name_type, local, depth)
+            return self._name(_text(node, self._parsed), name_type, local, depth)
         if kind in ("await", "parenthesized_expression"):
             inner = node.named_children[0] if node.named_children else None
             return self._type(inner, name_type, local, depth + 1) if inner else ""
         if kind == "subscript":
             value = node.child_by_field_name("value")
             owner = self._type(value, name_type, local, depth + 1) if value else ""
-            return _item(owner, iterated=False)
+            return _per_part(owner, functools.partial(_item, iterated=False))
         if kind == "attribute":
             owner_node = node.child_by_field_name("object")
             member = node.child_by_field_name("attribute")
@@ -1053,8 +1106,9 @@ class _PythonTypes:
                 known = name_type(_text(node, self._parsed))
                 if known:
                     return self.settle(known, name_type, local, depth)
-            owner = _instance(self._type(owner_node, name_type, local, depth + 1))
-            return f"{owner}:{_text(member, self._parsed)}" if owner else ""
+            owner = _per_part(self._type(owner_node, name_type, local, depth + 1), _instance)
+            step = f":{_text(member, self._parsed)}"
+            return _per_part(owner, lambda part: part + step) if owner else ""
         if kind != "call":
             return ""
         function = node.child_by_field_name("function")
@@ -1062,9 +1116,9 @@ class _PythonTypes:
             return ""
         if function.type == "identifier":
             name = _text(function, self._parsed)
-            typed = self.settle(name_type(name), name_type, local, depth)
+            typed = self._name(name, name_type, local, depth)
             if typed:  # a name bound to a class object (`cls: type[C]`) makes a C
-                return _instance(typed) if typed.startswith("type[") else ""
+                return _per_part(typed, _made)
             return "" if local(name.encode()) else _python_call_result(name)
         if function.type != "attribute":
             return ""
@@ -1072,9 +1126,10 @@ class _PythonTypes:
         method = function.child_by_field_name("attribute")
         if owner_node is None or method is None:
             return ""
-        owner = _instance(self._type(owner_node, name_type, local, depth + 1))
+        owner = _per_part(self._type(owner_node, name_type, local, depth + 1), _instance)
         if owner:
-            return f"{owner}:{_text(method, self._parsed)}()"
+            step = f":{_text(method, self._parsed)}()"
+            return _per_part(owner, lambda part: part + step)
         if owner_node.type == "identifier" and local(
                 self._parsed[owner_node.start_byte : owner_node.end_byte]):
             return ""  # an untyped local's method
@@ -1094,7 +1149,8 @@ class _PythonTypes:
             if name not in _SAME_ITEMS or local(name):
                 break
             node = arguments.named_children[0]
-        return _item(self._type(node, name_type, local, depth + 1), iterated=True)
+        return _per_part(self._type(node, name_type, local, depth + 1),
+                         functools.partial(_item, iterated=True))
 
 
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,

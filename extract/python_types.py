@@ -13,6 +13,10 @@ import re
 
 from symfind.extract.brackets import closing, top_level_parts
 
+#: Joins the types of a name bound to different values (`log = log.bind()` after `log:
+#: Logger`): the query resolves each, and the name has a type when they all agree.
+REBOUND = "\x1f"
+
 #: What extraction leaves as `x`'s type for `with C(...) as x` (`C:__enter__()`): the result
 #: of C's `__enter__` (or `__aenter__`), which the query reads from the indexed signatures.
 ENTERED = ":__enter__()"

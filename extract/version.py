@@ -47,9 +47,10 @@ History:
   indexed signatures: what a method returns (`conn = await pool.get()` →
   `Pool:get()`), a property (`Proxy:connections`), an item of a subscript or a `for`
   (`...[]`, `...[i]`; from the annotation itself for `conns: list[Conn]`), a call of a
-  class object (`cls()` after `cls: type[C]`). A signature longer than 200 characters
-  keeps what follows its parameter list (`... ) -> Response`), its last parameters
-  giving way to ` ...`.
+  class object (`cls()` after `cls: type[C]`); a name bound to values of different
+  types keeps them all (`A\x1fB`), for the query to agree on. A signature longer than
+  200 characters keeps what follows its parameter list (`...) -> Response`), its last
+  parameters giving way to ` ...`.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

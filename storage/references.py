@@ -47,6 +47,7 @@ import tantivy
 
 from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
 from symfind.extract.python_types import (
+    REBOUND,
     annotated_class,
     item_type,
     return_annotation,
@@ -867,7 +868,7 @@ class _Resolver:
                 return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         names_from = record  # the file in whose names the receiver's type is written
         if record.language == "python" and use.receiver_type.endswith((")", "]")) or (
-                ":" in use.receiver_type):
+                ":" in use.receiver_type or REBOUND in use.receiver_type):
             typed, names_from = self._python_type(record, use.receiver_type)
             use = msgspec.structs.replace(use, receiver_type=typed)
         if self.local_to:
@@ -1012,6 +1013,12 @@ class _Resolver:
         if key in self._python_types:
             return self._python_types[key]
         self._python_types[key] = ("", None)  # a chain that names itself says nothing
+        if REBOUND in written:  # a name bound again: its bindings' types must agree
+            each = [self._python_type(record, part) for part in written.split(REBOUND)]
+            agreed = {(typed, names.path if names else "") for typed, names in each}
+            if len(agreed) == 1 and each[0][0]:
+                self._python_types[key] = each[0]
+            return self._python_types[key]
         cut = min((at for at in (written.find(":"), written.find("[")) if at >= 0),
                   default=len(written))
         base, steps = written[:cut], written[cut:]

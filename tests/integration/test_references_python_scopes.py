@@ -465,3 +465,41 @@ def test_a_packages_name_bound_by_importing_its_submodule_leads_to_the_package(
         "possible": [],
         "elsewhere": [],
     }
+
+
+REBOUND = {
+    "logs.py": (
+        "class Logger:\n"                                   # 1
+        "    def bind(self) -> 'Logger':\n"                  # 2
+        "        return self\n"                              # 3
+        "\n"                                                 # 4
+        "    def info(self):\n"                              # 5
+        "        pass\n"                                     # 6
+        "\n"                                                 # 7
+        "\n"                                                 # 8
+        "class Other:\n"                                    # 9
+        "    def info(self):\n"                              # 10
+        "        pass\n"                                     # 11
+        "\n"                                                 # 12
+        "\n"                                                 # 13
+        "def run(log: Logger, flag: bool):\n"               # 14
+        "    log = log.bind()\n"                             # 15
+        "    log.info()\n"                                   # 16
+        "    either = Logger()\n"                            # 17
+        "    if flag:\n"                                     # 18
+        "        either = Other()\n"                         # 19
+        "    either.info()\n"                                # 20
+    ),
+}
+
+
+def test_a_name_bound_again_is_typed_when_its_bindings_agree(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`log = log.bind()` keeps `log` a Logger (read with the parameter's type); a name
+    given a Logger and an Other is no one class: possible."""
+    searcher = searcher_over(tmp_path_factory, "py-rebound", REBOUND)
+    assert tiers(searcher, "logs.py", 5) == {  # Logger.info
+        "resolved": [("logs.py", 16, "receiver is a Logger")],
+        "possible": [("either", "receiver's type unknown", 1)],
+        "elsewhere": [],
+    }

@@ -167,7 +167,7 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         ("x", "attribute_call", "n", ""),
         ("get", "attribute_call", "r", "requests.Session"),
         ("get", "attribute_call", "c", "make_client()"),  # the query reads its result
-        ("get", "attribute_call", "d", ""),  # two types: none
+        ("get", "attribute_call", "d", "Thing\x1fOther"),  # two types: the query's to agree on
         ("get", "attribute_call", "p", "_Private"),  # a private class
         ("get", "attribute_call", "u", "_UPPER()"),  # a constant's name: a call, not a class
         ("get", "attribute_call", "h", "helpers.make_client()"),
