@@ -687,7 +687,7 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
 
 #: The first name of what a name's type is worked out from when it is settled: `pool` of
 #: `value:await pool.get()` or `items:list(pool.conns)`, `cls` of `cls()`.
-_HEAD = re.compile(r"(?:(?:value|items):)?(?:await\s+)?[(\s]*(\w*)")
+_HEAD = re.compile(r"(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)")
 #: The name a receiver starts with, and that name with its first member (`self.table`
 #: of `self.table["a"]`).
 _LEADING = re.compile(rb"((\w*)(?:\.\w+)?)")
@@ -936,10 +936,14 @@ class _GoTypes:
 
 #: A Python name bound to an expression's value (`c = await pool.get()`), until its type
 #: is settled with the uses: `value:<the expression as written>` (two bindings to the
-#: same expression agree); `items:<...>` for a name a `for` binds to each item of it.
+#: same expression agree); `items:<...>` for a name a `for` binds to each item of it,
+#: `entered:<...>` for the name `with <expression> as c` binds.
 _PY_VALUE = "value:"
 _PY_ITEMS = "items:"
-_PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS))
+_PY_ENTERED = "entered:"
+_PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS),
+                        ("hint.entered", _PY_ENTERED))
+_PY_MARKS = tuple(mark for _, mark in _PY_BINDING_CAPTURES)
 _PY_CHAIN_STEPS = 8
 _PY_SELF = frozenset({"self", "cls"})
 #: The longest receiver type kept (a name bound again many times, a long chain): each use
@@ -1013,7 +1017,7 @@ class _PythonTypes:
     def wants(type_: str) -> bool:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown
         (a receiver written as an expression), an expression's value, a class object."""
-        return not type_ or type_.startswith((_PY_VALUE, _PY_ITEMS, "type[", _PY_ANNOTATED)) or (
+        return not type_ or type_.startswith((*_PY_MARKS, "type[", _PY_ANNOTATED)) or (
             type_.endswith("()") and "." not in type_) or REBOUND in type_
 
     @staticmethod
@@ -1029,7 +1033,7 @@ class _PythonTypes:
                 return type_
             called = self._name(type_[:-2], name_type, local, depth + 1)
             return _per_part(called, _made)
-        for mark, items in ((_PY_VALUE, False), (_PY_ITEMS, True)):
+        for _, mark in _PY_BINDING_CAPTURES:
             if type_.startswith(mark):
                 if self._values is None:
                     self._values = {
@@ -1039,8 +1043,12 @@ class _PythonTypes:
                 node = self._values.get(type_)
                 if node is None:
                     return ""
-                return (self._items(node, name_type, local, depth + 1) if items
-                        else self._type(node, name_type, local, depth + 1))
+                if mark == _PY_ITEMS:
+                    return self._items(node, name_type, local, depth + 1)
+                typed = self._type(node, name_type, local, depth + 1)
+                if mark == _PY_ENTERED and typed:
+                    return _per_part(typed, lambda part: part + ENTERED)
+                return typed
         return type_
 
     def type_of(self, node: Node, name_type: Callable[[str], str],
@@ -1070,7 +1078,7 @@ class _PythonTypes:
             return self.settle(typed, name_type, local, depth)
         parts = typed.split(REBOUND)
         own = [part for part in parts
-               if part.startswith((_PY_VALUE, _PY_ITEMS)) and _HEAD.match(part)[1] == name]
+               if part.startswith(_PY_MARKS) and _HEAD.match(part)[1] == name]
         self._assumed[name] = ""
         try:
             settled = [self.settle(part, name_type, local, depth + 1)
@@ -1166,7 +1174,8 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         if not named or named[0] != var:
             continue
         for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items"):
+                        "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
+                        "hint.entered"):
             if capture in captures:
                 found.setdefault(capture, captures[capture][0])
     if not found:

@@ -75,8 +75,9 @@ _SEQUENCES = frozenset({
     "MutableSet", "AbstractSet", "frozenset", "FrozenSet", "deque", "Deque"})
 _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict",
                        "defaultdict", "DefaultDict", "ChainMap", "Counter"})
-_GENERIC = re.compile(r"(?:typing\.|collections\.abc\.|collections\.)?(?P<name>\w+)\[(?P<args>.*)\]",
-                      re.S)
+_GENERIC = re.compile(
+    r"(?:typing\.|collections\.abc\.|collections\.|contextlib\.)?(?P<name>\w+)\[(?P<args>.*)\]",
+    re.S)
 
 
 def item_type(written: str, iterated: bool) -> str:
@@ -100,6 +101,22 @@ def item_type(written: str, iterated: bool) -> str:
     if name in ("tuple", "Tuple") and len(arguments) == 2 and arguments[1] == "...":
         return arguments[0]
     return ""
+
+
+#: What a generator-based context manager's function is annotated to return
+#: (`@contextmanager def lease(self) -> Iterator[Conn]`): `with` binds its first argument.
+_GENERATORS = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator",
+                         "ContextManager", "AbstractContextManager", "AsyncContextManager",
+                         "AbstractAsyncContextManager"})
+
+
+def entered_type(written: str) -> str:
+    """What `with` binds from a value annotated `written` when the annotation says it
+    (`Iterator[Conn]`, `AsyncContextManager[Conn]` → `Conn`); "" otherwise."""
+    generic = _GENERIC.fullmatch(written.strip().strip("\"'").strip())
+    if generic is None or generic["name"] not in _GENERATORS:
+        return ""
+    return top_level_parts(generic["args"])[0].strip()
 
 
 def returns_self(signature: str) -> bool:

@@ -49,6 +49,7 @@ from symfind.extract.go_types import first_result, go_ctor, go_package, variable
 from symfind.extract.python_types import (
     REBOUND,
     annotated_class,
+    entered_type,
     item_type,
     return_annotation,
     return_type,
@@ -1031,6 +1032,10 @@ class _Resolver:
             at = step.end()
             if step["member"] is None:  # an item: written in the same file's names
                 annotation = item_type(annotation, iterated=step["items"] == "i")
+                continue
+            if step["called"] and step["member"] in _ENTER_METHODS and entered_type(
+                    annotation):  # a `@contextmanager` function's `Iterator[Conn]`
+                annotation = entered_type(annotation)
                 continue
             owner = annotated_class(annotation)
             if not owner:

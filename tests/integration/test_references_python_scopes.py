@@ -503,3 +503,47 @@ def test_a_name_bound_again_is_typed_when_its_bindings_agree(
         "possible": [("either", "receiver's type unknown", 1)],
         "elsewhere": [],
     }
+
+
+ENTERED = {
+    "leases.py": (
+        "from contextlib import contextmanager\n"            # 1
+        "from typing import Iterator\n"                      # 2
+        "\n"                                                 # 3
+        "\n"                                                 # 4
+        "class Stream:\n"                                    # 5
+        "    def read(self):\n"                              # 6
+        "        pass\n"                                     # 7
+        "\n"                                                 # 8
+        "    def __enter__(self) -> 'Stream':\n"             # 9
+        "        return self\n"                              # 10
+        "\n"                                                 # 11
+        "\n"                                                 # 12
+        "class Pool:\n"                                      # 13
+        "    @contextmanager\n"                              # 14
+        "    def lease(self) -> Iterator[Stream]:\n"         # 15
+        "        yield Stream()\n"                           # 16
+        "\n"                                                 # 17
+        "    def open(self) -> Stream:\n"                    # 18
+        "        return Stream()\n"                          # 19
+        "\n"                                                 # 20
+        "    def run(self):\n"                               # 21
+        "        with self.lease() as leased:\n"             # 22
+        "            leased.read()\n"                        # 23
+        "        with self.open() as opened:\n"              # 24
+        "            opened.read()\n"                        # 25
+    ),
+}
+
+
+def test_what_with_binds_from_a_methods_result_is_typed(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`with self.lease() as s`: a `@contextmanager` method annotated `Iterator[Stream]`
+    binds a Stream; `with self.open() as s`: what the Stream's `__enter__` returns."""
+    searcher = searcher_over(tmp_path_factory, "py-entered", ENTERED)
+    assert tiers(searcher, "leases.py", 6) == {  # Stream.read
+        "resolved": [("leases.py", 23, "receiver is a Stream"),
+                     ("leases.py", 25, "receiver is a Stream")],
+        "possible": [],
+        "elsewhere": [],
+    }
