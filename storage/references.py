@@ -70,7 +70,9 @@ from symfind.storage.uses import (
     FileUses,
     Use,
     decode_file_uses,
+    typed_receivers,
     uses_named,
+    uses_of_kind,
 )
 from symfind.storage.words import QUALIFIER, qualifier_parts, squash
 
@@ -619,6 +621,8 @@ class _Resolver:
         self._python_types: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
         self._lineages: dict[str, list[set[str]]] = {}
         self._base_lists_of: dict[str, dict[str, set[str]]] = {}
+        # (file, attribute) → class → the types `self.<attribute>` has there
+        self._self_attributes: dict[tuple[str, str], dict[str, set[str]]] = {}
 
     def _top_level(self, symbol: Symbol) -> bool:
         return len(qualifier_parts(symbol.qualname)) <= 1 or symbol.language == "go" and (
@@ -1056,8 +1060,6 @@ class _Resolver:
         class's own name. ("", None) when none is found or those found disagree."""
         methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD
                    and return_annotation(s.signature)]
-        if not methods:  # most members are no annotated method (`objects`, `data`)
-            return "", None
         name = _last(owner)
         homes = self._class_home(record, owner)
         for level, classes in enumerate(self._lineage(name)):
@@ -1067,7 +1069,11 @@ class _Resolver:
                      for s in methods if _container(s) in classes
                      and (level or homes is None or s.path in homes)}
             if not found:
-                continue
+                attribute = self._python_attribute(classes, member,
+                                                   homes if not level else None)
+                if attribute is None:
+                    continue
+                return attribute
             if len(found) != 1:
                 return "", None
             returned, path = found.pop()
@@ -1075,6 +1081,29 @@ class _Resolver:
                 return "", None
             return returned, record if path == record.path else self._names_of(path)
         return "", None
+
+    def _python_attribute(self, classes: set[str], member: str, homes: frozenset[str] | None
+                          ) -> tuple[str, FileUses | None] | None:
+        """The class of an instance attribute of `classes`, from what the files defining
+        them show of `self.<member>` as a receiver (its type, as extraction read it
+        there); None when they show none, ("", None) when those they show disagree."""
+        found = set()
+        for cls in sorted(classes):
+            for path in sorted({s.path for s in self._named(cls) if s.kind in _CLASS_KINDS}):
+                if homes is None or path in homes:
+                    found.update((typed, path) for typed in
+                                 self._self_attribute(path, member).get(cls, ()))
+        if not found:
+            return None
+        # Those that say nothing (`self.x` typed by a class left for this very lookup) do
+        # not count.
+        resolved = [found_type for found_type in (
+            self._python_type(self._names_of(path), typed) for typed, path in sorted(found))
+            if found_type[0]]
+        if not resolved:
+            return None
+        agreed = {(typed, names.path if names else "") for typed, names in resolved}
+        return resolved[0] if len(agreed) == 1 else ("", None)
 
     def _lineage(self, name: str) -> Iterator[set[str]]:
         """A class and its bases by level, as the base lists of the files defining each
@@ -1102,10 +1131,24 @@ class _Resolver:
         file's uses decoded once."""
         if path not in self._base_lists_of:
             bases = self._base_lists_of[path] = defaultdict(set)
-            for use in uses_of_all(self.index, path):
-                if use.kind is UseKind.INHERIT:
-                    bases[_last(use.enclosing)].add(_last(use.name))
+            record = self.index.uses_of_file(path)
+            for name, enclosing in uses_of_kind(record, UseKind.INHERIT) if record else ():
+                bases[_last(enclosing)].add(_last(name))
         return self._base_lists_of[path]
+
+    def _self_attribute(self, path: str, member: str) -> dict[str, set[str]]:
+        """Class → the types `self.<member>` has as a receiver in the class's methods in
+        one file (as extraction read them there)."""
+        key = (path, member)
+        if key not in self._self_attributes:
+            found: dict[str, set[str]] = defaultdict(set)
+            self._self_attributes[key] = found
+            record = self.index.uses_of_file(path)
+            for enclosing, typed in typed_receivers(record, f"self.{member}") if record else ():
+                parts = qualifier_parts(enclosing)
+                if len(parts) > 1:
+                    found[parts[-2]].add(typed)
+        return self._self_attributes[key]
 
     def _python_result(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
         """The class extraction left as a call returns, and the file whose names that
@@ -1259,9 +1302,8 @@ class _Resolver:
         promoted from there."""
         if typed not in self._go_embedding:
             paths = {s.path for s in self._named(typed) if s.kind in _CLASS_KINDS}
-            self._go_embedding[typed] = any(
-                use.kind is UseKind.INHERIT and _last(use.enclosing) == typed
-                for path in sorted(paths) for use in uses_of_all(self.index, path))
+            self._go_embedding[typed] = any(self._base_lists(path).get(typed)
+                                            for path in sorted(paths))
         return self._go_embedding[typed]
 
     def _go_other_package(self, record: FileUses, written: str) -> _Verdict | None:
@@ -1380,12 +1422,6 @@ def _go_agreed_result(functions: Iterable[Symbol], element: bool = False) -> str
     when they all give the same one ("" when none does, or they differ)."""
     results = {first_result(symbol.signature, element=element) for symbol in functions}
     return results.pop() if len(results) == 1 else ""
-
-
-def uses_of_all(index: UseIndex, path: str) -> list[Use]:
-    """Every use in one file (for its base lists)."""
-    record = index.uses_of_file(path)
-    return uses_named(record, record.names) if record is not None else []
 
 
 # ---- the answer -------------------------------------------------------------------------

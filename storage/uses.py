@@ -145,6 +145,44 @@ def decode_file_uses(data: bytes) -> FileUses:
     return _FILE_DECODER.decode(zlib.decompress(data))
 
 
+def typed_receivers(record: FileUses, receiver: str) -> list[tuple[str, str]]:
+    """(enclosing definition, receiver type) of each use in the file whose receiver is
+    written `receiver` and has a type: one column of each group read, no `Use` made."""
+    try:
+        wanted = record.strings.index(receiver)
+    except ValueError:
+        return []
+    strings = record.strings
+    found = []
+    for raw in record.names.values():
+        entries = _ENTRIES_DECODER.decode(raw)
+        count = len(entries) // ENTRY_WIDTH
+        receivers = entries[3 * count : 4 * count]
+        if wanted not in receivers:
+            continue
+        types, enclosings = entries[4 * count : 5 * count], entries[5 * count : 6 * count]
+        found.extend((strings[enclosings[at]], strings[types[at]])
+                     for at, written in enumerate(receivers) if written == wanted and types[at])
+    return found
+
+
+def uses_of_kind(record: FileUses, kind: UseKind) -> list[tuple[str, str]]:
+    """(name, enclosing definition) of each use of one kind in the file (a class's base
+    list: `UseKind.INHERIT`): one column of each group read, no `Use` made."""
+    wanted = _KIND_CODES[kind]
+    strings = record.strings
+    found = []
+    for name, raw in record.names.items():
+        entries = _ENTRIES_DECODER.decode(raw)
+        count = len(entries) // ENTRY_WIDTH
+        kinds = entries[2 * count : 3 * count]
+        if wanted in kinds:
+            enclosings = entries[5 * count : 6 * count]
+            found.extend((name, strings[enclosings[at]])
+                         for at, code in enumerate(kinds) if code == wanted)
+    return found
+
+
 def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:
     """The uses of `names` in the file `record` describes, ordered by line and column."""
     strings = record.strings

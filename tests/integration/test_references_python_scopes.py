@@ -547,3 +547,49 @@ def test_what_with_binds_from_a_methods_result_is_typed(
         "possible": [],
         "elsewhere": [],
     }
+
+
+ATTRIBUTES = {
+    "dispatch.py": (
+        "class Dispatch:\n"                                   # 1
+        "    def register(self):\n"                           # 2
+        "        pass\n"                                      # 3
+    ),
+    "converters.py": (
+        "from dispatch import Dispatch\n"                     # 1
+        "\n"                                                  # 2
+        "\n"                                                  # 3
+        "class Base:\n"                                       # 4
+        "    def __init__(self):\n"                           # 5
+        "        self._dispatch = Dispatch()\n"               # 6
+        "        self._dispatch.register()\n"                 # 7
+        "\n"                                                  # 8
+        "\n"                                                  # 9
+        "class Converter(Base):\n"                            # 10
+        "    def copy(self):\n"                               # 11
+        "        self._dispatch.register()\n"                 # 12
+    ),
+    "configure.py": (
+        "from converters import Converter\n"                  # 1
+        "\n"                                                  # 2
+        "\n"                                                  # 3
+        "def configure(converter: Converter):\n"              # 4
+        "    converter._dispatch.register()\n"                # 5
+        "    converter._other.register()\n"                   # 6
+    ),
+}
+
+
+def test_an_instance_attribute_is_typed_as_its_classs_file_shows_it(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`converter._dispatch` and a subclass's `self._dispatch`: the type `self._dispatch`
+    has in the methods of the class that assigns it (in a base, another class's file);
+    an attribute no class shows stays possible."""
+    searcher = searcher_over(tmp_path_factory, "py-attributes", ATTRIBUTES)
+    assert tiers(searcher, "dispatch.py", 2) == {  # Dispatch.register
+        "resolved": [("configure.py", 5, "receiver is a Dispatch"),
+                     ("converters.py", 7, "receiver is a Dispatch"),
+                     ("converters.py", 12, "receiver is a Dispatch")],
+        "possible": [("converter._other", "receiver's type unknown", 1)],
+        "elsewhere": [],
+    }
