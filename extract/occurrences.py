@@ -62,7 +62,7 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
-from symfind.extract.python_types import ENTERED, REBOUND, item_type
+from symfind.extract.python_types import ENTERED, REBOUND, UNTYPED, item_type
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
 RECEIVER_MAX_CHARS = 80
@@ -1022,7 +1022,9 @@ class _PythonTypes:
 
     @staticmethod
     def unbound(name: str, local: Callable[[bytes], bool]) -> str:
-        return ""  # a module's own names are bound in it; others are imports
+        """A name's type when its binding gives none: `UNTYPED` for a local (a value,
+        though an import may share its name), "" otherwise."""
+        return UNTYPED if local(name.encode()) else ""
 
     def settle(self, type_: str, name_type: Callable[[str], str],
                local: Callable[[bytes], bool], depth: int) -> str:
@@ -1063,8 +1065,10 @@ class _PythonTypes:
         if head.type == "identifier" and head is not node:
             name = _text(head, self._parsed)
             if name not in _PY_SELF and not name_type(name):
-                return ""
+                return self.unbound(name, local)
         typed = _per_part(self._type(node, name_type, local, 0), _instance)
+        if not typed and head.type == "identifier":  # a local's value, of no type known
+            return self.unbound(_text(head, self._parsed), local)
         return typed if len(typed) <= _PY_TYPE_MAX_CHARS else ""
 
     def _name(self, name: str, name_type: Callable[[str], str],
@@ -1127,7 +1131,9 @@ class _PythonTypes:
             typed = self._name(name, name_type, local, depth)
             if typed:  # a name bound to a class object (`cls: type[C]`) makes a C
                 return _per_part(typed, _made)
-            return "" if local(name.encode()) else _python_call_result(name)
+            written = name.encode()  # a builtin's result (`super()`, `len()`) is no class of ours
+            return "" if local(written) or written in _PYTHON_BUILTINS else (
+                _python_call_result(name))
         if function.type != "attribute":
             return ""
         owner_node = function.child_by_field_name("object")

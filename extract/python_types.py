@@ -13,6 +13,11 @@ import re
 
 from symfind.extract.brackets import closing, top_level_parts
 
+#: A receiver that is a value whose type the file does not show (a local name): not a
+#: module, though an import may share its name (`[t.f() for t in items]` beside `import
+#: typing as t`).
+UNTYPED = "?"
+
 #: Joins the types of a name bound to different values (`log = log.bind()` after `log:
 #: Logger`): the query resolves each, and the name has a type when they all agree.
 REBOUND = "\x1f"
@@ -75,9 +80,8 @@ _SEQUENCES = frozenset({
     "MutableSet", "AbstractSet", "frozenset", "FrozenSet", "deque", "Deque"})
 _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict",
                        "defaultdict", "DefaultDict", "ChainMap", "Counter"})
-_GENERIC = re.compile(
-    r"(?:typing\.|collections\.abc\.|collections\.|contextlib\.)?(?P<name>\w+)\[(?P<args>.*)\]",
-    re.S)
+#: A generic annotation, its module's name (`typing.`, `t.`, `collections.abc.`) dropped.
+_GENERIC = re.compile(r"(?:\w+\.)*(?P<name>\w+)\[(?P<args>.*)\]", re.S)
 
 
 def item_type(written: str, iterated: bool) -> str:

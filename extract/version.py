@@ -48,7 +48,8 @@ History:
   `Pool:get()`), a property (`Proxy:connections`), an item of a subscript or a `for`
   (`...[]`, `...[i]`; from the annotation itself for `conns: list[Conn]`), a call of a
   class object (`cls()` after `cls: type[C]`); a name bound to values of different
-  types keeps them all (`A\x1fB`), for the query to agree on. A signature longer than
+  types keeps them all (`A\x1fB`), for the query to agree on; a local of no type known is
+  `?` (a value, not a module an import names alike). A signature longer than
   200 characters keeps what follows its parameter list (`...) -> Response`), its last
   parameters giving way to ` ...`.
 """

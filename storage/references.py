@@ -872,9 +872,12 @@ class _Resolver:
             if value and not use.receiver_type:
                 return _Verdict(Tier.POSSIBLE, "receiver's type unknown")
         names_from = record  # the file in whose names the receiver's type is written
-        if record.language == "python" and use.receiver_type.endswith((")", "]")) or (
-                ":" in use.receiver_type or REBOUND in use.receiver_type):
+        if record.language == "python" and use.receiver_type:
             typed, names_from = self._python_type(record, use.receiver_type)
+            if not typed:  # a value (no module) whose type says nothing here
+                return (_Verdict(Tier.POSSIBLE, "receiver's type unknown") if self.member else
+                        _Verdict(Tier.ELSEWHERE, "a member of an object, not a module's name",
+                                 "members of objects"))
             use = msgspec.structs.replace(use, receiver_type=typed)
         if self.local_to:
             verdict = self._local(record, use)

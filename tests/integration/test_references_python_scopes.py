@@ -593,3 +593,35 @@ def test_an_instance_attribute_is_typed_as_its_classs_file_shows_it(
         "possible": [("converter._other", "receiver's type unknown", 1)],
         "elsewhere": [],
     }
+
+
+SHADOWED_IMPORT = {
+    "types.py": (
+        "import typing as t\n"                                # 1
+        "\n"                                                  # 2
+        "\n"                                                  # 3
+        "class ParamType:\n"                                  # 4
+        "    def describe(self) -> str:\n"                    # 5
+        "        return ''\n"                                 # 6
+        "\n"                                                  # 7
+        "\n"                                                  # 8
+        "class Tuple(ParamType):\n"                           # 9
+        "    def __init__(self, types: t.Sequence[ParamType], rest) -> None:\n"  # 10
+        "        self.types = types\n"                        # 11
+        "        [t.describe() for t in types]\n"             # 12
+        "        [t.describe() for t in rest]\n"              # 13
+    ),
+}
+
+
+def test_a_local_named_as_an_import_is_a_value_not_the_module(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`t` bound by a comprehension beside `import typing as t`: a value, typed by its
+    iterable's annotation (`t.Sequence[ParamType]`) where there is one, else possible;
+    never a member of the module `typing`."""
+    searcher = searcher_over(tmp_path_factory, "py-shadowed-import", SHADOWED_IMPORT)
+    assert tiers(searcher, "types.py", 5) == {  # ParamType.describe
+        "resolved": [("types.py", 12, "receiver is a ParamType")],
+        "possible": [("t", "receiver's type unknown", 1)],
+        "elsewhere": [],
+    }

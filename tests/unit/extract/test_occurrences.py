@@ -113,9 +113,9 @@ def test_python_keyword_argument_names_are_not_uses() -> None:
 def test_python_attributes_are_uses_whatever_their_receiver() -> None:
     source = "def f(session):\n    session.headers.update(session.auth)\n"
     assert uses(source) == [
-        ("headers", "attribute", "session", ""),
-        ("update", "attribute_call", "session.headers", ""),
-        ("auth", "attribute", "session", ""),
+        ("headers", "attribute", "session", "?"),  # a value, not a module
+        ("update", "attribute_call", "session.headers", "?"),
+        ("auth", "attribute", "session", "?"),
     ]
 
 
@@ -139,7 +139,7 @@ def test_python_self_and_cls_have_their_class_type() -> None:
         ("default", "attribute_call", "cls", "Outer.Client"),
         ("Logger", "type", "", ""),
         ("error", "attribute_call", "self", "Logger"),  # outside a class: its annotation
-        ("error", "attribute_call", "self", ""),
+        ("error", "attribute_call", "self", "?"),
     ]
 
 
@@ -164,14 +164,14 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         ("make_client", "attribute_call", "self", ""),
         ("get", "attribute_call", "s", "Session"),
         ("total", "attribute_call", "t", "Timeout"),
-        ("x", "attribute_call", "n", ""),
+        ("x", "attribute_call", "n", "?"),
         ("get", "attribute_call", "r", "requests.Session"),
         ("get", "attribute_call", "c", "make_client()"),  # the query reads its result
         ("get", "attribute_call", "d", "Thing\x1fOther"),  # two types: the query's to agree on
         ("get", "attribute_call", "p", "_Private"),  # a private class
         ("get", "attribute_call", "u", "_UPPER()"),  # a constant's name: a call, not a class
         ("get", "attribute_call", "h", "helpers.make_client()"),
-        ("get", "attribute_call", "o", ""),  # a method's result: not read
+        ("get", "attribute_call", "o", "?"),  # a method's result: not read
     ]
 
 
@@ -216,7 +216,7 @@ def test_python_an_augmented_assignment_keeps_the_names_type() -> None:
     assert uses(source) == [
         ("ReceiveBuffer", "call", "", ""),
         ("extract", "attribute_call", "b", "ReceiveBuffer"),
-        ("x", "attribute_call", "n", ""),  # bound here, of no type known
+        ("x", "attribute_call", "n", "?"),  # bound here, of no type known
     ]
 
 
@@ -231,7 +231,7 @@ def test_python_a_with_statements_target_is_left_to_the_query() -> None:
     assert [use for use in uses(source) if use[1] == "attribute_call"] == [
         ("Connection", "attribute_call", "httpcore", ""),
         ("close", "attribute_call", "conn", "httpcore.Connection:__enter__()"),
-        ("read", "attribute_call", "g", ""),  # a function's result, entered: not read
+        ("read", "attribute_call", "g", "?"),  # a function's result, entered: not read
         ("get", "attribute_call", "p", "Pool:__enter__()"),
     ]
 
