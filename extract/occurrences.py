@@ -37,8 +37,11 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
   name takes its elements' type), `@hint.enter` the class a `with` enters (Python: what
   its `__enter__` returns, which the query reads), `@hint.param` a parameter assigned to
-  a member (Python: its annotation). A name given two types, or also bound without one,
-  gets none (a member's declared type wins over the values assigned to it);
+  a member (Python: its annotation); Python's `@hint.value` an expression assigned
+  (`c = await pool.get()`), `@hint.items` what a `for` runs over, `@hint.entered` a
+  method's result a `with` enters, each settled with the uses (`_PythonTypes`). A name
+  given two types, or also bound without one, gets none (a member's declared type wins
+  over the values assigned to it; Python keeps two types for the query, `REBOUND`);
 - `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`;
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
@@ -692,6 +695,7 @@ _HEAD = re.compile(r"(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)")
 #: of `self.table["a"]`).
 _LEADING = re.compile(rb"((\w*)(?:\.\w+)?)")
 
+
 def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone: QueryCursor,
            receivers: dict[int, Node], hints: dict[int, str],
            member_hints: list[tuple[int, str, str, bool]]) -> None:
@@ -1003,20 +1007,23 @@ class _PythonTypes:
     type is known, `Pool:get()`; a member of it, `Pool:connections` (a property's
     annotation); an item of it, `...[]` (a subscript) and `...[i]` (what a `for` gives),
     each read from the indexed signatures when a query runs. A name bound to such an
-    expression (`conn = await pool.get()`, `for conn in pool.connections`) takes the
-    expression's type. "" when a part is unknown."""
+    expression (`conn = await pool.get()`, `for conn in pool.connections`, `with
+    pool.lease() as conn`) takes the expression's type; a name bound to several, each of
+    them, joined by `REBOUND`. "" when a part is unknown; `UNTYPED` for a local whose
+    type is unknown (a value, not a module)."""
 
     def __init__(self, captured: dict[str, list[Node]], parsed: bytes, imports: list[Import],
                  symbols: list[Symbol], module: dict[bytes, str]) -> None:
         self._captured = captured
-        self._values: dict[str, Node] | None = None  # `value:...` / `items:...` → node
+        self._values: dict[str, Node] | None = None  # `value:...`, `items:...` → node
         self._parsed = parsed
         self._assumed: dict[str, str] = {}  # a name bound again → its other bindings' types
 
     @staticmethod
     def wants(type_: str) -> bool:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown
-        (a receiver written as an expression), an expression's value, a class object."""
+        (a receiver written as an expression), an expression's value, a class object or
+        a collection annotated, a call of a name, a name bound again."""
         return not type_ or type_.startswith((*_PY_MARKS, "type[", _PY_ANNOTATED)) or (
             type_.endswith("()") and "." not in type_) or REBOUND in type_
 
@@ -1097,6 +1104,8 @@ class _PythonTypes:
 
     def _type(self, node: Node, name_type: Callable[[str], str],
               local: Callable[[bytes], bool], depth: int) -> str:
+        """`node`'s type as the query reads it, before a class object's instance is
+        taken (a long chain is not followed past `_PY_CHAIN_STEPS`)."""
         if depth > _PY_CHAIN_STEPS:
             return ""
         kind = node.type

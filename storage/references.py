@@ -119,7 +119,8 @@ _ENTER_METHODS = ("__enter__", "__aenter__")
 #: A Python receiver's type as extraction leaves it for the query to read
 #: (`extract.occurrences._PythonTypes`): a base (a class, or a call `f()`, `mod.f()`,
 #: `C.m()`), then steps: `:m()` what method m returns, `:p` what property p gives, `[]` an
-#: item a subscript gives, `[i]` one a `for` gives.
+#: item a subscript gives, `[i]` one a `for` gives. Several such types joined by `REBOUND`
+#: (a name bound again) must agree; `UNTYPED` names no class.
 _PYTHON_STEP = re.compile(r":(?P<member>\w+)(?P<called>\(\))?|\[(?P<items>i?)\]")
 #: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
 #: define a method or a global when the outer one runs).
@@ -1059,8 +1060,10 @@ class _Resolver:
                        member: str) -> tuple[str, FileUses | None]:
         """What `member` of a value of class `owner` (as `record` names it) gives: the
         return annotation of the method or property of that name that the class defines,
-        else its nearest base (three levels up); `owner` itself for `-> Self` or the
-        class's own name. ("", None) when none is found or those found disagree."""
+        else its nearest base (three levels up), `owner` itself for `-> Self` or the
+        class's own name; else the instance attribute of that name, as the class's file
+        shows it (`_python_attribute`). ("", None) when none is found or those found
+        disagree."""
         methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD
                    and return_annotation(s.signature)]
         name = _last(owner)

@@ -410,7 +410,7 @@ EXPRESSIONS = {
         "        self.buffers = buffers\n"                       # 19
         "\n"                                                     # 20
         "    async def run(self, kind: type[Stream]):\n"         # 21
-        "        stream = await self.connect('h', 1, 1.0, 1, 1.0, True, True, '', '', [], '')\n"  # 22
+        "        stream = await self.connect(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)\n"  # 22
         "        stream.read()\n"                                # 23
         "        tls = await stream.start_tls()\n"               # 24
         "        tls.read()\n"                                   # 25
