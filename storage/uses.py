@@ -52,6 +52,8 @@ USES_RECORD_FIELD = "uses_record"
 #: by column (every line, then every column, ...): zlib finds more alike numbers side by
 #: side (tokio's records 2 % smaller than use by use).
 ENTRY_WIDTH = 6
+#: The columns of a group after its lines and columns, by position.
+_KIND_COLUMN, _RECEIVER_COLUMN, _TYPE_COLUMN, _ENCLOSING_COLUMN = 2, 3, 4, 5
 #: zlib's default level: levels 1 and 9 change a record's size by 3 % and 0.05 %.
 _COMPRESSION = 6
 #: Stored kinds by position: new kinds are appended, never inserted (a stored index
@@ -157,10 +159,11 @@ def typed_receivers(record: FileUses, receiver: str) -> list[tuple[str, str]]:
     for raw in record.names.values():
         entries = _ENTRIES_DECODER.decode(raw)
         count = len(entries) // ENTRY_WIDTH
-        receivers = entries[3 * count : 4 * count]
+        receivers = _column(entries, count, _RECEIVER_COLUMN)
         if wanted not in receivers:
             continue
-        types, enclosings = entries[4 * count : 5 * count], entries[5 * count : 6 * count]
+        types = _column(entries, count, _TYPE_COLUMN)
+        enclosings = _column(entries, count, _ENCLOSING_COLUMN)
         found.extend((strings[enclosings[at]], strings[types[at]])
                      for at, written in enumerate(receivers) if written == wanted and types[at])
     return found
@@ -175,12 +178,16 @@ def uses_of_kind(record: FileUses, kind: UseKind) -> list[tuple[str, str]]:
     for name, raw in record.names.items():
         entries = _ENTRIES_DECODER.decode(raw)
         count = len(entries) // ENTRY_WIDTH
-        kinds = entries[2 * count : 3 * count]
+        kinds = _column(entries, count, _KIND_COLUMN)
         if wanted in kinds:
-            enclosings = entries[5 * count : 6 * count]
+            enclosings = _column(entries, count, _ENCLOSING_COLUMN)
             found.extend((name, strings[enclosings[at]])
                          for at, code in enumerate(kinds) if code == wanted)
     return found
+
+
+def _column(entries: list[int], count: int, column: int) -> list[int]:
+    return entries[column * count : (column + 1) * count]
 
 
 def uses_named(record: FileUses, names: Iterable[str]) -> list[Use]:

@@ -1,12 +1,20 @@
 """A file's uses read back whole from the record `encode_uses` stores: every field of
-every use, a name imported and never used, a name written in another Unicode form."""
+every use, a name imported and never used, a name written in another Unicode form; and
+the two columns read alone (a receiver's types, the uses of one kind)."""
 
 from __future__ import annotations
 
 import unicodedata
 
 from symfind.extract.records import Import, Occurrence, UseKind
-from symfind.storage.uses import Use, decode_file_uses, encode_uses, uses_named
+from symfind.storage.uses import (
+    Use,
+    decode_file_uses,
+    encode_uses,
+    typed_receivers,
+    uses_named,
+    uses_of_kind,
+)
 
 DECOMPOSED = unicodedata.normalize("NFD", "café")
 COMPOSED = unicodedata.normalize("NFC", "café")
@@ -48,3 +56,16 @@ def test_a_name_imported_and_never_used_has_no_use() -> None:
     record = decode_file_uses(encode_uses("a.py", "python", [], IMPORTS).record)
     assert sorted(record.names) == ["Session", "join", "unused"]
     assert uses_named(record, ["unused", "join", "Session", "absent"]) == []
+
+
+def test_one_receivers_types_and_one_kinds_uses_are_read_from_their_columns() -> None:
+    occurrences = [*OCCURRENCES,
+                   Occurrence(name="Base", line=9, column=12, kind=UseKind.INHERIT,
+                              enclosing="Client"),
+                   Occurrence(name="close", line=12, column=9, kind=UseKind.ATTRIBUTE_CALL,
+                              receiver="s", enclosing="Client.close")]  # `s` of no type
+    record = decode_file_uses(encode_uses("a.py", "python", occurrences, IMPORTS).record)
+    assert typed_receivers(record, "s") == [("main", "Session"), ("Client.fetch", "Session")]
+    assert typed_receivers(record, "absent") == []
+    assert uses_of_kind(record, UseKind.INHERIT) == [("Base", "Client")]
+    assert uses_of_kind(record, UseKind.TYPE) == [(COMPOSED, "")]
