@@ -65,7 +65,14 @@ from tree_sitter_language_pack import get_language
 
 from symfind.extract.go_types import element_type, first_result, go_package, named_type
 from symfind.extract.languages import LANGUAGES
-from symfind.extract.python_types import ENTERED, REBOUND, UNTYPED, item_type
+from symfind.extract.python_types import (
+    ENTERED,
+    REBOUND,
+    UNTYPED,
+    item_type,
+    mapping_types,
+    tuple_item,
+)
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
 
 RECEIVER_MAX_CHARS = 80
@@ -690,7 +697,7 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
 
 #: The first name of what a name's type is worked out from when it is settled: `pool` of
 #: `value:await pool.get()` or `items:list(pool.conns)`, `cls` of `cls()`.
-_HEAD = re.compile(r"(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)")
+_HEAD = re.compile(r"(?:at\d+:)?(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)")
 #: The name a receiver starts with, and that name with its first member (`self.table`
 #: of `self.table["a"]`).
 _LEADING = re.compile(rb"((\w*)(?:\.\w+)?)")
@@ -948,6 +955,9 @@ _PY_ENTERED = "entered:"
 _PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS),
                         ("hint.entered", _PY_ENTERED))
 _PY_MARKS = tuple(mark for _, mark in _PY_BINDING_CAPTURES)
+#: A name unpacked from a tuple at a position (`a, b = pair()`: `at1:value:pair()` is b's).
+_PY_AT = re.compile(r"at(\d+):")
+_UNPACKING = frozenset({"pattern_list", "tuple_pattern"})
 _PY_CHAIN_STEPS = 8
 _PY_SELF = frozenset({"self", "cls"})
 #: The longest receiver type kept (a name bound again many times, a long chain): each use
@@ -972,7 +982,7 @@ def _python_annotation(written: str) -> str:
     class_object = _CLASS_OBJECT.fullmatch(written)
     if class_object:
         return f"type[{class_object['name']}]"
-    if item_type(written, iterated=True):
+    if item_type(written, iterated=True) or tuple_item(written, 0):
         return f"{_PY_ANNOTATED}{written}"
     return type_name(written)
 
@@ -984,6 +994,30 @@ def _instance(type_: str) -> str:
     if written:
         return written["name"]
     return type_name(type_[len(_PY_ANNOTATED):]) if type_.startswith(_PY_ANNOTATED) else type_
+
+
+def _nth(owner: str, position: int) -> str:
+    """The type of the item at `position` of a tuple of type `owner`: from its annotation
+    (`ann:tuple[A, B]`) here, else left for the query (`...[1]`)."""
+    if owner.startswith(_PY_ANNOTATED):
+        return _python_annotation(tuple_item(owner[len(_PY_ANNOTATED):], position))
+    if not owner or owner.startswith("type["):
+        return ""
+    return f"{owner}[{position}]"
+
+
+#: A mapping's methods and what they give, in terms of its key K and value V.
+_MAPPING_RESULTS = {"items": "list[tuple[{0}, {1}]]", "keys": "list[{0}]",
+                    "values": "list[{1}]", "get": "{1}", "pop": "{1}", "setdefault": "{1}"}
+
+
+def _mapping_result(owner: str, method: str) -> str:
+    """What a mapping's method gives, when `owner` is an annotated mapping (`ann:dict[K,
+    V]`, `.items()` → `ann:list[tuple[K, V]]`); "" otherwise."""
+    if not owner.startswith(_PY_ANNOTATED) or method not in _MAPPING_RESULTS:
+        return ""
+    types = mapping_types(owner[len(_PY_ANNOTATED):])
+    return _python_annotation(_MAPPING_RESULTS[method].format(*types)) if types else ""
 
 
 def _made(type_: str) -> str:
@@ -1024,7 +1058,7 @@ class _PythonTypes:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown
         (a receiver written as an expression), an expression's value, a class object or
         a collection annotated, a call of a name, a name bound again."""
-        return not type_ or type_.startswith((*_PY_MARKS, "type[", _PY_ANNOTATED)) or (
+        return not type_ or type_.startswith((*_PY_MARKS, "type[", _PY_ANNOTATED, "at")) or (
             type_.endswith("()") and "." not in type_) or REBOUND in type_
 
     @staticmethod
@@ -1037,7 +1071,12 @@ class _PythonTypes:
                local: Callable[[bytes], bool], depth: int) -> str:
         """A name's type as its binding gave it, an expression's settled, and a call of
         a name bound to a class object (`cls()` after `cls: type[C]`) a C."""
-        if type_.endswith("()") and "." not in type_ and depth <= _PY_CHAIN_STEPS:
+        position = _PY_AT.match(type_)
+        if position:  # an item of a tuple unpacked
+            whole = self.settle(type_[position.end():], name_type, local, depth + 1)
+            return _per_part(whole, functools.partial(_nth, position=int(position[1])))
+        if type_.endswith("()") and _IDENTIFIER.fullmatch(type_[:-2]) and (
+                depth <= _PY_CHAIN_STEPS):
             if not name_type(type_[:-2]):
                 return type_
             called = self._name(type_[:-2], name_type, local, depth + 1)
@@ -1089,7 +1128,8 @@ class _PythonTypes:
             return self.settle(typed, name_type, local, depth)
         parts = typed.split(REBOUND)
         own = [part for part in parts
-               if part.startswith(_PY_MARKS) and _HEAD.match(part)[1] == name]
+               if _PY_AT.sub("", part, count=1).startswith(_PY_MARKS)
+               and _HEAD.match(part)[1] == name]
         self._assumed[name] = ""
         try:
             settled = [self.settle(part, name_type, local, depth + 1)
@@ -1149,7 +1189,12 @@ class _PythonTypes:
         method = function.child_by_field_name("attribute")
         if owner_node is None or method is None:
             return ""
-        owner = _per_part(self._type(owner_node, name_type, local, depth + 1), _instance)
+        written = self._type(owner_node, name_type, local, depth + 1)
+        mapped = _per_part(written, functools.partial(
+            _mapping_result, method=_text(method, self._parsed)))
+        if mapped:  # `by_name.items()` on `by_name: dict[str, Conn]`
+            return mapped
+        owner = _per_part(written, _instance)
         if owner:
             step = f":{_text(method, self._parsed)}()"
             return _per_part(owner, lambda part: part + step)
@@ -1212,7 +1257,9 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                 return type_, capture == "hint.type"
     for capture, mark in _PY_BINDING_CAPTURES:
         if capture in found:  # Python: settled with the uses (`_PythonTypes.settle`)
-            return f"{mark}{_text(found[capture], parsed)}", False
+            unpacked = var.parent is not None and var.parent.type in _UNPACKING
+            at = f"at{var.parent.named_children.index(var)}:" if unpacked else ""
+            return f"{at}{mark}{_text(found[capture], parsed)}", False
     if "hint.call" in found:
         return rules.ctor(_WHITESPACE.sub("", _text(found["hint.call"], parsed))), False
     if "hint.param" in found:  # `self.stream = stream`: the parameter's annotation

@@ -88,12 +88,7 @@ def item_type(written: str, iterated: bool) -> str:
     """The annotation of an item of a value annotated `written`: what a `for` over it
     gives (`iterated`), else what a subscript gives. `list[C]` → `C`; `dict[K, V]` → `K`
     iterated, `V` subscripted; `tuple[C, ...]` → `C`; "" for anything else."""
-    written = written.strip().strip("\"'").strip()
-    optional = _OPTIONAL.fullmatch(written)
-    if optional:
-        written = (optional["one"] or optional["union"]).strip()
-    kept = [part.strip() for part in top_level_parts(written, "|") if part.strip() != "None"]
-    generic = _GENERIC.fullmatch(kept[0]) if len(kept) == 1 else None
+    generic = _GENERIC.fullmatch(_unwrapped(written))
     if generic is None:
         return ""
     name = generic["name"]
@@ -105,6 +100,39 @@ def item_type(written: str, iterated: bool) -> str:
     if name in ("tuple", "Tuple") and len(arguments) == 2 and arguments[1] == "...":
         return arguments[0]
     return ""
+
+
+def tuple_item(written: str, position: int) -> str:
+    """The annotation of the item at `position` of a value annotated as a tuple
+    (`tuple[A, B]`, `Tuple[A, B]`; `tuple[C, ...]` → `C` at any position); ""
+    otherwise."""
+    generic = _GENERIC.fullmatch(_unwrapped(written))
+    if generic is None or generic["name"] not in ("tuple", "Tuple"):
+        return ""
+    arguments = [part.strip() for part in top_level_parts(generic["args"])]
+    if len(arguments) == 2 and arguments[1] == "...":
+        return arguments[0]
+    return arguments[position] if position < len(arguments) else ""
+
+
+def mapping_types(written: str) -> tuple[str, str] | None:
+    """The key's and the value's annotations of a value annotated as a mapping
+    (`dict[K, V]`, `Mapping[K, V]`); None otherwise."""
+    generic = _GENERIC.fullmatch(_unwrapped(written))
+    if generic is None or generic["name"] not in _MAPPINGS:
+        return None
+    arguments = [part.strip() for part in top_level_parts(generic["args"])]
+    return (arguments[0], arguments[1]) if len(arguments) == 2 else None
+
+
+def _unwrapped(written: str) -> str:
+    """An annotation without its quotes, `Optional[...]` and `| None`; "" for a union."""
+    written = written.strip().strip("\"'").strip()
+    optional = _OPTIONAL.fullmatch(written)
+    if optional:
+        written = (optional["one"] or optional["union"]).strip()
+    kept = [part.strip() for part in top_level_parts(written, "|") if part.strip() != "None"]
+    return kept[0] if len(kept) == 1 else ""
 
 
 #: What a generator-based context manager's function is annotated to return

@@ -46,7 +46,8 @@ History:
 - 10: Python receivers written as expressions keep a type the query reads from the
   indexed signatures: what a method returns (`conn = await pool.get()` →
   `Pool:get()`), a property (`Proxy:connections`), an item of a subscript or a `for`
-  (`...[]`, `...[i]`; from the annotation itself for `conns: list[Conn]`), a call of a
+  (`...[]`, `...[i]`; from the annotation itself for `conns: list[Conn]`), a tuple's
+  item unpacked (`...[1]`), an annotated mapping's `items()`, `values()`, a call of a
   class object (`cls()` after `cls: type[C]`); a name bound to values of different
   types keeps them all (`A\x1fB`), for the query to agree on; a local of no type known is
   `?` (a value, not a module an import names alike). A signature longer than

@@ -55,6 +55,7 @@ from symfind.extract.python_types import (
     return_type,
     returns_self,
     returns_self_type,
+    tuple_item,
 )
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
 from symfind.storage.errors import QueryError
@@ -119,9 +120,10 @@ _ENTER_METHODS = ("__enter__", "__aenter__")
 #: A Python receiver's type as extraction leaves it for the query to read
 #: (`extract.occurrences._PythonTypes`): a base (a class, or a call `f()`, `mod.f()`,
 #: `C.m()`), then steps: `:m()` what method m returns, `:p` what property p gives, `[]` an
-#: item a subscript gives, `[i]` one a `for` gives. Several such types joined by `REBOUND`
-#: (a name bound again) must agree; `UNTYPED` names no class.
-_PYTHON_STEP = re.compile(r":(?P<member>\w+)(?P<called>\(\))?|\[(?P<items>i?)\]")
+#: item a subscript gives, `[i]` one a `for` gives, `[1]` a tuple's unpacked at 1.
+#: Several such types joined by `REBOUND` (a name bound again) must agree; `UNTYPED`
+#: names no class.
+_PYTHON_STEP = re.compile(r":(?P<member>\w+)(?P<called>\(\))?|\[(?P<items>i?|\d+)\]")
 #: Languages whose function defined inside a function is a local of it (Ruby's and PHP's
 #: define a method or a global when the outer one runs).
 _LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
@@ -1039,7 +1041,9 @@ class _Resolver:
                 return ("", None)
             at = step.end()
             if step["member"] is None:  # an item: written in the same file's names
-                annotation = item_type(annotation, iterated=step["items"] == "i")
+                items = step["items"]
+                annotation = (tuple_item(annotation, int(items)) if items.isdigit()
+                              else item_type(annotation, iterated=items == "i"))
                 continue
             if step["called"] and step["member"] in _ENTER_METHODS and entered_type(
                     annotation):  # a `@contextmanager` function's `Iterator[Conn]`
@@ -1172,7 +1176,8 @@ class _Resolver:
                          and s.qualname == name and return_type(s.signature)]
             homes = self._class_home(record, called, _FUNCTIONS) if annotated else None
             functions = [s for s in annotated if homes and s.path in homes]
-            returned = return_type(functions[0].signature) if len(functions) == 1 else ""
+            # the annotation whole: a tuple's or a list's items may be asked next
+            returned = return_annotation(functions[0].signature) if len(functions) == 1 else ""
             if returned:
                 self._python_results[key] = (returned, self._names_of(functions[0].path))
             elif "." in called:
@@ -1192,7 +1197,7 @@ class _Resolver:
         # The class itself is written in the caller's names; another, in the method's file's.
         found = {(written, record.path) if returns_self_type(s.signature)
                  or _last(return_type(s.signature)) == owner
-                 else (return_type(s.signature), s.path)
+                 else (return_annotation(s.signature), s.path)
                  for s in methods if homes and s.path in homes}
         if len(found) != 1:
             return "", None

@@ -68,8 +68,8 @@
 ; --- Receiver types: annotated names, names assigned a call, members assigned a
 ; parameter (`self.stream = stream`: its annotation), `with C(...) as x`, names assigned
 ; an expression (`c = await pool.get()`, `c = pool.conns[0]`) and the names a `for`
-; binds (`for c in pool.connections`), `with pool.lease() as c`: those settled with the
-; uses.
+; binds (`for c in pool.connections`, `for name, c in pool.by_name.items()`), names
+; unpacked (`a, b = pair()`), `with pool.lease() as c`: those settled with the uses.
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
@@ -79,8 +79,14 @@
 (assignment left: (identifier) @hint.var
   right: [(call function: [(attribute) (call) (subscript)]) (await) (attribute) (subscript)]
   @hint.value) @hint
-(for_statement left: (identifier) @hint.var right: (_) @hint.items) @hint
-(for_in_clause left: (identifier) @hint.var right: (_) @hint.items) @hint
+(for_statement left: [(identifier) @hint.var
+                      (pattern_list (identifier) @hint.var)
+                      (tuple_pattern (identifier) @hint.var)] right: (_) @hint.items) @hint
+(for_in_clause left: [(identifier) @hint.var
+                      (pattern_list (identifier) @hint.var)
+                      (tuple_pattern (identifier) @hint.var)] right: (_) @hint.items) @hint
+(assignment left: [(pattern_list (identifier) @hint.var) (tuple_pattern (identifier) @hint.var)]
+  right: [(call) (await) (attribute) (subscript) (identifier)] @hint.value) @hint
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.enter)
                              alias: (as_pattern_target (identifier) @hint.var))) @hint
 (with_item value: (as_pattern (call function: (attribute)) @hint.entered

@@ -430,9 +430,8 @@ EXPRESSIONS = {
 def test_a_receiver_written_as_an_expression_is_typed_from_the_signatures_it_calls(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """What a method returns (its signature longer than a stored signature is long), a
-    property's items by subscript and by `for` (a dict's values, and its keys), a dict's
-    values by subscript, a class object called; a method whose result says nothing
-    (`values()`) leaves it possible."""
+    property's items by subscript and by `for` (a dict's values, and its keys), an
+    annotated dict's values by subscript and by `values()`, a class object called."""
     searcher = searcher_over(tmp_path_factory, "py-expressions", EXPRESSIONS)
     assert tiers(searcher, "streams.py", 2) == {  # Stream.read
         "resolved": [
@@ -443,9 +442,8 @@ def test_a_receiver_written_as_an_expression_is_typed_from_the_signatures_it_cal
             ("pool.py", 31, "receiver is a Stream"),
             ("pool.py", 32, "receiver is a Stream"),
         ],
-        "possible": [("b", "receiver's type unknown", 1),
-                     ("key", "receiver typed str, which the index does not define", 1)],
-        "elsewhere": [("Buffer.read (streams.py:10)", "receiver is a Buffer", 1)],
+        "possible": [("key", "receiver typed str, which the index does not define", 1)],
+        "elsewhere": [("Buffer.read (streams.py:10)", "receiver is a Buffer", 2)],
     }
 
 
@@ -623,5 +621,42 @@ def test_a_local_named_as_an_import_is_a_value_not_the_module(
     assert tiers(searcher, "types.py", 5) == {  # ParamType.describe
         "resolved": [("types.py", 12, "receiver is a ParamType")],
         "possible": [("t", "receiver's type unknown", 1)],
+        "elsewhere": [],
+    }
+
+
+UNPACKED = {
+    "pairs.py": (
+        "class Conn:\n"                                       # 1
+        "    def close(self):\n"                              # 2
+        "        pass\n"                                      # 3
+        "\n"                                                  # 4
+        "\n"                                                  # 5
+        "def make_pair() -> tuple[str, Conn]:\n"              # 6
+        "    return '', Conn()\n"                             # 7
+        "\n"                                                  # 8
+        "\n"                                                  # 9
+        "def run(by_name: dict[str, Conn]):\n"                # 10
+        "    name, conn = make_pair()\n"                      # 11
+        "    conn.close()\n"                                  # 12
+        "    for key, each in by_name.items():\n"             # 13
+        "        each.close()\n"                              # 14
+        "        key.close()\n"                               # 15
+        "    by_name.get('a').close()\n"                      # 16
+    ),
+}
+
+
+def test_a_tuple_unpacked_and_a_mappings_items_are_typed(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`name, conn = make_pair()` with `-> tuple[str, Conn]`; `for key, each in
+    by_name.items()` and `by_name.get(...)` with `by_name: dict[str, Conn]`: each at its
+    position (the key is a str, which the index does not define)."""
+    searcher = searcher_over(tmp_path_factory, "py-unpacked", UNPACKED)
+    assert tiers(searcher, "pairs.py", 2) == {  # Conn.close
+        "resolved": [("pairs.py", 12, "receiver is a Conn"),
+                     ("pairs.py", 14, "receiver is a Conn"),
+                     ("pairs.py", 16, "receiver is a Conn")],
+        "possible": [("key", "receiver typed str, which the index does not define", 1)],
         "elsewhere": [],
     }

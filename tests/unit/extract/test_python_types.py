@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from symfind.extract.python_types import return_type, returns_self, returns_self_type
+from symfind.extract.python_types import (
+    item_type,
+    mapping_types,
+    return_type,
+    returns_self,
+    returns_self_type,
+    tuple_item,
+)
 
 SIGNATURES = {
     "def make() -> Session": "Session",
@@ -53,3 +60,16 @@ def test_only_an_annotation_says_a_classmethod_returns_its_class() -> None:
     assert [returns_self_type(signature) for signature in (
         "def load(cls) -> Self", "def load(cls) -> 'typing.Self'", "def load(cls)",
         "def load(cls) -> Config", "def load(")] == [True, True, False, False, False]
+
+
+def test_an_annotations_items_by_position_and_by_key() -> None:
+    assert [tuple_item(written, 1) for written in (
+        "tuple[A, B]", "Tuple['A', 'B'] | None", "tuple[C, ...]", "tuple[A]", "list[A]")] == [
+        "B", "'B'", "C", "", ""]
+    assert [mapping_types(written) for written in (
+        "dict[str, Conn]", "t.Mapping[K, 'V'] | None", "list[Conn]", "dict[str]")] == [
+        ("str", "Conn"), ("K", "'V'"), None, None]
+    assert [item_type(written, iterated) for written, iterated in (
+        ("list[Conn]", True), ("dict[str, Conn]", True), ("dict[str, Conn]", False),
+        ("Optional[Sequence[Conn]]", False), ("A | B", True))] == [
+        "Conn", "str", "Conn", "Conn", ""]
