@@ -112,7 +112,8 @@ _TYPE_PREFIX = re.compile(
     r"^(?:[*&\s\"']|\[\]|'\w+\s|"
     r"(?:mut|dyn|impl|const|volatile|ref|out|in|struct|union|enum|class|typename)\b)+")
 _GENERIC_ARGS = re.compile(r"\s*[<\[({].*$", re.S)
-_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.S)
+# `Optional[T]`, `typing.Optional[T]`, `t.Optional[T]` (`import typing as t`).
+_OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.*)\]$", re.S)
 # Declared types that leave the type to the compiler.
 _INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")

@@ -27,8 +27,8 @@ REBOUND = "\x1f"
 ENTERED = ":__enter__()"
 
 _CLASS_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-#: `Optional[T]`, `Union[T, None]` and their `typing.` spellings: T.
-_OPTIONAL = re.compile(r"(?:typing\.)?(?:Optional\[(?P<one>.+)\]|Union\[(?P<union>.+)\])")
+#: `Optional[T]`, `Union[T, None]` and their `typing.` (or `t.`) spellings: T.
+_OPTIONAL = re.compile(r"(?:\w+\.)*(?:Optional\[(?P<one>.+)\]|Union\[(?P<union>.+)\])")
 #: Names that give no class a method is looked up on: `-> Self` is the receiver's class,
 #: which the call's text does not give; `-> type[Session]` is a class, not an instance.
 _NO_CLASS = frozenset({"None", "Self", "typing.Self", "Any", "typing.Any", "NoReturn",

@@ -497,11 +497,18 @@ _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
 def _same_unit(language: str, one: str, other: str) -> bool:
-    """Whether two files share their top-level names: one module in Python, one package
-    (directory) in Go, one file elsewhere."""
+    """Whether two files share their top-level names: one module in Python (a `.pyi`
+    stub is its `.py` module's), one package (directory) in Go, one file elsewhere."""
     if language == "go":
         return posixpath.dirname(one) == posixpath.dirname(other)
+    if language == "python":
+        return _module_path(one) == _module_path(other)
     return one == other
+
+
+def _module_path(path: str) -> str:
+    """The Python module a file is: a stub (`range.pyi`) describes its `range.py`."""
+    return path.removesuffix("i") if path.endswith(".pyi") else path
 
 
 # ---- resolution -------------------------------------------------------------------------
@@ -1042,8 +1049,12 @@ class _Resolver:
             at = step.end()
             if step["member"] is None:  # an item: written in the same file's names
                 items = step["items"]
-                annotation = (tuple_item(annotation, int(items)) if items.isdigit()
-                              else item_type(annotation, iterated=items == "i"))
+                if items.isdigit():
+                    annotation = tuple_item(annotation, int(items))
+                elif item_type(annotation, iterated=items == "i") or items != "i":
+                    annotation = item_type(annotation, iterated=items == "i")
+                else:  # a class iterated (`for attempt in Retrying()`): its `__iter__`'s
+                    annotation, names = self._python_iterated(names, annotation)
                 continue
             if step["called"] and step["member"] in _ENTER_METHODS and entered_type(
                     annotation):  # a `@contextmanager` function's `Iterator[Conn]`
@@ -1091,6 +1102,19 @@ class _Resolver:
                 return "", None
             return returned, record if path == record.path else self._names_of(path)
         return "", None
+
+    def _python_iterated(self, record: FileUses, annotation: str
+                         ) -> tuple[str, FileUses | None]:
+        """What a `for` over a value of a class gives: the items its `__iter__` is
+        annotated to give (`Iterator[C]`, `Generator[C, None, None]`), else what its
+        `__anext__` returns (`async for`, whose `__aiter__` most often returns self)."""
+        owner = annotated_class(annotation)
+        if not owner:
+            return "", None
+        iterated, names = self._python_member(record, owner, "__iter__")
+        if item_type(iterated, iterated=True):
+            return item_type(iterated, iterated=True), names
+        return self._python_member(record, owner, "__anext__")
 
     def _python_attribute(self, classes: set[str], member: str, homes: frozenset[str] | None
                           ) -> tuple[str, FileUses | None] | None:
@@ -1343,6 +1367,21 @@ class _Resolver:
         parts = qualifier_parts(self.target.qualname)
         return parts[0] if self.target.language == "go" and len(parts) > 1 else ""
 
+    def _in_class_body(self, record: FileUses, use: Use) -> bool:
+        """Whether a bare use of the member's name is in its class's own body, where the
+        class's names are in scope: a statement of the body, or a decorator of one of its
+        methods (`@prefetch_src.setter`, before the line the method's name is on)."""
+        if not _same_unit("python", record.path, self.target.path):
+            return False
+        around = qualifier_parts(use.enclosing)
+        cls = qualifier_parts(self.target.qualname)[:-1]
+        if not cls or around[:len(cls)] != cls or len(around) > len(cls) + 1:
+            return False
+        if len(around) == len(cls):
+            return True
+        return any(s.qualname == use.enclosing and use.line < s.line
+                   for s in self.index.definitions_in(record.path))
+
     def _member(self, record: FileUses, use: Use, names_from: FileUses) -> _Verdict:
         """`names_from`: the file whose names the receiver's type is written in (`record`,
         or the file defining the function whose result it is)."""
@@ -1360,7 +1399,8 @@ class _Resolver:
                     return self._go_packages[key]
             if typed == owner and record.language == "python":
                 homes = self._class_home(names_from, use.receiver_type)
-                if homes is not None and self.target.path not in homes:
+                if homes is not None and _module_path(self.target.path) not in {
+                        _module_path(home) for home in homes}:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {use.receiver_type} of "
                                     f"{_listed(homes) or 'a module not in the index'}, "
                                     f"another class of that name",
@@ -1417,6 +1457,8 @@ class _Resolver:
         if record.language in _IMPLICIT_THIS and _last(use.enclosing.rsplit(".", 1)[0]) in (
                 self.family):
             return _Verdict(Tier.RESOLVED, "an implicit this in its class")
+        if record.language == "python" and self._in_class_body(record, use):
+            return _Verdict(Tier.RESOLVED, "in its class's body (`@name.setter`)")
         for others in self.other_top.values():
             return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", _where(others[0]))
         return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", "bare names")

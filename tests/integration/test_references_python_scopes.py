@@ -660,3 +660,94 @@ def test_a_tuple_unpacked_and_a_mappings_items_are_typed(
         "possible": [("key", "receiver typed str, which the index does not define", 1)],
         "elsewhere": [],
     }
+
+
+STUBBED = {
+    "ranges.py": (
+        "class Range:\n"                                     # 1
+        "    def for_length(self, length):\n"                # 2
+        "        return None\n"                              # 3
+        "\n"                                                 # 4
+        "    def to_header(self, length):\n"                 # 5
+        "        return self.for_length(length)\n"           # 6
+        "\n"                                                 # 7
+        "    @property\n"                                    # 8
+        "    def units(self):\n"                             # 9
+        "        return ''\n"                                # 10
+        "\n"                                                 # 11
+        "    @units.setter\n"                                # 12
+        "    def units(self, value):\n"                      # 13
+        "        pass\n"                                     # 14
+    ),
+    "ranges.pyi": (
+        "class Range:\n"                                     # 1
+        "    def for_length(self, length: int) -> tuple[int, int] | None: ...\n"  # 2
+        "    @property\n"                                    # 3
+        "    def units(self) -> str: ...\n"                  # 4
+        "    @units.setter\n"                                # 5
+        "    def units(self, value: str) -> None: ...\n"     # 6
+    ),
+}
+
+
+def test_a_stubs_declaration_is_its_modules_and_a_setter_names_its_property(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A method declared in `ranges.pyi` is the one `ranges.py` defines: `self` there
+    is its class; `@units.setter` in a class's body names the property `units`."""
+    searcher = searcher_over(tmp_path_factory, "py-stubbed", STUBBED)
+    assert tiers(searcher, "ranges.pyi", 2) == {  # Range.for_length, as the stub declares it
+        "resolved": [("ranges.py", 6, "self is a Range")],
+        "possible": [],
+        "elsewhere": [],
+    }
+    assert tiers(searcher, "ranges.py", 9)["resolved"] == [
+        ("ranges.py", 12, "in its class's body (`@name.setter`)"),
+        ("ranges.pyi", 5, "in its class's body (`@name.setter`)")]
+
+
+ITERATED = {
+    "retrying.py": (
+        "import typing as t\n"                                # 1
+        "\n"                                                  # 2
+        "\n"                                                  # 3
+        "class Attempt:\n"                                    # 4
+        "    def record(self):\n"                             # 5
+        "        pass\n"                                      # 6
+        "\n"                                                  # 7
+        "\n"                                                  # 8
+        "class Retrying:\n"                                   # 9
+        "    def __iter__(self) -> t.Generator[Attempt, None, None]:\n"  # 10
+        "        yield Attempt()\n"                           # 11
+        "\n"                                                  # 12
+        "\n"                                                  # 13
+        "class AsyncRetrying:\n"                              # 14
+        "    def __aiter__(self) -> 'AsyncRetrying':\n"       # 15
+        "        return self\n"                               # 16
+        "\n"                                                  # 17
+        "    async def __anext__(self) -> Attempt:\n"         # 18
+        "        return Attempt()\n"                          # 19
+        "\n"                                                  # 20
+        "\n"                                                  # 21
+        "async def run(state: t.Optional[Attempt]):\n"        # 22
+        "    for attempt in Retrying():\n"                    # 23
+        "        attempt.record()\n"                          # 24
+        "    async for later in AsyncRetrying():\n"           # 25
+        "        later.record()\n"                            # 26
+        "    state.record()\n"                                # 27
+    ),
+}
+
+
+def test_a_for_over_a_class_gives_what_its_iteration_methods_say(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`for` over a class whose `__iter__` is annotated `Generator[Attempt, ...]`, `async
+    for` over one whose `__anext__` returns an Attempt; `t.Optional[Attempt]` with
+    `import typing as t`."""
+    searcher = searcher_over(tmp_path_factory, "py-iterated", ITERATED)
+    assert tiers(searcher, "retrying.py", 5) == {  # Attempt.record
+        "resolved": [("retrying.py", 24, "receiver is a Attempt"),
+                     ("retrying.py", 26, "receiver is a Attempt"),
+                     ("retrying.py", 27, "receiver is a Attempt")],
+        "possible": [],
+        "elsewhere": [],
+    }
