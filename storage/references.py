@@ -1051,10 +1051,12 @@ class _Resolver:
                 items = step["items"]
                 if items.isdigit():
                     annotation = tuple_item(annotation, int(items))
-                elif item_type(annotation, iterated=items == "i") or items != "i":
-                    annotation = item_type(annotation, iterated=items == "i")
-                else:  # a class iterated (`for attempt in Retrying()`): its `__iter__`'s
+                    continue
+                item = item_type(annotation, iterated=items == "i")
+                if not item and items == "i":  # a class iterated (`for a in Retrying()`)
                     annotation, names = self._python_iterated(names, annotation)
+                else:
+                    annotation = item
                 continue
             if step["called"] and step["member"] in _ENTER_METHODS and entered_type(
                     annotation):  # a `@contextmanager` function's `Iterator[Conn]`
