@@ -1086,10 +1086,8 @@ class _Resolver:
         name = _last(owner)
         homes = self._class_home(record, owner)
         for level, classes in enumerate(self._lineage(name)):
-            found = {(owner, record.path) if returns_self_type(s.signature)
-                     or _last(return_type(s.signature)) == _container(s)
-                     else (return_annotation(s.signature), s.path)
-                     for s in methods if _container(s) in classes
+            found = {_returned_by(s, owner, record, _container(s)) for s in methods
+                     if _container(s) in classes
                      and (level or homes is None or s.path in homes)}
             if not found:
                 attribute = self._python_attribute(classes, member,
@@ -1097,13 +1095,19 @@ class _Resolver:
                 if attribute is None:
                     continue
                 return attribute
-            if len(found) != 1:
-                return "", None
-            returned, path = found.pop()
-            if not returned:
-                return "", None
-            return returned, record if path == record.path else self._names_of(path)
+            return self._agreed(found, record)
         return "", None
+
+    def _agreed(self, found: set[tuple[str, str]], record: FileUses
+                ) -> tuple[str, FileUses | None]:
+        """The one annotation the methods found agree on, and the file whose names it is
+        written in; ("", None) when they disagree or it is empty."""
+        if len(found) != 1:
+            return "", None
+        returned, path = found.pop()
+        if not returned:
+            return "", None
+        return returned, record if path == record.path else self._names_of(path)
 
     def _python_iterated(self, record: FileUses, annotation: str
                          ) -> tuple[str, FileUses | None]:
@@ -1220,17 +1224,9 @@ class _Resolver:
         methods = [s for s in self._named(name) if s.kind is SymbolKind.METHOD
                    and _container(s) == owner]
         homes = self._class_home(record, written) if methods else None
-        # The class itself is written in the caller's names; another, in the method's file's.
-        found = {(written, record.path) if returns_self_type(s.signature)
-                 or _last(return_type(s.signature)) == owner
-                 else (return_annotation(s.signature), s.path)
-                 for s in methods if homes and s.path in homes}
-        if len(found) != 1:
-            return "", None
-        returned, path = found.pop()
-        if not returned:
-            return "", None
-        return returned, record if path == record.path else self._names_of(path)
+        found = {_returned_by(s, written, record, owner) for s in methods
+                 if homes and s.path in homes}
+        return self._agreed(found, record)
 
     def _names_of(self, path: str) -> FileUses:
         """A file's imports and uses, whose names an annotation in it is written in (a
@@ -1464,6 +1460,16 @@ class _Resolver:
         for others in self.other_top.values():
             return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", _where(others[0]))
         return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", "bare names")
+
+
+def _returned_by(method: Symbol, owner: str, record: FileUses, cls: str) -> tuple[str, str]:
+    """What `method`, called on a value of class `owner` as `record` writes it, returns,
+    and the file whose names that is written in: `owner` itself, in the caller's names,
+    for `-> Self` or the name of its class `cls`; else its annotation, in the method's
+    file's."""
+    if returns_self_type(method.signature) or _last(return_type(method.signature)) == cls:
+        return owner, record.path
+    return return_annotation(method.signature), method.path
 
 
 def _go_unsettled(type_: str) -> bool:
