@@ -20,7 +20,7 @@ from typing import NamedTuple
 import tantivy
 from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
-from symfind.extract.records import Symbol, SymbolKind
+from symfind.extract.records import Symbol
 from symfind.storage.abbreviations import (
     HEAD_CHARS,
     Alignment,
@@ -33,10 +33,12 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.priors import is_test_code, is_test_path
+from symfind.storage.priors import is_test_code
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
-from symfind.storage.scoring import BM25, Statistics, tie_key
+from symfind.storage.postings import Key, Matches, Selection, scored
+from symfind.storage.scoring import BM25, Statistics
+from symfind.storage.ties import PATH_HEAD_FIELD, TIE_FLAGS_FIELD, tree_order
 from symfind.storage.words import (
     fold,
     meaningful_words,
@@ -62,6 +64,15 @@ RETRIEVAL_MARGIN = 0.1
 #: A BM25 channel with at most this many live matches scores them all (above it, the
 #: candidates are Tantivy's best, widened while they might tie with the ones kept).
 SCORE_ALL_MATCHES = 2048
+#: A searcher keeps the records it decoded for the commit it searches, by document key, up
+#: to this many (then it starts again): the BM25 channels read every live match up to
+#: `SCORE_ALL_MATCHES`, and one name's matches come back query after query.
+#: About a kilobyte a record.
+RECORDS_KEPT = 20_000
+#: In an index of more documents than a searcher keeps records of, the name channels
+#: score their matches from Tantivy's postings (`storage.postings`): their records would
+#: be read again and again. In a smaller one, kept records score at least as fast.
+POSTINGS_SCORED_FROM = RECORDS_KEPT
 # At most this many documents are read for one channel's query: beyond it, candidates that
 # Tantivy scores alike (exact and fuzzy names, which it scores the same) are those it
 # lists first.
@@ -77,27 +88,6 @@ NGRAM_MIN_SHARE = 0.5
 FUZZY_POOL_MIN_SHARE = 0.3
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
 MISSING_SCOPE_COST = 9  # thirds (see scope_cost): more than any allowed match
-
-#: Definition kinds in tie-break order: types first, then callables, then the rest.
-KIND_ORDER: dict[SymbolKind, int] = {
-    kind: order
-    for order, kind in enumerate(
-        (
-            SymbolKind.CLASS,
-            SymbolKind.STRUCT,
-            SymbolKind.INTERFACE,
-            SymbolKind.TRAIT,
-            SymbolKind.ENUM,
-            SymbolKind.TYPE,
-            SymbolKind.FUNCTION,
-            SymbolKind.METHOD,
-            SymbolKind.MACRO,
-            SymbolKind.MODULE,
-            SymbolKind.CONSTANT,
-        )
-    )
-}
-
 
 class Candidate(NamedTuple):
     """One symbol a channel found: document key, BM25 score, edit distance if fuzzy."""
@@ -139,30 +129,17 @@ class ChannelContext(NamedTuple):
     stats: Statistics
     #: The BM25 scorers made in this search, by field and terms (`_scorer`).
     scorers: dict[tuple[str, tuple[str, ...]], BM25]
-
-
-def kind_rank(symbol: Symbol) -> int:
-    return KIND_ORDER.get(symbol.kind, len(KIND_ORDER))
+    #: `_spelled`'s answer, by the squashed name it was asked for.
+    spelled: dict[str, frozenset[tuple[int, int]]]
 
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     """The shared tie-break: the name as typed (ignoring case and width), then exactly
     as typed, then the product's code before its tests, definition kind, a definition
     before its declarations (`@overload` stubs, TypeScript overload signatures), then the
-    tree's own order (`scoring.tie_key`: path, line, ...)."""
-    return (
-        fold(symbol.name) != fold(plan.name),
-        symbol.name != plan.name,
-        _in_tests(symbol.path),
-        kind_rank(symbol),
-        symbol.declaration,
-        *tie_key(symbol),
-    )
-
-
-#: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
-#: candidates, most in a few files).
-_in_tests = functools.lru_cache(maxsize=16384)(is_test_path)
+    tree's own order (`ties.tree_order`: path, line, ...)."""
+    return (fold(symbol.name) != fold(plan.name), symbol.name != plan.name,
+            *tree_order(symbol))
 
 
 def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
@@ -315,6 +292,92 @@ def _search(
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
+def _search_terms(
+    ctx: ChannelContext, selection: Selection, limit: int, scorer: BM25
+) -> list[Candidate]:
+    """The best `limit` of the documents `selection` holds by `scorer` (a name channel's
+    BM25), as `_search` gives them: every live match scored from Tantivy's postings
+    (`storage.postings`) and only those kept read, or for a qualified query (whose scope
+    comes first, from records) or postings that do not solve, from their records."""
+    postings = not ctx.plan.scope and ctx.stats.num_docs > POSTINGS_SCORED_FROM
+    matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
+                     SCORE_ALL_MATCHES) if postings else None
+    if matches is None:
+        return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings)
+    if matches.unsure:
+        found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
+        matches.scores.update(zip((c.key for c in found), scorer(found)))
+    return _kept(ctx, matches, limit)
+
+
+def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
+    """`_best` of scored matches, reading the records of the ones kept only (and of those
+    the tree's order cannot tell apart at the cut without them)."""
+    keys = list(matches.scores)
+    order, rank = _by_score(list(matches.scores.values()), limit)
+
+    def first_of_tie(tied: list[int], wanted: int) -> list[int]:
+        position = {keys[p]: p for p in tied}
+        return [position[key] for key in _first_by_the_tree(
+            ctx, matches, [keys[p] for p in tied], wanted)]
+
+    chosen = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
+    return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen])
+
+
+#: Tied matches at a cut read whole rather than put in order by their fast fields first:
+#: so few records cost little, and are mostly kept anyway.
+TIES_READ = 64
+
+
+def _first_by_the_tree(
+    ctx: ChannelContext, matches: Matches, tied: list[Key], wanted: int
+) -> list[Key]:
+    """The first `wanted` of `tied` (matches a channel scores alike) by `closeness`.
+
+    Their names differ from the query's (but for the few it spells: `_spelled`), so
+    `closeness` is the tree's order (`ties.tree_order`), whose start each document's
+    fast fields hold: only the matches equal on it where the cut falls are read whole."""
+    def by_closeness(keys: Sequence[Key]) -> list[Candidate]:
+        found = ctx.fetch([(0.0, matches.addresses[key]) for key in keys])
+        return sorted(found, key=lambda c: closeness(ctx.plan, c.symbol))
+
+    if len(tied) <= TIES_READ:
+        return [c.key for c in by_closeness(tied)[:wanted]]
+    spelled = _spelled(ctx)
+    named = by_closeness([key for key in tied if key in spelled])
+    # Names the query spells as typed, ignoring case, come first; the others it spells
+    # only squashed (`read_all` for `readAll`) are in the tree's order with the rest.
+    chosen = [c.key for c in named if fold(c.symbol.name) == fold(ctx.plan.name)][:wanted]
+    if len(chosen) == wanted:
+        return chosen
+    rest = [key for key in tied if key not in chosen]
+    addresses = [matches.addresses[key] for key in rest]
+    order = dict(zip(rest, zip(ctx.searcher.fast_field_values(TIE_FLAGS_FIELD, addresses),
+                               ctx.searcher.fast_field_values(PATH_HEAD_FIELD, addresses))))
+    rest.sort(key=order.__getitem__)
+    room = wanted - len(chosen)
+    edge = order[rest[room - 1]]
+    if room == len(rest) or order[rest[room]] != edge:
+        return chosen + rest[:room]
+    # Equal on the fast fields where the cut falls (mostly one file's): their records decide.
+    first = next(i for i, key in enumerate(rest) if order[key] == edge)
+    last = next((i for i in range(room, len(rest)) if order[rest[i]] != edge), len(rest))
+    return chosen + rest[:first] + [c.key for c in by_closeness(rest[first:last])][:room - first]
+
+
+def _spelled(ctx: ChannelContext) -> frozenset[Key]:
+    """The live documents whose name is the query squashed (a term lookup a search)."""
+    found = ctx.spelled.get(ctx.plan.key)
+    if found is None:
+        query = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
+        count = ctx.searcher.doc_freq("name_exact", ctx.plan.key)
+        hits = ctx.searcher.search(query, count, count=False).hits if count else []
+        found = ctx.spelled[ctx.plan.key] = frozenset(
+            (address.segment_ord, address.doc) for _, address in hits)
+    return found
+
+
 def _best(
     ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
 ) -> list[Candidate]:
@@ -335,16 +398,28 @@ def _best(
         rank = ranks.__getitem__
     else:  # the score alone
         order, rank = _by_score(scores, limit)
-    if len(order) > limit:
-        cut = rank(order[limit - 1])
-        last = next((i for i in range(limit, len(order)) if rank(order[i]) != cut), len(order))
-        if last > limit:  # a tie across the cut: the tree decides which ones stay
-            first = next(i for i, p in enumerate(order) if rank(p) == cut)
-            order = order[:first] + sorted(
-                order[first:last], key=lambda p: closeness(ctx.plan, found[p].symbol))
-        order = order[:limit]
-    # (else all of them, or for a qualified query the best `limit` in scope, no tie.)
-    return [new_candidate(found[p].key, found[p].symbol, scores[p]) for p in order]
+
+    def first_of_tie(tied: list[int], wanted: int) -> list[int]:
+        return sorted(tied, key=lambda p: closeness(ctx.plan, found[p].symbol))[:wanted]
+
+    # (All of them, or for a qualified query the best `limit` in scope, when no tie.)
+    return [new_candidate(found[p].key, found[p].symbol, scores[p])
+            for p in _cut(order, rank, limit, first_of_tie)]
+
+
+def _cut(order: list[int], rank: Callable[[int], object], limit: int,
+         first_of_tie: Callable[[list[int], int], list[int]]) -> list[int]:
+    """The first `limit` of `order` (positions, best `rank` first); equal ranks across
+    the cut are the tree's to decide: `first_of_tie(tied, wanted)` gives the first
+    `wanted` of them in its order (never the order found)."""
+    if len(order) <= limit:
+        return order
+    cut = rank(order[limit - 1])
+    last = next((i for i in range(limit, len(order)) if rank(order[i]) != cut), len(order))
+    if last == limit:
+        return order[:limit]
+    first = next(i for i, p in enumerate(order) if rank(p) == cut)
+    return order[:first] + first_of_tie(order[first:last], limit - first)
 
 
 #: How far below the `limit`-th best score a score must be to round (to 9 places) below it.
@@ -411,15 +486,13 @@ def _scope_boosts(ctx: ChannelContext) -> list[Query]:
 
 
 def _should_terms(
-    ctx: ChannelContext, field: str, terms: Sequence[str], min_share: float = 0.0
-) -> Query | None:
+    field: str, terms: Sequence[str], min_share: float = 0.0
+) -> Selection | None:
     """Any of `terms` (at least `min_share` of them), scored by BM25."""
-    unique = list(dict.fromkeys(terms))
+    unique = tuple(dict.fromkeys(terms))
     if not unique:
         return None
-    clauses = [(Occur.Should, Query.term_query(ctx.schema, field, t)) for t in unique]
-    at_least = max(1, math.ceil(min_share * len(unique)))
-    return Query.boolean_query(clauses, minimum_number_should_match=at_least)
+    return Selection(field, unique, max(1, math.ceil(min_share * len(unique))))
 
 
 def _ranked(
@@ -475,10 +548,10 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
     consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES))
     if plan.max_edits and not any(c.distance == 0 for c in found.values()):
         grams = rare_grams(ctx, plan.key)
-        pool = _should_terms(ctx, "name_ngram", grams, FUZZY_POOL_MIN_SHARE)
+        pool = _should_terms("name_ngram", grams, FUZZY_POOL_MIN_SHARE)
         if pool is not None:
-            scorer = _scorer(ctx, "name_ngram", grams)
-            consider(_search(ctx, pool, BM25_CANDIDATES, scorer, scorer.postings))
+            consider(_search_terms(ctx, pool, BM25_CANDIDATES,
+                                   _scorer(ctx, "name_ngram", grams)))
     for edits in range(1, plan.max_edits + 1):
         # Squashing never lengthens a distance, so a name within `edits` squashed edits is
         # at least as far as written: once a name this close is found, the automaton
@@ -565,7 +638,7 @@ def rare_grams(ctx: ChannelContext, key: str) -> list[str]:
     return _rarest([g for g in present if len(g) == 3] or present, frequency, MAX_QUERY_GRAMS)
 
 
-def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query | None:
+def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Selection | None:
     """Documents with any of `terms`, BM25 over all of them. Past the postings budget the
     rarest terms select the documents and the others only add to their scores: the
     same order among documents that have a rare term, without reading every posting of
@@ -573,22 +646,22 @@ def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Query |
     unique = list(dict.fromkeys(terms))
     frequency = {t: ctx.stats.doc_freq(field, t) for t in unique}
     if sum(frequency.values()) <= POSTINGS_BUDGET:
-        return _should_terms(ctx, field, unique)
+        return _should_terms(field, unique)
     drivers = _rarest([t for t in unique if frequency[t]], frequency)
-    select = _should_terms(ctx, field, drivers)
-    if select is None:
+    if not drivers:
         return None
-    boosts = [(Occur.Should, Query.term_query(ctx.schema, field, t))
-              for t in unique if frequency[t] and t not in drivers]
-    return Query.boolean_query([(Occur.Must, select), *boosts]) if boosts else select
+    others = tuple(t for t in unique if frequency[t] and t not in drivers)
+    return Selection(field, tuple(drivers), 1, others)
 
 
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = rare_grams(ctx, ctx.plan.key)
-    scorer = _scorer(ctx, "name_ngram", grams)
-    return _bm25(ctx, _should_terms(ctx, "name_ngram", grams, NGRAM_MIN_SHARE), scorer,
-                 scorer.postings)
+    selection = _should_terms("name_ngram", grams, NGRAM_MIN_SHARE)
+    if selection is None:
+        return []
+    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams))
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
@@ -597,8 +670,8 @@ def words(ctx: ChannelContext) -> list[Candidate]:
     is what a description describes: `test append if missing` is `testAppendIfMissing`,
     not `StringUtils.appendIfMissing`), then BM25 (which also matches word stems)."""
     terms = analyzers()["words_en"].analyze(" ".join(ctx.plan.words))
-    query = _any_terms(ctx, "words", terms)
-    if query is None:
+    selection = _any_terms(ctx, "words", terms)
+    if selection is None:
         return []
     wanted = set(split_text(" ".join(ctx.plan.words)))
 
@@ -609,8 +682,7 @@ def words(ctx: ChannelContext) -> list[Candidate]:
                 -len(wanted.intersection(split_identifier(symbol.name))),
                 -round(c.score, 5), *closeness(ctx.plan, symbol))
 
-    scorer = _scorer(ctx, "words", terms)
-    found = _search(ctx, query, BM25_CANDIDATES, scorer, scorer.postings)
+    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms))
     return _ranked(ctx, found, order)
 
 
@@ -624,13 +696,15 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     """BM25 over signatures, docs, qualnames and paths, and at a lower weight over the
     words of bodies and containers' docs: plain-language queries."""
     terms = analyzers()["text_en"].analyze(" ".join(ctx.plan.words))
-    described = _any_terms(ctx, "text", terms)
-    if described is None:
+    described_terms = _any_terms(ctx, "text", terms)
+    if described_terms is None:
         return []
-    used = _any_terms(ctx, "body", terms)
-    if used is None:
+    described = described_terms.query(ctx.schema)
+    used_terms = _any_terms(ctx, "body", terms)
+    if used_terms is None:
         scorer = _scorer(ctx, "text", terms)
         return _bm25(ctx, described, scorer, scorer.postings)
+    used = used_terms.query(ctx.schema)
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
 
     described_by, used_by = BM25(ctx.stats, "text", terms), BM25(ctx.stats, "body", terms)

@@ -21,6 +21,8 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | uses           | raw             | names the file uses (on one document of the file)  | references |
 | uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
 | length_<field> | (fast u64)      | a file's length of each BM25-scored field, in tokens (on one document of the file) | scoring |
+| norm_name_ngram, norm_words | (fast u64) | the document's length of that field, in tokens | scoring (`storage/postings.py`) |
+| tie_flags, path_head | (fast u64) | tests, kind and declaration; the path's first 8 bytes (`storage/ties.py`) | ties |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -60,6 +62,10 @@ change bumps it, and an index of another version is rebuilt, never misread):
 12. `record` holds the Symbol as a msgpack array, its fields in order, not a map of
    them by name (`Symbol` is `array_like`): the stored records ~13 % smaller once
    compressed.
+13. `norm_name_ngram` and `norm_words` hold each document's length of those fields, so
+   a name channel scores its matches from Tantivy's postings without their records
+   (`storage/postings.py`); `tie_flags` and `path_head` put equal matches in the
+   tree's order without most of them (`storage/ties.py`).
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.abbreviations import heads, initials, name_words
+from symfind.storage.ties import PATH_HEAD_FIELD, TIE_FLAGS_FIELD, path_head, tie_flags
 from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD
 from symfind.storage.words import (
     qualifier_parts,
@@ -169,6 +176,10 @@ def build_schema() -> tantivy.Schema:
     builder.add_bytes_field(USES_RECORD_FIELD, stored=True)
     for field in SCORED_FIELDS:
         builder.add_unsigned_field(LENGTH_FIELDS[field], fast=True)
+    for field in NORM_FIELDS.values():
+        builder.add_unsigned_field(field, fast=True)
+    builder.add_unsigned_field(TIE_FLAGS_FIELD, fast=True)
+    builder.add_unsigned_field(PATH_HEAD_FIELD, fast=True)
     return builder.build()
 
 
@@ -282,6 +293,10 @@ def _document(symbol: Symbol) -> tuple[tantivy.Document, dict[str, str]]:
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
+    doc.add_unsigned(NORM_FIELDS["name_ngram"], _gram_count(len(squashed)))
+    doc.add_unsigned(NORM_FIELDS["words"], field_length("words", texts["words"]))
+    doc.add_unsigned(TIE_FLAGS_FIELD, tie_flags(symbol))
+    doc.add_unsigned(PATH_HEAD_FIELD, path_head(symbol.path))
     return doc, texts
 
 
@@ -291,6 +306,8 @@ SCORED_FIELDS: dict[str, str] = {
 }
 #: The fast field holding each scored field's length in a file (`file_documents`).
 LENGTH_FIELDS: dict[str, str] = {field: f"length_{field}" for field in SCORED_FIELDS}
+#: The fast field holding a name field's length in each document (`storage.postings`).
+NORM_FIELDS: dict[str, str] = {field: f"norm_{field}" for field in ("name_ngram", "words")}
 
 
 def field_length(field: str, text: str) -> int:

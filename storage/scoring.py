@@ -28,7 +28,7 @@ depend on the index's history:
 
 in float64, terms in sorted order. On an index without deleted documents these are
 Tantivy's own statistics, so a fresh index ranks as Tantivy's BM25 would. Equal scores
-are then told apart by the tree: `tie_key`.
+are then told apart by the tree: `storage.ties`.
 """
 
 from __future__ import annotations
@@ -88,6 +88,9 @@ class Statistics:
         #: `field_terms` kept, per field by document key.
         self.kept_field_terms: dict[str, dict[tuple[int, int], tuple[dict[str, int], int]]] = {
             field: {} for field in SCORED_FIELDS}
+        #: Tantivy's own N and average length of a field, whose BM25 (deleted documents
+        #: counted) `storage.postings` solves for tf, by field.
+        self.indexed_constants: dict[str, tuple[float, float]] = {}
 
     def average_length(self, field: str) -> float:
         """The live documents' average length of a scored field (1 in an empty index)."""
@@ -213,14 +216,16 @@ class BM25:
                  boosts: dict[str, float] | None = None) -> None:
         self.field = field
         self._stats = stats
-        self._weights = [
+        #: Each term some live document holds, in sorted order (the order a score sums
+        #: them in), with its weight.
+        self.weights = [
             (term, stats.idf(field, term) * (K1 + 1.0) * (boosts.get(term, 1.0) if boosts else 1.0))
             for term in sorted(set(terms)) if stats.doc_freq(field, term)
         ]
         self._norm = K1 * (1.0 - B)
         self._slope = K1 * B / stats.average_length(field)
         #: Live documents listed under its terms: at least as many as hold any of them.
-        self.postings = sum(stats.doc_freq(field, term) for term, _ in self._weights)
+        self.postings = sum(stats.doc_freq(field, term) for term, _ in self.weights)
         #: Scores given, by document key: a search asks twice for the same terms' scores
         #: of many of the same documents (the fuzzy channel's pool and the ngram channel).
         self._given: dict[Any, float] = {}
@@ -229,9 +234,9 @@ class BM25:
         """The scores of `records` of the commit counted, in order, each a tuple that
         starts with a document key and its record (`channels.Candidate`): one call for a
         channel's candidates, its loop kept tight (hundreds a query)."""
-        if not self._weights:
+        if not self.weights:
             return [0.0] * len(records)
-        field, weights, base, slope = self.field, self._weights, self._norm, self._slope
+        field, weights, base, slope = self.field, self.weights, self._norm, self._slope
         kept, field_terms = self._stats.kept_field_terms[field], self._stats.field_terms
         given = self._given
         scores = []
@@ -251,9 +256,8 @@ class BM25:
             scores.append(score)
         return scores
 
+    @property
+    def norm_parts(self) -> tuple[float, float]:
+        """A document's length normalisation is `base + slope · length`: (base, slope)."""
+        return self._norm, self._slope
 
-def tie_key(symbol: Symbol) -> tuple[object, ...]:
-    """The last tie-break: where the definition is and what it is, every field of its
-    record that can tell two apart (never where its document happens to sit)."""
-    return (symbol.path, symbol.line, symbol.name, symbol.qualname, str(symbol.kind),
-            symbol.end_line, symbol.start_line, symbol.signature, symbol.doc, symbol.body)

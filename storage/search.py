@@ -16,6 +16,7 @@ import tantivy
 from symfind.extract.records import Symbol, head_fields
 from symfind.storage.channels import (
     CHANNELS,
+    RECORDS_KEPT,
     Candidate,
     ChannelContext,
     closeness,
@@ -98,11 +99,6 @@ HEADER_FOLLOW_STEP_S = 0.005
 # Names made of the same words are put in the order typed among the best this many
 # (`typed_order`): the same first results whatever the limit asked for, up to it.
 TYPED_ORDER_WINDOW = 50
-#: A searcher keeps the records it decoded for the commit it searches, by document key, up
-#: to this many (then it starts again): the BM25 channels read every live match up to
-#: `channels.SCORE_ALL_MATCHES`, and one name's matches come back query after query.
-#: About a kilobyte a record.
-RECORDS_KEPT = 20_000
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -361,7 +357,7 @@ class Searcher:
             return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats,
-                             {})
+                             {}, {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'

@@ -18,6 +18,7 @@ corpus, the seed and the history, and `SYMFIND_HISTORY_SEED=<seed>` replays it a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -34,7 +35,7 @@ from symfind.daemon.indexer import apply_changes, update_index
 from symfind.daemon.walk import IgnoreRules
 from symfind.extract import extract_symbols, language_for_path
 from symfind.extract.records import Symbol
-from symfind.storage import FileState, IndexWriter, Searcher, SearchQuery
+from symfind.storage import FileState, IndexWriter, Searcher, SearchQuery, channels
 from symfind.storage.priors import _TEST_PATH
 from tests.integration.test_daemon import Running
 
@@ -236,10 +237,36 @@ def write_tree(repo: Path, batch: dict[str, bytes | None]) -> None:
             target.write_bytes(data)
 
 
-def answers(index_dir: Path, queries: list[str]) -> dict[str, object]:
+@contextlib.contextmanager
+def postings_scored(on: bool) -> Iterator[None]:
+    """`on`: the name channels score their matches from Tantivy's postings whatever the
+    index's size (`storage.postings`; by default only in an index of more documents than
+    `channels.POSTINGS_SCORED_FROM`, none here), so the two ways of scoring are held to
+    the same answers."""
+    scored_from = channels.POSTINGS_SCORED_FROM
+    channels.POSTINGS_SCORED_FROM = 0 if on else scored_from
+    try:
+        yield
+    finally:
+        channels.POSTINGS_SCORED_FROM = scored_from
+
+
+def answers(index_dir: Path, queries: list[str], *, from_postings: bool = False
+            ) -> dict[str, object]:
     searcher = Searcher(index_dir)
-    return {query: msgspec.to_builtins(searcher.search(SearchQuery(text=query, limit=10)).results)
-            for query in queries}
+    with postings_scored(from_postings):
+        return {query: msgspec.to_builtins(
+            searcher.search(SearchQuery(text=query, limit=10)).results) for query in queries}
+
+
+def channel_lists(index_dir: Path, query: str, *, from_postings: bool = False
+                  ) -> dict[str, list[tuple[str, int, str]]]:
+    """Each channel's whole ranked list for `query`, as `answers` reads the index."""
+    with postings_scored(from_postings):
+        rankings, found, _ = Searcher(index_dir)._run(SearchQuery(text=query).check(), [])
+    return {channel: [(found.symbols[key].path, found.symbols[key].line,
+                       found.symbols[key].qualname) for key in keys]
+            for channel, keys in rankings.items()}
 
 
 def first_difference(kept: dict[str, object], fresh: dict[str, object]) -> str:
@@ -291,7 +318,10 @@ def test_an_index_kept_through_any_history_answers_as_a_fresh_one(
                     writer.commit()
             build(fresh, repo, extractions, history.tree)
         queries = QUERIES[corpus] + ([QUESTIONS[corpus]] if seed % QUESTION_EVERY == 0 else [])
-        difference = first_difference(answers(kept, queries), answers(fresh, queries))
+        # One index read from postings, the other from records, the sides taking turns.
+        postings = seed % 2 == 0
+        difference = first_difference(answers(kept, queries, from_postings=postings),
+                                      answers(fresh, queries, from_postings=not postings))
         if difference:
             failures.append(f"seed {seed} ({'; '.join(history.log)}): {difference}")
         # Freed for the disk's sake only: a searcher of either, not yet collected, may
@@ -332,6 +362,8 @@ def test_a_daemon_that_followed_branch_switches_answers_as_a_fresh_index(
     fresh = tmp_path / "fresh"
     update_index(Config(repo=repo, index_dir=fresh, options=IndexOptions(), workers=1), fresh=True)
     assert first_difference(kept, answers(fresh, queries)) == ""
+    assert first_difference(answers(config.index_dir, queries, from_postings=True),
+                            answers(fresh, queries)) == ""
 
 
 # More definitions of one name than a channel keeps (`channels.BM25_CANDIDATES`, 50;
@@ -348,6 +380,9 @@ def test_ties_beyond_a_channels_cut_are_kept_by_the_tree(
     tree = {f"tests/test_case_{n:02d}.py": b"def response_handler(sock):\n    return sock\n"
             for n in range(TIED_FILES)}
     tree["src/server.py"] = b"def response_handler(sock):\n    return sock\n"
+    # Its words in another order: tied with them in the words channel, after them all
+    # for `response_handler` (the name typed comes first), before them in the tree.
+    tree["src/client.py"] = b"def handler_response(sock):\n    return sock\n"
     extractions = Extractions()
     repo = tmp_path / "repo"
     kept, fresh = tmp_path / "kept", tmp_path / "fresh"
@@ -361,5 +396,9 @@ def test_ties_beyond_a_channels_cut_are_kept_by_the_tree(
             writer.commit()
     build(fresh, repo, extractions, tree)
     assert first_difference(answers(kept, queries), answers(fresh, queries)) == ""
-    assert [r["path"] for r in answers(fresh, ["Response"])["Response"]][:3] == [
-        "src/server.py", "tests/test_case_00.py", "tests/test_case_01.py"]
+    assert first_difference(answers(kept, queries, from_postings=True),
+                            answers(fresh, queries)) == ""
+    for query in queries:  # every channel's whole list, beyond the answer's first ten
+        assert channel_lists(kept, query, from_postings=True) == channel_lists(fresh, query)
+    assert [r["path"] for r in answers(fresh, ["Response"])["Response"]][:4] == [
+        "src/client.py", "src/server.py", "tests/test_case_00.py", "tests/test_case_01.py"]

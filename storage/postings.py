@@ -1,0 +1,213 @@
+"""BM25 of a name channel's matches from Tantivy's postings, without their records.
+
+Imports: tantivy, `storage` modules.
+
+A name channel (`ngram`, `words`, the fuzzy channel's pool) scores every live match of its
+terms, up to `channels.SCORE_ALL_MATCHES`, by `storage.scoring.BM25`, from the tree alone.
+From a match's record, that costs reading it (~4 µs at random in a large index) and
+analysing its name again (~15 µs: a large repository has more names than any cache
+keeps), most of a name search's time on go-stdlib. Two lists from Tantivy tell the same:
+
+- which of the terms each match holds: one query whose term clauses score distinct powers
+  of two (`_held`), so a match's score is the set of its terms;
+- Tantivy's own BM25 of each match, `Σ w'·tf / (tf + K'(dl))` over the terms it holds,
+  where w' and K' come from Tantivy's statistics (deleted documents included: its N and
+  a field's average length, read once a commit from an explanation, and
+  `Searcher.doc_freq`).
+
+With the match's field length (a fast field of each document, `schema.NORM_FIELDS`), BM25
+of its terms held once each is known, the same float, to the bit, as from its record. That
+it holds each once shows as Tantivy's score being what they give held once: a term held
+twice would add far more than Tantivy's f32 rounding. A match that does not show it (a
+name holding a word twice, `Connection.connect`) is `unsure`, scored from its record.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import tantivy
+
+from symfind.storage.schema import NORM_FIELDS
+from symfind.storage.scoring import B, BM25, K1, Statistics, field_norm
+
+Occur = tantivy.Occur
+Query = tantivy.Query
+Key = tuple[int, int]
+
+#: Terms one query tells apart: each scores a document by a power of two of its own,
+#: and their sum, exact in Tantivy's f32 up to 2**24, names those the document holds.
+MASK_TERMS = 24
+#: How far Tantivy's f32 BM25 of a document may be from the one computed here (float64,
+#: relative): a few ulps of f32 for the dozens of terms summed.
+SCORE_TOLERANCE = 1e-5
+
+
+class Selection(NamedTuple):
+    """Which documents a name channel scores: those holding at least `least` of
+    `drivers`; each scored over the BM25's terms, `others` among them counted only for
+    the documents the drivers select (a common term adds to a score, never selects)."""
+
+    field: str
+    drivers: tuple[str, ...]
+    least: int
+    others: tuple[str, ...] = ()
+
+    def query(self, schema: tantivy.Schema) -> Query:
+        """The Tantivy query of the same documents, scored by Tantivy's BM25."""
+        select = Query.boolean_query(
+            [(Occur.Should, Query.term_query(schema, self.field, t)) for t in self.drivers],
+            minimum_number_should_match=self.least)
+        if not self.others:
+            return select
+        return Query.boolean_query(
+            [(Occur.Must, select)]
+            + [(Occur.Should, Query.term_query(schema, self.field, t)) for t in self.others])
+
+
+class Matches(NamedTuple):
+    """Every live document a selection holds, with its BM25 and its address; those that
+    hold a term more than once (or might) are `unsure`, their scores to be read from
+    their records."""
+
+    scores: dict[Key, float]
+    addresses: dict[Key, tantivy.DocAddress]
+    unsure: list[Key]
+
+
+def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,
+           selection: Selection, scorer: BM25, filters: Sequence[Query],
+           most: int) -> Matches | None:
+    """The documents `selection` holds under `filters`, each with `scorer`'s BM25.
+
+    Two lists from Tantivy, no record read: the documents with Tantivy's BM25 of the
+    selection, and which terms each one holds (`_held`). With its length, a document's
+    score is BM25's of those terms each held once; that it holds each once shows as
+    Tantivy's score being what those terms held once give under Tantivy's statistics:
+    a term held twice adds more than `SCORE_TOLERANCE` allows."""
+    field = selection.field
+    terms = [term for term, _ in scorer.weights]
+    scores: dict[Key, float] = {}
+    addresses: dict[Key, tantivy.DocAddress] = {}
+    unsure: list[Key] = []
+    if not terms:
+        return Matches(scores, addresses, unsure)
+    # Filters decide which documents, never a score.
+    unscored = [(Occur.Must, Query.const_score_query(f, 0.0)) for f in filters]
+    query = selection.query(schema)
+    if unscored:
+        query = Query.boolean_query([(Occur.Must, query), *unscored])
+    hits = searcher.search(query, max(1, min(scorer.postings, most + 1)), count=False).hits
+    if not hits:
+        return Matches(scores, addresses, unsure)
+    if len(hits) > most:
+        return None
+    held = _held(searcher, schema, selection, terms, unscored, len(hits))
+    lengths = searcher.fast_field_values(NORM_FIELDS[field], [address for _, address in hits])
+    read = _Reading(searcher, schema, stats, scorer)
+    known = read.known
+    for (given, address), length in zip(hits, lengths):
+        key = (address.segment_ord, address.doc)
+        addresses[key] = address
+        mask = held.get(key, 0)
+        entry = known.get((mask, length))
+        if entry is None:
+            if length is None:
+                unsure.append(key)
+                continue
+            entry = read.entry(mask, length)
+        indexed, margin, score = entry
+        slack = SCORE_TOLERANCE * given
+        if abs(given - indexed) <= slack and margin > 4 * slack:
+            scores[key] = score
+        else:
+            unsure.append(key)
+    return Matches(scores, addresses, unsure)
+
+
+def _held(searcher: tantivy.Searcher, schema: tantivy.Schema, selection: Selection,
+          terms: list[str], unscored: list, count: int) -> dict[Key, int]:
+    """Which of `terms` each document the selection holds has, as bits (term i: 1 << i):
+    queries whose term clauses score powers of two, `MASK_TERMS` terms a query."""
+    field = selection.field
+    select = Selection(field, selection.drivers, selection.least).query(schema)
+    held: dict[Key, int] = {}
+    for start in range(0, len(terms), MASK_TERMS):
+        chunk = terms[start:start + MASK_TERMS]
+        clauses = [(Occur.Should, Query.const_score_query(
+            Query.term_query(schema, field, term), float(1 << i))) for i, term in enumerate(chunk)]
+        alone = len(chunk) == len(terms) and not selection.others
+        if alone:  # the drivers are these terms: the selection needs no clause of its own
+            query = Query.boolean_query(clauses + unscored,
+                                        minimum_number_should_match=selection.least)
+        else:
+            query = Query.boolean_query(
+                clauses + unscored + [(Occur.Must, Query.const_score_query(select, 0.0))])
+        for bits, address in searcher.search(query, count, count=False).hits:
+            if bits:
+                key = (address.segment_ord, address.doc)
+                held[key] = held.get(key, 0) | int(bits) << start
+    return held
+
+
+class _Reading:
+    """What a document holding some of a BM25's terms once each scores, by the terms
+    held (bits) and its length: under Tantivy's statistics of the commit (its N and
+    the field's average length, read from an explanation once a commit and field), the
+    least a term held twice would add to that, and BM25's own score."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
+                 stats: Statistics, scorer: BM25) -> None:
+        field = scorer.field
+        constants = stats.indexed_constants.get(field)
+        if constants is None:
+            term = scorer.weights[0][0]
+            query = Query.term_query(schema, field, term)
+            address = searcher.search(query, 1, count=False).hits[0][1]
+            constants = stats.indexed_constants[field] = _explained(
+                query.explain(searcher, address).to_json())
+        documents, average = constants
+        self._indexed_weights = [
+            math.log(1.0 + (documents - n + 0.5) / (n + 0.5)) * (K1 + 1.0)
+            for n in (searcher.doc_freq(field, term) for term, _ in scorer.weights)]
+        self._indexed_slope = K1 * B / average
+        self._weights = [weight for _, weight in scorer.weights]
+        self._base, self._slope = scorer.norm_parts
+        self.known: dict[tuple[int, int], tuple[float, float, float]] = {}
+
+    def entry(self, mask: int, length: int) -> tuple[float, float, float]:
+        norm_length = field_norm(length)
+        indexed_k = K1 * (1.0 - B) + self._indexed_slope * norm_length
+        norm = self._base + self._slope * norm_length
+        once, twice = 1.0 / (1.0 + indexed_k), 2.0 / (2.0 + indexed_k)
+        indexed, margin, score = 0.0, math.inf, 0.0
+        for i, weight in enumerate(self._weights):  # in the terms' order, as BM25 sums
+            if mask >> i & 1:
+                indexed += self._indexed_weights[i] * once
+                margin = min(margin, self._indexed_weights[i] * (twice - once))
+                score += weight * 1 / (1 + norm)
+        entry = self.known[(mask, length)] = (indexed, margin, score)
+        return entry
+
+
+def _explained(explanation: str) -> tuple[float, float]:
+    """N and the average length (`avgdl`) a term query's explanation gives.
+
+    Raises:
+        KeyError: The explanation gives neither (another Tantivy's): a test fails.
+    """
+    found: dict[str, float] = {}
+
+    def walk(node: dict) -> None:
+        description = node.get("description", "")
+        for name in ("N", "avgdl"):
+            if description.startswith(f"{name}, "):
+                found[name] = float(node["value"])
+        for child in node.get("details", ()):
+            walk(child)
+
+    walk(json.loads(explanation))
+    return found["N"], found["avgdl"]

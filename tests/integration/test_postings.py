@@ -1,0 +1,94 @@
+"""A name channel's matches scored from Tantivy's postings (`storage.postings`) score as
+from their records (`scoring.BM25`), to the bit, in a real index whose Tantivy statistics
+count deleted documents; a match holding a term twice is left to its record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tantivy import Query
+
+from symfind.storage import Searcher
+from symfind.storage.channels import Selection
+from symfind.storage.postings import scored
+from symfind.storage.schema import decode_record
+from symfind.storage.scoring import BM25
+from tests.integration.test_same_tree_same_answer import Extractions, build, open_writer, stage
+
+MODULE = b'''
+class Connection:
+    def connect(self): pass
+    def read_buffer(self): pass
+    def close(self): pass
+
+class BufferedReader:
+    def read(self): pass
+    def read_line(self): pass
+
+def read_config(path): pass
+def parse_connection_string(text): pass
+def close_all(): pass
+'''
+
+
+def tree(copies: int) -> dict[str, bytes]:
+    return {f"pkg/mod_{n}.py": MODULE.replace(b"class Connection", f"class Connection{n}".encode())
+            for n in range(copies)}
+
+
+def live_records(searcher: Searcher) -> dict:
+    """Every live document's record, by document key."""
+    hits = searcher._searcher.search(Query.all_query(), 10_000, count=False).hits
+    return {(a.segment_ord, a.doc): decode_record(searcher._searcher.doc(a)["record"][0])
+            for _, a in hits}
+
+
+def records_scored(searcher: Searcher, records: dict, selection: Selection,
+                   scorer: BM25) -> dict:
+    """Every live match of `selection` with its BM25 from its record."""
+    hits = searcher._searcher.search(selection.query(searcher._schema), 10_000, count=False).hits
+    keyed = [(key, records[key]) for key in ((a.segment_ord, a.doc) for _, a in hits)]
+    return dict(zip((key for key, _ in keyed), scorer(keyed)))
+
+
+def test_matches_scored_from_postings_score_as_from_their_records(tmp_path: Path) -> None:
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    files = tree(12)
+    build(index, repo, extractions, files)
+    with open_writer(index, repo) as writer:  # deleted documents: Tantivy's N ≠ the live one
+        for rewrite in range(3):
+            stage(writer, extractions, {path: data + b"\ndef extra_%d(): pass\n" % rewrite
+                                        for path, data in list(files.items())[:8]})
+            writer.commit()
+    searcher = Searcher(index)
+    stats, records = searcher._stats, live_records(searcher)
+    assert searcher._searcher.doc_freq("words", "connect") > stats.doc_freq("words", "connect")
+    grams = ("rea", "ead", "adl", "dli", "lin", "ine")
+    selections = [
+        (Selection("words", ("connect", "read"), 1), ("connect", "read")),
+        (Selection("words", ("buffer",), 1, ("read", "close")), ("buffer", "read", "close")),
+        (Selection("name_ngram", grams, 3), grams),
+    ]
+    unsure = set()
+    for selection, terms in selections:
+        scorer = BM25(stats, selection.field, terms)
+        matches = scored(searcher._searcher, searcher._schema, stats, selection, scorer, [],
+                         most=10_000)
+        expected = records_scored(searcher, records, selection, scorer)
+        assert set(matches.addresses) == set(expected)
+        assert sorted([*matches.scores, *matches.unsure]) == sorted(expected)
+        assert matches.scores == {key: expected[key] for key in matches.scores}
+        unsure.update(matches.unsure)
+    # `Connection<n>.connect` holds the stem `connect` twice: its record scores it.
+    assert sorted(records[key].qualname for key in unsure) == sorted(
+        f"Connection{n}.connect" for n in range(12))
+
+
+def test_more_matches_than_asked_for_are_left_to_the_records(tmp_path: Path) -> None:
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, tree(4))
+    searcher = Searcher(index)
+    selection = Selection("words", ("read",), 1)
+    scorer = BM25(searcher._stats, "words", ("read",))
+    assert scored(searcher._searcher, searcher._schema, searcher._stats, selection, scorer, [],
+                  most=3) is None
