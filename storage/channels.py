@@ -296,12 +296,12 @@ def _search_terms(
     ctx: ChannelContext, selection: Selection, limit: int, scorer: BM25
 ) -> list[Candidate]:
     """The best `limit` of the documents `selection` holds by `scorer` (a name channel's
-    BM25), as `_search` gives them: every live match scored from Tantivy's postings
-    (`storage.postings`) and only those kept read, or for a qualified query (whose scope
-    comes first, from records) or postings that do not solve, from their records."""
-    postings = not ctx.plan.scope and ctx.stats.num_docs > POSTINGS_SCORED_FROM
+    BM25), as `_search` gives them: in a large index, every live match scored from
+    Tantivy's postings (`storage.postings`) and only those kept read (and those whose
+    scope decides, for a qualified query); otherwise, or past `SCORE_ALL_MATCHES`
+    matches, as `_search` reads them."""
     matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
-                     SCORE_ALL_MATCHES) if postings else None
+                     SCORE_ALL_MATCHES) if ctx.stats.num_docs > POSTINGS_SCORED_FROM else None
     if matches is None:
         return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings)
     if matches.unsure:
@@ -312,17 +312,33 @@ def _search_terms(
 
 def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
     """`_best` of scored matches, reading the records of the ones kept only (and of those
-    the tree's order cannot tell apart at the cut without them)."""
+    the tree's order cannot tell apart at the cut without them, or, for a qualified
+    query, of those whose scope decides the best in scope)."""
     keys = list(matches.scores)
-    order, rank = _by_score(list(matches.scores.values()), limit)
+    scores = list(matches.scores.values())
+    if ctx.plan.scope:
+        read: dict[int, Candidate] = {}
+
+        def candidate(position: int) -> Candidate:
+            found = read.get(position)
+            if found is None:
+                hit = (scores[position], matches.addresses[keys[position]])
+                found = read[position] = ctx.fetch([hit])[0]
+            return found
+
+        order, rank = _scope_order(ctx, candidate, scores, limit)
+        chosen = _cut(order, rank, limit, lambda tied, wanted: sorted(
+            tied, key=lambda p: closeness(ctx.plan, candidate(p).symbol))[:wanted])
+        return [candidate(p) for p in chosen]
+    order, rank = _by_score(scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
         position = {keys[p]: p for p in tied}
         return [position[key] for key in _first_by_the_tree(
             ctx, matches, [keys[p] for p in tied], wanted)]
 
-    chosen = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
-    return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen])
+    chosen_keys = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
+    return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen_keys])
 
 
 #: Tied matches at a cut read whole rather than put in order by their fast fields first:
@@ -391,11 +407,7 @@ def _best(
     # float summation order never decides; positions keep the order found among equals.
     rank: Callable[[int], object]
     if ctx.plan.scope:
-        keys = [-round(score, 9) for score in scores]
-        ranks = _scope_ranks(ctx, found, keys, sorted(range(len(found)), key=keys.__getitem__),
-                             limit)
-        order = sorted(ranks, key=ranks.__getitem__)
-        rank = ranks.__getitem__
+        order, rank = _scope_order(ctx, found.__getitem__, scores, limit)
     else:  # the score alone
         order, rank = _by_score(scores, limit)
 
@@ -442,24 +454,25 @@ def _by_score(
     return sorted(positions, key=keys.__getitem__), keys.__getitem__
 
 
-def _scope_ranks(
-    ctx: ChannelContext, found: list[Candidate], scores: list[float], by_score: list[int],
-    limit: int,
-) -> dict[int, tuple[int, float]]:
-    """Ranks (0 in scope / 1 not, -score) by position in `found`, best score first, for
-    as many candidates as decide the best `limit`: all of those in scope down to the
-    `limit`-th and its ties, and, when fewer are in scope, all."""
+def _scope_order(
+    ctx: ChannelContext, candidate: Callable[[int], Candidate], scores: list[float], limit: int
+) -> tuple[list[int], Callable[[int], object]]:
+    """Positions in `scores` by rank (0 in scope / 1 not, -score rounded to 9 places), and
+    each one's rank, for as many candidates as decide the best `limit`: all of those in
+    scope down to the `limit`-th and its ties, and, when fewer are in scope, all.
+    `candidate(position)` is read in order of score, only as far as that."""
+    keys = [-round(score, 9) for score in scores]
     ranks: dict[int, tuple[int, float]] = {}
     in_scope = 0
-    for position in by_score:
-        if in_scope >= limit and scores[position] != ranks[last_in][1]:
-            return ranks  # the rest score below the last one kept, in scope or not
-        rank = (_scope_rank(ctx, found[position]), scores[position])
+    for position in sorted(range(len(scores)), key=keys.__getitem__):
+        if in_scope >= limit and keys[position] != ranks[last_in][1]:
+            break  # the rest score below the last one kept, in scope or not
+        rank = (_scope_rank(ctx, candidate(position)), keys[position])
         ranks[position] = rank
         if rank[0] == 0:
             in_scope += 1
             last_in = position
-    return ranks
+    return sorted(ranks, key=ranks.__getitem__), ranks.__getitem__
 
 
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
