@@ -20,7 +20,7 @@ from typing import NamedTuple
 import tantivy
 from rapidfuzz.distance import OSA, DamerauLevenshtein, Levenshtein
 
-from symfind.extract.records import Symbol
+from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.abbreviations import (
     HEAD_CHARS,
     Alignment,
@@ -33,12 +33,11 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.priors import is_test_code
+from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
 from symfind.storage.postings import Key, Matches, Selection, scored
-from symfind.storage.scoring import BM25, Statistics
-from symfind.storage.ties import PATH_HEAD_FIELD, TIE_FLAGS_FIELD, tree_order
+from symfind.storage.scoring import BM25, Statistics, tie_key
 from symfind.storage.words import (
     fold,
     meaningful_words,
@@ -89,6 +88,27 @@ FUZZY_POOL_MIN_SHARE = 0.3
 # Cost of a scope segment that matches no part of the symbol's qualname or path.
 MISSING_SCOPE_COST = 9  # thirds (see scope_cost): more than any allowed match
 
+#: Definition kinds in tie-break order: types first, then callables, then the rest.
+KIND_ORDER: dict[SymbolKind, int] = {
+    kind: order
+    for order, kind in enumerate(
+        (
+            SymbolKind.CLASS,
+            SymbolKind.STRUCT,
+            SymbolKind.INTERFACE,
+            SymbolKind.TRAIT,
+            SymbolKind.ENUM,
+            SymbolKind.TYPE,
+            SymbolKind.FUNCTION,
+            SymbolKind.METHOD,
+            SymbolKind.MACRO,
+            SymbolKind.MODULE,
+            SymbolKind.CONSTANT,
+        )
+    )
+}
+
+
 class Candidate(NamedTuple):
     """One symbol a channel found: document key, BM25 score, edit distance if fuzzy."""
 
@@ -129,17 +149,30 @@ class ChannelContext(NamedTuple):
     stats: Statistics
     #: The BM25 scorers made in this search, by field and terms (`_scorer`).
     scorers: dict[tuple[str, tuple[str, ...]], BM25]
-    #: `_spelled`'s answer, by the squashed name it was asked for.
-    spelled: dict[str, frozenset[tuple[int, int]]]
+
+
+def kind_rank(symbol: Symbol) -> int:
+    return KIND_ORDER.get(symbol.kind, len(KIND_ORDER))
 
 
 def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
     """The shared tie-break: the name as typed (ignoring case and width), then exactly
     as typed, then the product's code before its tests, definition kind, a definition
     before its declarations (`@overload` stubs, TypeScript overload signatures), then the
-    tree's own order (`ties.tree_order`: path, line, ...)."""
-    return (fold(symbol.name) != fold(plan.name), symbol.name != plan.name,
-            *tree_order(symbol))
+    tree's own order (`scoring.tie_key`: path, line, ...)."""
+    return (
+        fold(symbol.name) != fold(plan.name),
+        symbol.name != plan.name,
+        _in_tests(symbol.path),
+        kind_rank(symbol),
+        symbol.declaration,
+        *tie_key(symbol),
+    )
+
+
+#: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
+#: candidates, most in a few files).
+_in_tests = functools.lru_cache(maxsize=16384)(is_test_path)
 
 
 def typed_order(plan: Plan, symbols: Sequence[Symbol]) -> list[int]:
@@ -333,65 +366,13 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
     order, rank = _by_score(scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
-        position = {keys[p]: p for p in tied}
-        return [position[key] for key in _first_by_the_tree(
-            ctx, matches, [keys[p] for p in tied], wanted)]
+        found = ctx.fetch([(scores[p], matches.addresses[keys[p]]) for p in tied])
+        by_key = {key: p for p, key in ((p, keys[p]) for p in tied)}
+        return [by_key[c.key] for c in sorted(
+            found, key=lambda c: closeness(ctx.plan, c.symbol))[:wanted]]
 
-    chosen_keys = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
-    return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen_keys])
-
-
-#: Tied matches at a cut read whole rather than put in order by their fast fields first:
-#: so few records cost little, and are mostly kept anyway.
-TIES_READ = 64
-
-
-def _first_by_the_tree(
-    ctx: ChannelContext, matches: Matches, tied: list[Key], wanted: int
-) -> list[Key]:
-    """The first `wanted` of `tied` (matches a channel scores alike) by `closeness`.
-
-    Their names differ from the query's (but for the few it spells: `_spelled`), so
-    `closeness` is the tree's order (`ties.tree_order`), whose start each document's
-    fast fields hold: only the matches equal on it where the cut falls are read whole."""
-    def by_closeness(keys: Sequence[Key]) -> list[Candidate]:
-        found = ctx.fetch([(0.0, matches.addresses[key]) for key in keys])
-        return sorted(found, key=lambda c: closeness(ctx.plan, c.symbol))
-
-    if len(tied) <= TIES_READ:
-        return [c.key for c in by_closeness(tied)[:wanted]]
-    spelled = _spelled(ctx)
-    named = by_closeness([key for key in tied if key in spelled])
-    # Names the query spells as typed, ignoring case, come first; the others it spells
-    # only squashed (`read_all` for `readAll`) are in the tree's order with the rest.
-    chosen = [c.key for c in named if fold(c.symbol.name) == fold(ctx.plan.name)][:wanted]
-    if len(chosen) == wanted:
-        return chosen
-    rest = [key for key in tied if key not in chosen]
-    addresses = [matches.addresses[key] for key in rest]
-    order = dict(zip(rest, zip(ctx.searcher.fast_field_values(TIE_FLAGS_FIELD, addresses),
-                               ctx.searcher.fast_field_values(PATH_HEAD_FIELD, addresses))))
-    rest.sort(key=order.__getitem__)
-    room = wanted - len(chosen)
-    edge = order[rest[room - 1]]
-    if room == len(rest) or order[rest[room]] != edge:
-        return chosen + rest[:room]
-    # Equal on the fast fields where the cut falls (mostly one file's): their records decide.
-    first = next(i for i, key in enumerate(rest) if order[key] == edge)
-    last = next((i for i in range(room, len(rest)) if order[rest[i]] != edge), len(rest))
-    return chosen + rest[:first] + [c.key for c in by_closeness(rest[first:last])][:room - first]
-
-
-def _spelled(ctx: ChannelContext) -> frozenset[Key]:
-    """The live documents whose name is the query squashed (a term lookup a search)."""
-    found = ctx.spelled.get(ctx.plan.key)
-    if found is None:
-        query = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
-        count = ctx.searcher.doc_freq("name_exact", ctx.plan.key)
-        hits = ctx.searcher.search(query, count, count=False).hits if count else []
-        found = ctx.spelled[ctx.plan.key] = frozenset(
-            (address.segment_ord, address.doc) for _, address in hits)
-    return found
+    chosen = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
+    return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen])
 
 
 def _best(

@@ -15,7 +15,7 @@ keeps), most of a name search's time on go-stdlib. Two lists from Tantivy tell t
   a field's average length, read once a commit from an explanation, and
   `Searcher.doc_freq`).
 
-With the match's field length (a fast field of each document, `schema.NORM_FIELDS`), BM25
+With the match's field length (a fast field of each document, `schema.NAME_LENGTHS_FIELD`), BM25
 of its terms held once each is known, the same float, to the bit, as from its record. That
 it holds each once shows as Tantivy's score being what they give held once: a term held
 twice would add far more than Tantivy's f32 rounding. A match that does not show it (a
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import tantivy
 
-from symfind.storage.schema import NORM_FIELDS
+from symfind.storage.schema import NAME_LENGTHS_FIELD, name_length
 from symfind.storage.scoring import B, BM25, K1, Statistics, field_norm
 
 Occur = tantivy.Occur
@@ -106,18 +106,16 @@ def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics
     if len(hits) > most:
         return None
     held = _held(searcher, schema, selection, terms, unscored, len(hits))
-    lengths = searcher.fast_field_values(NORM_FIELDS[field], [address for _, address in hits])
+    lengths = searcher.fast_field_values(NAME_LENGTHS_FIELD, [address for _, address in hits])
     read = _Reading(searcher, schema, stats, scorer)
     known = read.known
-    for (given, address), length in zip(hits, lengths):
+    for (given, address), both in zip(hits, lengths):
         key = (address.segment_ord, address.doc)
         addresses[key] = address
+        length = name_length(both, field)
         mask = held.get(key, 0)
         entry = known.get((mask, length))
         if entry is None:
-            if length is None:
-                unsure.append(key)
-                continue
             entry = read.entry(mask, length)
         indexed, margin, score = entry
         slack = SCORE_TOLERANCE * given

@@ -21,8 +21,7 @@ One field per search channel, each with its own analyzer (the channels: docs/sea
 | uses           | raw             | names the file uses (on one document of the file)  | references |
 | uses_record    | (stored bytes)  | the file's uses and imports (`storage/uses.py`)    | references |
 | length_<field> | (fast u64)      | a file's length of each BM25-scored field, in tokens (on one document of the file) | scoring |
-| norm_name_ngram, norm_words | (fast u64) | the document's length of that field, in tokens | scoring (`storage/postings.py`) |
-| tie_flags, path_head | (fast u64) | tests, kind and declaration; the path's first 8 bytes (`storage/ties.py`) | ties |
+| name_lengths   | (fast u64)      | the document's lengths of `words` and `name_ngram`, in tokens (`name_lengths`) | scoring (`storage/postings.py`) |
 
 Version history (`schema_version.txt` holds the current one; any field or analyzer
 change bumps it, and an index of another version is rebuilt, never misread):
@@ -62,10 +61,9 @@ change bumps it, and an index of another version is rebuilt, never misread):
 12. `record` holds the Symbol as a msgpack array, its fields in order, not a map of
    them by name (`Symbol` is `array_like`): the stored records ~13 % smaller once
    compressed.
-13. `norm_name_ngram` and `norm_words` hold each document's length of those fields, so
-   a name channel scores its matches from Tantivy's postings without their records
-   (`storage/postings.py`); `tie_flags` and `path_head` put equal matches in the
-   tree's order without most of them (`storage/ties.py`).
+13. `name_lengths` holds each document's lengths of `words` and `name_ngram`, so a name
+   channel scores its matches from Tantivy's postings without their records
+   (`storage/postings.py`).
 """
 
 from __future__ import annotations
@@ -81,7 +79,6 @@ import tantivy
 
 from symfind.extract.records import Symbol
 from symfind.storage.abbreviations import heads, initials, name_words
-from symfind.storage.ties import PATH_HEAD_FIELD, TIE_FLAGS_FIELD, path_head, tie_flags
 from symfind.storage.uses import USES_FIELD, USES_RECORD_FIELD
 from symfind.storage.words import (
     qualifier_parts,
@@ -176,10 +173,7 @@ def build_schema() -> tantivy.Schema:
     builder.add_bytes_field(USES_RECORD_FIELD, stored=True)
     for field in SCORED_FIELDS:
         builder.add_unsigned_field(LENGTH_FIELDS[field], fast=True)
-    for field in NORM_FIELDS.values():
-        builder.add_unsigned_field(field, fast=True)
-    builder.add_unsigned_field(TIE_FLAGS_FIELD, fast=True)
-    builder.add_unsigned_field(PATH_HEAD_FIELD, fast=True)
+    builder.add_unsigned_field(NAME_LENGTHS_FIELD, fast=True)
     return builder.build()
 
 
@@ -293,10 +287,7 @@ def _document(symbol: Symbol) -> tuple[tantivy.Document, dict[str, str]]:
     doc.add_text("kind", str(symbol.kind))
     doc.add_text("language", symbol.language)
     doc.add_text("path", symbol.path)
-    doc.add_unsigned(NORM_FIELDS["name_ngram"], _gram_count(len(squashed)))
-    doc.add_unsigned(NORM_FIELDS["words"], field_length("words", texts["words"]))
-    doc.add_unsigned(TIE_FLAGS_FIELD, tie_flags(symbol))
-    doc.add_unsigned(PATH_HEAD_FIELD, path_head(symbol.path))
+    doc.add_unsigned(NAME_LENGTHS_FIELD, name_lengths(squashed, texts["words"]))
     return doc, texts
 
 
@@ -306,8 +297,26 @@ SCORED_FIELDS: dict[str, str] = {
 }
 #: The fast field holding each scored field's length in a file (`file_documents`).
 LENGTH_FIELDS: dict[str, str] = {field: f"length_{field}" for field in SCORED_FIELDS}
-#: The fast field holding a name field's length in each document (`storage.postings`).
-NORM_FIELDS: dict[str, str] = {field: f"norm_{field}" for field in ("name_ngram", "words")}
+#: The fast field holding each document's lengths of the name fields (`storage.postings`):
+#: `words`' in the low `WORDS_LENGTH_BITS` (at most their largest number: a longer one
+#: is no length Tantivy holds, so the postings leave its document to its record),
+#: `name_ngram`'s above. One column, a few bits a document: Tantivy packs a column by
+#: its widest value.
+NAME_LENGTHS_FIELD = "name_lengths"
+WORDS_LENGTH_BITS = 8
+
+
+def name_lengths(squashed: str, words_text: str) -> int:
+    """`NAME_LENGTHS_FIELD`'s value for a name squashed and its qualified name's words."""
+    words = min(field_length("words", words_text), (1 << WORDS_LENGTH_BITS) - 1)
+    return _gram_count(len(squashed)) << WORDS_LENGTH_BITS | words
+
+
+def name_length(lengths: int, field: str) -> int:
+    """A name field's length from `NAME_LENGTHS_FIELD`'s value."""
+    if field == "words":
+        return lengths & (1 << WORDS_LENGTH_BITS) - 1
+    return lengths >> WORDS_LENGTH_BITS
 
 
 def field_length(field: str, text: str) -> int:

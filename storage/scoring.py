@@ -28,7 +28,7 @@ depend on the index's history:
 
 in float64, terms in sorted order. On an index without deleted documents these are
 Tantivy's own statistics, so a fresh index ranks as Tantivy's BM25 would. Equal scores
-are then told apart by the tree: `storage.ties`.
+are then told apart by the tree: `tie_key`.
 """
 
 from __future__ import annotations
@@ -261,3 +261,9 @@ class BM25:
         """A document's length normalisation is `base + slope · length`: (base, slope)."""
         return self._norm, self._slope
 
+
+def tie_key(symbol: Symbol) -> tuple[object, ...]:
+    """The last tie-break: where the definition is and what it is, every field of its
+    record that can tell two apart (never where its document happens to sit)."""
+    return (symbol.path, symbol.line, symbol.name, symbol.qualname, str(symbol.kind),
+            symbol.end_line, symbol.start_line, symbol.signature, symbol.doc, symbol.body)

@@ -357,7 +357,7 @@ class Searcher:
             return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats,
-                             {}, {})
+                             {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'

@@ -92,3 +92,22 @@ def test_more_matches_than_asked_for_are_left_to_the_records(tmp_path: Path) -> 
     scorer = BM25(searcher._stats, "words", ("read",))
     assert scored(searcher._searcher, searcher._schema, searcher._stats, selection, scorer, [],
                   most=3) is None
+
+
+def test_a_name_longer_than_its_stored_length_is_left_to_its_record(tmp_path: Path) -> None:
+    # 301 words: more than `schema.name_lengths` holds for `words` (255 at most).
+    pairs = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # (2-letter words stem alone)
+    long_name = "reader_" + "_".join(f"{x}{y}" for x in pairs[:20] for y in pairs[:15])
+    files = {"pkg/long.py": f"def {long_name}(): pass\ndef reader_thing(): pass\n".encode()}
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, files)
+    searcher = Searcher(index)
+    records = live_records(searcher)
+    selection = Selection("words", ("reader",), 1)
+    scorer = BM25(searcher._stats, "words", ("reader",))
+    matches = scored(searcher._searcher, searcher._schema, searcher._stats, selection, scorer,
+                     [], most=10)
+    expected = records_scored(searcher, records, selection, scorer)
+    assert [records[key].name for key in matches.unsure] == [long_name]
+    assert matches.scores == {key: expected[key] for key in expected
+                              if records[key].name == "reader_thing"}
