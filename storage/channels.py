@@ -33,10 +33,10 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
+from symfind.storage.postings import Matches, Selection, scored
 from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
-from symfind.storage.postings import Key, Matches, Selection, scored
 from symfind.storage.scoring import BM25, Statistics, tie_key
 from symfind.storage.words import (
     fold,
@@ -367,7 +367,7 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
         found = ctx.fetch([(scores[p], matches.addresses[keys[p]]) for p in tied])
-        by_key = {key: p for p, key in ((p, keys[p]) for p in tied)}
+        by_key = {keys[p]: p for p in tied}
         return [by_key[c.key] for c in sorted(
             found, key=lambda c: closeness(ctx.plan, c.symbol))[:wanted]]
 

@@ -9,17 +9,19 @@ analysing its name again (~15 µs: a large repository has more names than any ca
 keeps), most of a name search's time on go-stdlib. Two lists from Tantivy tell the same:
 
 - which of the terms each match holds: one query whose term clauses score distinct powers
-  of two (`_held`), so a match's score is the set of its terms;
+  of two (`_held`), so that a match's score names the terms it holds;
 - Tantivy's own BM25 of each match, `Σ w'·tf / (tf + K'(dl))` over the terms it holds,
   where w' and K' come from Tantivy's statistics (deleted documents included: its N and
   a field's average length, read once a commit from an explanation, and
   `Searcher.doc_freq`).
 
-With the match's field length (a fast field of each document, `schema.NAME_LENGTHS_FIELD`), BM25
-of its terms held once each is known, the same float, to the bit, as from its record. That
-it holds each once shows as Tantivy's score being what they give held once: a term held
-twice would add far more than Tantivy's f32 rounding. A match that does not show it (a
-name holding a word twice, `Connection.connect`) is `unsure`, scored from its record.
+With the match's field length (a fast field of each document, `schema.NAME_LENGTHS_FIELD`),
+BM25 of its terms held once each is known, the same float, to the bit, as from its
+record. That it holds each once shows as Tantivy's score being what they give held once:
+a term held twice would add far more than Tantivy's f32 rounding (the least it would add
+is checked too: a term nearly every document holds adds almost nothing). A match that
+does not show it (a name holding a word twice, `Connection.connect`; a length not
+Tantivy's) is `unsure`, scored from its record.
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ class Matches(NamedTuple):
 def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,
            selection: Selection, scorer: BM25, filters: Sequence[Query],
            most: int) -> Matches | None:
-    """The documents `selection` holds under `filters`, each with `scorer`'s BM25.
+    """The documents `selection` holds under `filters`, each with `scorer`'s BM25; None
+    when they are more than `most` (then read as before: `channels._search`).
 
     Two lists from Tantivy, no record read: the documents with Tantivy's BM25 of the
     selection, and which terms each one holds (`_held`). With its length, a document's
