@@ -111,3 +111,21 @@ def test_a_name_longer_than_its_stored_length_is_left_to_its_record(tmp_path: Pa
     assert [records[key].name for key in matches.unsure] == [long_name]
     assert matches.scores == {key: expected[key] for key in expected
                               if records[key].name == "reader_thing"}
+
+
+def test_a_filter_chooses_the_matches_and_leaves_their_scores(tmp_path: Path) -> None:
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, tree(6))
+    searcher = Searcher(index)
+    records = live_records(searcher)
+    selection = Selection("words", ("read", "close"), 1)
+    scorer = BM25(searcher._stats, "words", ("read", "close"))
+    methods = Query.term_query(searcher._schema, "kind", "method")
+    matches = scored(searcher._searcher, searcher._schema, searcher._stats, selection, scorer,
+                     [methods], most=10_000)
+    expected = records_scored(searcher, records, selection, scorer)
+    assert matches.unsure == []
+    assert matches.scores == {key: score for key, score in expected.items()
+                              if records[key].kind == "method"}
+    assert sorted(records[key].qualname.split(".")[1] for key in matches.scores) == sorted(
+        ["read_buffer", "close", "read", "read_line"] * 6)
