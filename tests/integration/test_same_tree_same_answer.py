@@ -373,7 +373,8 @@ TIED_FILES = 120
 
 
 @pytest.mark.parametrize(
-    "queries", [["Response", "response handler", "handler", "respons", "response_handler"]])
+    "queries", [["Response", "response handler", "handler", "respons", "response_handler",
+                 "tests.response_handler", "tests.handler"]])
 def test_ties_beyond_a_channels_cut_are_kept_by_the_tree(
     queries: list[str], tmp_path: Path
 ) -> None:
