@@ -27,6 +27,7 @@ Tantivy's) is `unsure`, scored from its record.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -35,6 +36,8 @@ import tantivy
 
 from symfind.storage.schema import NAME_LENGTHS_FIELD, name_length
 from symfind.storage.scoring import B, BM25, K1, Statistics, field_norm
+
+logger = logging.getLogger(__name__)
 
 Occur = tantivy.Occur
 Query = tantivy.Query
@@ -108,9 +111,12 @@ def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics
         return Matches(scores, addresses, unsure)
     if len(hits) > most:
         return None
+    constants = _indexed_constants(searcher, schema, stats, field, terms[0])
+    if constants is None:
+        return None
     held = _held(searcher, schema, selection, terms, unscored, len(hits))
     lengths = searcher.fast_field_values(NAME_LENGTHS_FIELD, [address for _, address in hits])
-    read = _Reading(searcher, schema, stats, scorer)
+    read = _Reading(searcher, field, constants, scorer)
     known = read.known
     for (given, address), both in zip(hits, lengths):
         key = (address.segment_ord, address.doc)
@@ -160,16 +166,8 @@ class _Reading:
     the field's average length, read from an explanation once a commit and field), the
     least a term held twice would add to that, and BM25's own score."""
 
-    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
-                 stats: Statistics, scorer: BM25) -> None:
-        field = scorer.field
-        constants = stats.indexed_constants.get(field)
-        if constants is None:
-            term = scorer.weights[0][0]
-            query = Query.term_query(schema, field, term)
-            address = searcher.search(query, 1, count=False).hits[0][1]
-            constants = stats.indexed_constants[field] = _explained(
-                query.explain(searcher, address).to_json())
+    def __init__(self, searcher: tantivy.Searcher, field: str, constants: tuple[float, float],
+                 scorer: BM25) -> None:
         documents, average = constants
         self._indexed_weights = [
             math.log(1.0 + (documents - n + 0.5) / (n + 0.5)) * (K1 + 1.0)
@@ -194,12 +192,24 @@ class _Reading:
         return entry
 
 
-def _explained(explanation: str) -> tuple[float, float]:
-    """N and the average length (`avgdl`) a term query's explanation gives.
+def _indexed_constants(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,
+                       field: str, term: str) -> tuple[float, float] | None:
+    """Tantivy's N and average length of `field` in the commit, from the explanation of a
+    term some live document holds (kept for the commit); None, and a warning, when the
+    explanation gives neither (not the Tantivy `pyproject.toml` pins)."""
+    if field not in stats.indexed_constants:
+        query = Query.term_query(schema, field, term)
+        address = searcher.search(query, 1, count=False).hits[0][1]
+        found = _explained(query.explain(searcher, address).to_json())
+        if found is None:
+            logger.warning("Tantivy's explanation gives no N and average length: name "
+                           "channels read their matches' records")
+        stats.indexed_constants[field] = found
+    return stats.indexed_constants[field]
 
-    Raises:
-        KeyError: The explanation gives neither (another Tantivy's): a test fails.
-    """
+
+def _explained(explanation: str) -> tuple[float, float] | None:
+    """N and the average length (`avgdl`) a term query's explanation gives, if it does."""
     found: dict[str, float] = {}
 
     def walk(node: dict) -> None:
@@ -211,4 +221,4 @@ def _explained(explanation: str) -> tuple[float, float]:
             walk(child)
 
     walk(json.loads(explanation))
-    return found["N"], found["avgdl"]
+    return (found["N"], found["avgdl"]) if len(found) == 2 else None

@@ -90,7 +90,7 @@ class Statistics:
             field: {} for field in SCORED_FIELDS}
         #: Tantivy's own N and average length of a field, whose BM25 (deleted documents
         #: counted) `storage.postings` solves for tf, by field.
-        self.indexed_constants: dict[str, tuple[float, float]] = {}
+        self.indexed_constants: dict[str, tuple[float, float] | None] = {}
 
     def average_length(self, field: str) -> float:
         """The live documents' average length of a scored field (1 in an empty index)."""

@@ -4,13 +4,14 @@ count deleted documents; a match holding a term twice is left to its record."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tantivy import Query
 
 from symfind.storage import Searcher
 from symfind.storage.channels import Selection
-from symfind.storage.postings import scored
+from symfind.storage.postings import _explained, scored
 from symfind.storage.schema import decode_record
 from symfind.storage.scoring import BM25
 from tests.integration.test_same_tree_same_answer import Extractions, build, open_writer, stage
@@ -129,3 +130,24 @@ def test_a_filter_chooses_the_matches_and_leaves_their_scores(tmp_path: Path) ->
                               if records[key].kind == "method"}
     assert sorted(records[key].qualname.split(".")[1] for key in matches.scores) == sorted(
         ["read_buffer", "close", "read", "read_line"] * 6)
+
+
+def test_an_explanation_without_tantivys_statistics_leaves_the_matches_to_their_records(
+    tmp_path: Path,
+) -> None:
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, tree(2))
+    searcher = Searcher(index)
+    query = Query.term_query(searcher._schema, "words", "read")
+    address = searcher._searcher.search(query, 1, count=False).hits[0][1]
+    explained = json.loads(query.explain(searcher._searcher, address).to_json())
+    documents, average = _explained(json.dumps(explained))
+    assert documents == searcher._searcher.num_docs and average > 1
+    for node in _nodes(explained):  # another Tantivy's words for them
+        node["description"] = node["description"].replace("N, ", "docs: ").replace(
+            "avgdl, ", "average: ")
+    assert _explained(json.dumps(explained)) is None
+
+
+def _nodes(node: dict) -> list[dict]:
+    return [node, *(found for child in node.get("details", ()) for found in _nodes(child))]
