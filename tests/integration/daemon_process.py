@@ -16,8 +16,14 @@ from pathlib import Path
 import psutil
 
 from symfind.daemon.client import request
-from symfind.daemon.protocol import DaemonStatus, StatusReply, StatusRequest
-from symfind.storage import index_dir_for, live_daemon_status
+from symfind.daemon.protocol import (
+    DaemonStatus,
+    SearchReply,
+    SearchRequest,
+    StatusReply,
+    StatusRequest,
+)
+from symfind.storage import SearchQuery, index_dir_for, live_daemon_status
 from tests.integration.test_cli import symfind
 from tests.integration.test_daemon_registry import make_git_repo
 
@@ -71,6 +77,13 @@ def started_daemon(tmp_path: Path) -> Iterator[RunningDaemon]:
     pid = json.loads(started.stdout)["pid"]
     try:
         wait_idle(index_dir_for(repo))
+        # Its index open for searching: the daemon opens it in the background once idle
+        # (daemon/warm_up.py), and Tantivy holds `.tantivy-meta.lock` while it does; a
+        # test that suspended the daemon then would leave every other reader waiting on
+        # the lock. A search answered is one made on the open index.
+        searched = request(index_dir_for(repo), SearchRequest(SearchQuery(text="Client")),
+                           timeout_s=TIMEOUT_S)
+        assert isinstance(searched, SearchReply), searched
         yield RunningDaemon(repo, index_dir_for(repo), pid, env)
     finally:
         if psutil.pid_exists(pid):
