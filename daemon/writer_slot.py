@@ -17,7 +17,7 @@ from symfind.daemon.client import read_pid
 from symfind.daemon.config import Config
 from symfind.daemon.errors import DaemonRunning
 from symfind.daemon.indexer import BULK_HEAP_BYTES
-from symfind.storage import IndexLocked, IndexWriter, ManifestHeader
+from symfind.storage import IndexHeld, IndexLocked, IndexWriter, ManifestHeader
 from symfind.storage.rebuild import settle_rebuilds
 
 
@@ -37,10 +37,13 @@ class WriterSlot:
 
         Raises:
             DaemonRunning: Another daemon holds it.
-            StorageError: The index cannot be created or opened.
+            StorageError: The index cannot be created or opened (`IndexHeld`: a stopped
+                process holds it).
         """
         try:
             self.writer = self._open_writer()
+        except IndexHeld:
+            raise  # not a daemon's writer lock: a process stopped while loading a commit
         except IndexLocked as exc:
             pid = read_pid(self.config.index_dir)
             holder = f"pid {pid}" if pid else "another process"

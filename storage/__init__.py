@@ -19,6 +19,7 @@ from symfind.storage.contract.daemons import (
 )
 from symfind.storage.errors import (
     IndexDamaged,
+    IndexHeld,
     IndexLocked,
     IndexMissing,
     NotARepository,
@@ -102,6 +103,7 @@ __all__ = [
     "Freshness",
     "FreshnessState",
     "IndexDamaged",
+    "IndexHeld",
     "IndexLocked",
     "IndexMissing",
     "IndexSource",

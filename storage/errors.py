@@ -20,6 +20,11 @@ class IndexLocked(StorageError):
     """Another process holds the index's single writer lock."""
 
 
+class IndexHeld(IndexLocked):
+    """Another process, stopped or hung, has held for long the lock Tantivy takes for an
+    instant while it loads a commit (its meta lock)."""
+
+
 class QueryError(StorageError):
     """The query cannot be searched (empty, too long, or limits out of range)."""
 

@@ -20,11 +20,18 @@ import re
 import secrets
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import tantivy
 
-from symfind.storage.errors import IndexDamaged, IndexLocked, IndexMissing, SchemaMismatch
+from symfind.storage.errors import (
+    IndexDamaged,
+    IndexHeld,
+    IndexLocked,
+    IndexMissing,
+    SchemaMismatch,
+)
 from symfind.storage.integrity import IntegrityError, Stamp, verify_files
 from symfind.storage.manifest import ManifestHeader, log_intact, manifest_path, read_header
 from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
@@ -38,8 +45,16 @@ _LOCK_FAILED = re.compile(r"Failed to acquire Lockfile: IoError\(Os \{ code: (\d
 #: system errors among them that say nothing of the index's state.
 _SYSTEM_ERROR = re.compile(r"\(os error (\d+)\)")
 _NOT_DAMAGE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
-#: Tantivy's lock files: the writer's, and the one readers take while they load a commit.
-_LOCK_FILES = frozenset({WRITER_LOCK_NAME, ".tantivy-meta.lock"})
+#: Tantivy's lock that a reader takes while it loads a commit, and a writer while it
+#: deletes the files of old commits: an flock Tantivy waits on with no deadline.
+META_LOCK_NAME = ".tantivy-meta.lock"
+#: Tantivy's lock files: the writer's, and the meta lock.
+_LOCK_FILES = frozenset({WRITER_LOCK_NAME, META_LOCK_NAME})
+#: How long a reader waits for the meta lock before it says the index is held: it is held
+#: for milliseconds, so only a stopped (SIGSTOP, a debugger) or hung process holds it this
+#: long. As long as a client waits for a daemon's answer by default.
+META_LOCK_WAIT_S = 10.0
+_META_LOCK_POLL_S = 0.01
 # A reader may read meta.json just before a commit deletes the files of segments merged
 # away: a file missing once is looked for again with the newer meta.json.
 _VERIFY_ATTEMPTS = 3
@@ -149,6 +164,7 @@ def open_tantivy(
     Raises:
         IndexMissing: No index (and not `create`).
         IndexDamaged: meta.json or a segment file is damaged or missing.
+        IndexHeld: Another process has held Tantivy's meta lock for META_LOCK_WAIT_S.
         OSError: Tantivy cannot create its lock file (a read-only file system, when
             `create`).
     """
@@ -159,7 +175,11 @@ def open_tantivy(
         raise IndexMissing(f"no index at {index_dir} — run `symfind index` first")
     if (directory / "meta.json").exists():  # checked first: Tantivy's own errors are obscure
         verify_index(index_dir, {} if verified is None else verified)
-    path = directory if create or os.access(directory, os.W_OK) else _view_for_reading(directory)
+    if create or os.access(directory, os.W_OK):
+        path = directory
+        wait_for_meta_lock(index_dir)
+    else:  # through a view, the meta lock is a file of our own
+        path = _view_for_reading(directory)
     try:
         index = tantivy.Index(build_schema(), path=str(path), reuse=True)
     except ValueError as exc:
@@ -174,6 +194,41 @@ def open_tantivy(
         raise damaged(index_dir, f"Tantivy cannot open it: {str(exc)[:200]}") from exc
     register_analyzers(index)
     return index
+
+
+def wait_for_meta_lock(index_dir: Path) -> None:
+    """Return once Tantivy's meta lock is free, so that loading a commit (which takes it
+    with no deadline) does not hang on a process stopped while holding it.
+
+    The lock is taken without blocking and let go at once. A process could take it in
+    the microseconds between that and Tantivy's own lock, and stop then; only that
+    window is left.
+
+    Raises:
+        IndexHeld: Another process held the lock for META_LOCK_WAIT_S.
+    """
+    lock_path = index_dir / TANTIVY_DIR / META_LOCK_NAME
+    deadline = time.monotonic() + META_LOCK_WAIT_S
+    try:
+        lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return  # Tantivy cannot open it either, and says so (`open_tantivy`'s OSError)
+    try:
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise IndexHeld(
+                        f"another process has held the index at {index_dir} for "
+                        f"{META_LOCK_WAIT_S:.0f} s without letting go (a stopped or hung "
+                        "symfind process?) — resume or stop it, then try again"
+                    ) from None
+                time.sleep(_META_LOCK_POLL_S)
+            else:
+                return  # closing the descriptor lets the lock go
+    finally:
+        os.close(lock)
 
 
 def read_through_view(index_dir: Path) -> bool:

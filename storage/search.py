@@ -35,6 +35,7 @@ from symfind.storage.index import (
     open_tantivy,
     read_through_view,
     verify_index,
+    wait_for_meta_lock,
 )
 from symfind.storage.integrity import Stamp
 from symfind.storage.manifest import (
@@ -119,6 +120,7 @@ class Searcher:
             IndexMissing: No index at `index_dir`.
             SchemaMismatch: The index was built by another schema version; reindex.
             IndexDamaged: The index's files are damaged; reindex.
+            IndexHeld: A stopped process holds Tantivy's meta lock (`wait_for_meta_lock`).
         """
         self.index_dir = index_dir
         self._manifest_stamp = _stamp(manifest_path(index_dir))
@@ -170,7 +172,7 @@ class Searcher:
         anew when `rebuilt` (or every RELOADS_PER_OPEN reloads); new files checked.
 
         Raises:
-            SchemaMismatch, IndexDamaged: As `refresh`.
+            SchemaMismatch, IndexDamaged, IndexHeld: As `refresh` and `__init__`.
         """
         self.header = check_index(self.index_dir)
         self._reloads += 1
@@ -181,6 +183,7 @@ class Searcher:
             self._index = open_tantivy(self.index_dir, verified=self._verified)
             self._schema = self._index.schema
         else:
+            wait_for_meta_lock(self.index_dir)
             self._index.reload()
             verify_index(self.index_dir, self._verified)
         self._check_log()
@@ -198,7 +201,7 @@ class Searcher:
         agree), waiting up to HEADER_FOLLOW_S for a writer's header to follow its commit.
 
         Raises:
-            SchemaMismatch, IndexDamaged: As `refresh`.
+            SchemaMismatch, IndexDamaged, IndexHeld: As `refresh` and `__init__`.
         """
         deadline = time.monotonic() + HEADER_FOLLOW_S
         while (self._searcher.num_docs != self.header.symbol_count

@@ -1,6 +1,7 @@
 """Faults an unlucky user meets, made for real: a full disk (a small tmpfs), an index
 directory or a repository another user cannot read (`setpriv` as `nobody`), Ctrl-C
-(SIGINT to the process group, as a terminal sends it). Each is one line on stderr and a
+(SIGINT to the process group, as a terminal sends it), a process stopped while it holds
+the index's lock. Each is one line on stderr and a
 documented exit code, never a traceback; an interrupted `index` leaves a consistent index."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ from tests.integration.second_user import runs_as_nobody
 from tests.integration.terminal import as_from_a_terminal
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-EXIT_IO, EXIT_INTERRUPTED = 6, 130
+EXIT_LOCKED, EXIT_IO, EXIT_INTERRUPTED = 4, 6, 130
 SETPRIV = shutil.which("setpriv")
 AS_NOBODY = [SETPRIV or "setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
 
@@ -208,3 +210,45 @@ def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
     fresh = Config(repo=repo, index_dir=tmp_path / "fresh", options=IndexOptions(), workers=1)
     update_index(fresh, fresh=True)
     assert Searcher(index_dir).all_symbols() == Searcher(fresh.index_dir).all_symbols()
+
+
+# ---- a process stopped while it holds the index --------------------------------------------
+
+#: A process that takes Tantivy's meta lock, as a reader loading a commit does, and is
+#: stopped (SIGSTOP, as a debugger or Ctrl-Z does) before it lets go.
+STOPPED_HOLDER = """
+import fcntl, os, signal, sys
+lock = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(lock, fcntl.LOCK_EX)
+print("held", flush=True)
+os.kill(os.getpid(), signal.SIGSTOP)
+"""
+
+
+def test_a_reader_facing_a_stopped_lock_holder_says_so_in_one_line_and_exit_4(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "repo", repo)
+    base = tmp_path / "indexes"
+    assert symfind("index", str(repo), base=base).returncode == 0
+    lock = index_dir_for_base(base, repo) / "tantivy" / ".tantivy-meta.lock"
+    holder = subprocess.Popen([sys.executable, "-c", STOPPED_HOLDER, str(lock)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with ThreadPoolExecutor(2) as pool:  # each waits the reader's whole patience
+            searched, status = pool.map(lambda args: symfind(*args, base=base), [
+                ("search", "AsyncClinet", str(repo)), ("status", str(repo))])
+    finally:
+        holder.kill()
+        holder.communicate()
+    why = (f"symfind: another process has held the index at {lock.parent.parent} for 10 s "
+           "without letting go (a stopped or hung symfind process?) — resume or stop it, "
+           "then try again\n")
+    assert (searched.returncode, searched.stdout, searched.stderr) == (EXIT_LOCKED, "", why)
+    assert (status.returncode, status.stdout, status.stderr) == (EXIT_LOCKED, "", why)
+    # Once the holder is gone, the same search is answered.
+    found = symfind("search", "AsyncClinet", str(repo), "--limit", "1", base=base)
+    assert (found.returncode, found.stderr) == (0, "")
+    assert found.stdout.split()[:3] == ["1", "class", "AsyncClient"]
