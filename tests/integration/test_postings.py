@@ -132,6 +132,31 @@ def test_a_filter_chooses_the_matches_and_leaves_their_scores(tmp_path: Path) ->
         ["read_buffer", "close", "read", "read_line"] * 6)
 
 
+def test_a_term_nearly_every_name_holds_twice_is_left_to_the_record(tmp_path: Path) -> None:
+    # Every name holds `widget`: its weight is so small that holding it twice (`widgets`
+    # and `widget` stem alike) adds less than the tolerance for f32 rounding. Only the least a second `widget` would add
+    # (the margin) shows that the score cannot tell.
+    files = {f"pkg/mod_{n}.py": "".join(f"def widget_part{n}x{m}(): pass\n"
+                                        for m in range(100)).encode() for n in range(60)}
+    files["pkg/twice.py"] = b"def widgets_widget_rare(): pass\ndef widget_rare_thing(): pass\n"
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, files)
+    searcher = Searcher(index)
+    records = live_records(searcher)
+    selection = Selection("words", ("widget", "rare"), 1)
+    scorer = BM25(searcher._stats, "words", ("widget", "rare"))
+    matches = scored(searcher._searcher, searcher._schema, searcher._stats, selection, scorer,
+                     [], most=10_000)
+    expected = records_scored(searcher, records, selection, scorer)
+    assert len(expected) == 6002
+    assert sorted([*matches.scores, *matches.unsure]) == sorted(expected)
+    assert matches.scores == {key: expected[key] for key in matches.scores}
+    assert "widgets_widget_rare" in {records[key].name for key in matches.unsure}
+    twice = next(key for key in expected if records[key].name == "widgets_widget_rare")
+    once = next(key for key in expected if records[key].name == "widget_rare_thing")
+    assert expected[twice] != expected[once]  # the record tells them apart (same length)
+
+
 def test_an_explanation_without_tantivys_statistics_leaves_the_matches_to_their_records(
     tmp_path: Path,
 ) -> None:
