@@ -138,7 +138,9 @@ class StoreVerifier:
         try:
             await anyio.to_thread.run_sync(self.store.record_use, uses)
         except TokenError as exc:
-            logger.warning("last uses of %d token(s) not recorded: %s", len(uses), exc)
+            logger.warning("last uses of %d token(s) not recorded yet: %s", len(uses), exc)
+            for sha256, when in uses.items():  # kept for the next write, the later use winning
+                self._uses[sha256] = max(when, self._uses.get(sha256, when))
 
 
 def visible_roots(request: object) -> frozenset[str] | None:

@@ -14,7 +14,9 @@ file, belongs to another user, or other users may read or write it (any of mode 
 is its directory when it belongs to another user or others may write to it. It is
 replaced atomically (a temporary file, fsync, rename) under an exclusive lock on
 `tokens.lock` beside it: a crash while writing leaves the previous file whole, and two
-writers at once (`token create` while the server records a use) lose nothing.
+writers at once (`token create` while the server records a use) lose nothing. A lock held
+past `locks.LOCK_WAIT_S` (a `symfind token` stopped while writing) is reported, not
+waited on forever.
 
 A damaged file — JSON that does not decode, a record missing a field, a digest that is not
 64 hex digits, a name `create` would refuse — is refused whole, by every command and by the
@@ -25,7 +27,6 @@ and left half-done may be the revocation of a token, so nothing of it is trusted
 from __future__ import annotations
 
 import errno
-import fcntl
 import hashlib
 import hmac
 import json
@@ -41,6 +42,7 @@ import msgspec
 import platformdirs
 
 from symfind.storage import escape_line, write_atomically
+from symfind.storage.locks import LOCK_WAIT_S, flock_within
 
 PREFIX = "sfp_"
 MAX_TOKENS = 50
@@ -371,7 +373,11 @@ class TokenStore:
         except OSError as exc:
             raise TokenFileError(self._os_error(exc)) from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            if not flock_within(fd):
+                raise TokenFileError(
+                    f"another process has held the lock of the token file {self._shown()} "
+                    f"for {LOCK_WAIT_S:.0f} s (a stopped `symfind token`?) — resume or stop "
+                    "it, then try again")
             yield
         finally:
             os.close(fd)

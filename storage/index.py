@@ -20,7 +20,6 @@ import re
 import secrets
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import tantivy
@@ -33,6 +32,7 @@ from symfind.storage.errors import (
     SchemaMismatch,
 )
 from symfind.storage.integrity import IntegrityError, Stamp, verify_files
+from symfind.storage.locks import LOCK_WAIT_S, flock_within
 from symfind.storage.manifest import ManifestHeader, log_intact, manifest_path, read_header
 from symfind.storage.schema import SCHEMA_VERSION, build_schema, register_analyzers
 
@@ -50,11 +50,6 @@ _NOT_DAMAGE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, 
 META_LOCK_NAME = ".tantivy-meta.lock"
 #: Tantivy's lock files: the writer's, and the meta lock.
 _LOCK_FILES = frozenset({WRITER_LOCK_NAME, META_LOCK_NAME})
-#: How long a reader waits for the meta lock before it says the index is held: it is held
-#: for milliseconds, so only a stopped (SIGSTOP, a debugger) or hung process holds it this
-#: long. As long as a client waits for a daemon's answer by default.
-META_LOCK_WAIT_S = 10.0
-_META_LOCK_POLL_S = 0.01
 # A reader may read meta.json just before a commit deletes the files of segments merged
 # away: a file missing once is looked for again with the newer meta.json.
 _VERIFY_ATTEMPTS = 3
@@ -164,7 +159,7 @@ def open_tantivy(
     Raises:
         IndexMissing: No index (and not `create`).
         IndexDamaged: meta.json or a segment file is damaged or missing.
-        IndexHeld: Another process has held Tantivy's meta lock for META_LOCK_WAIT_S.
+        IndexHeld: Another process has held Tantivy's meta lock for `locks.LOCK_WAIT_S`.
         OSError: Tantivy cannot create its lock file (a read-only file system, when
             `create`).
     """
@@ -205,30 +200,21 @@ def wait_for_meta_lock(index_dir: Path) -> None:
     window is left.
 
     Raises:
-        IndexHeld: Another process held the lock for META_LOCK_WAIT_S.
+        IndexHeld: Another process held the lock for `locks.LOCK_WAIT_S`.
     """
     lock_path = index_dir / TANTIVY_DIR / META_LOCK_NAME
-    deadline = time.monotonic() + META_LOCK_WAIT_S
     try:
         lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     except OSError:
         return  # Tantivy cannot open it either, and says so (`open_tantivy`'s OSError)
     try:
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise IndexHeld(
-                        f"another process has held the index at {index_dir} for "
-                        f"{META_LOCK_WAIT_S:.0f} s without letting go (a stopped or hung "
-                        "symfind process?) — resume or stop it, then try again"
-                    ) from None
-                time.sleep(_META_LOCK_POLL_S)
-            else:
-                return  # closing the descriptor lets the lock go
+        if not flock_within(lock):
+            raise IndexHeld(
+                f"another process has held the index at {index_dir} for {LOCK_WAIT_S:.0f} s "
+                "without letting go (a stopped or hung symfind process?) — resume or stop "
+                "it, then try again")
     finally:
-        os.close(lock)
+        os.close(lock)  # and the lock with it
 
 
 def read_through_view(index_dir: Path) -> bool:

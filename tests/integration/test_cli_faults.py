@@ -24,6 +24,7 @@ from symfind.daemon.config import Config, IndexOptions
 from symfind.daemon.indexer import update_index
 from symfind.storage import Searcher, index_dir_for, read_manifest
 from tests.integration.daemon_process import TIMEOUT_S
+from tests.integration.lock_holder import held_by_a_stopped_process
 from tests.integration.second_user import runs_as_nobody
 from tests.integration.terminal import as_from_a_terminal
 
@@ -214,17 +215,6 @@ def test_ctrl_c_during_index_exits_130_quietly_and_leaves_a_consistent_index(
 
 # ---- a process stopped while it holds the index --------------------------------------------
 
-#: A process that takes Tantivy's meta lock, as a reader loading a commit does, and is
-#: stopped (SIGSTOP, as a debugger or Ctrl-Z does) before it lets go.
-STOPPED_HOLDER = """
-import fcntl, os, signal, sys
-lock = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
-fcntl.flock(lock, fcntl.LOCK_EX)
-print("held", flush=True)
-os.kill(os.getpid(), signal.SIGSTOP)
-"""
-
-
 def test_a_reader_facing_a_stopped_lock_holder_says_so_in_one_line_and_exit_4(
     tmp_path: Path,
 ) -> None:
@@ -233,16 +223,11 @@ def test_a_reader_facing_a_stopped_lock_holder_says_so_in_one_line_and_exit_4(
     base = tmp_path / "indexes"
     assert symfind("index", str(repo), base=base).returncode == 0
     lock = index_dir_for_base(base, repo) / "tantivy" / ".tantivy-meta.lock"
-    holder = subprocess.Popen([sys.executable, "-c", STOPPED_HOLDER, str(lock)],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        with ThreadPoolExecutor(2) as pool:  # each waits the reader's whole patience
-            searched, status = pool.map(lambda args: symfind(*args, base=base), [
-                ("search", "AsyncClinet", str(repo)), ("status", str(repo))])
-    finally:
-        holder.kill()
-        holder.communicate()
+    # Tantivy's meta lock, which a reader takes while it loads a commit.
+    with held_by_a_stopped_process(lock), ThreadPoolExecutor(2) as pool:
+        # Both at once: each waits for the lock as long as a reader does.
+        searched, status = pool.map(lambda args: symfind(*args, base=base), [
+            ("search", "AsyncClinet", str(repo)), ("status", str(repo))])
     why = (f"symfind: another process has held the index at {lock.parent.parent} for 10 s "
            "without letting go (a stopped or hung symfind process?) — resume or stop it, "
            "then try again\n")

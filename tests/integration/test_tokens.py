@@ -1,6 +1,6 @@
 """`symfind token create|list|revoke` as users run it, and its file made unsafe for real:
 world-readable, a symbolic link, another user's, a group-writable directory, damaged,
-on a full disk, and the process killed while it writes. Each is one line on stderr and
+on a full disk, the process killed while it writes, and its lock held by a stopped one. Each is one line on stderr and
 a documented exit code (2 bad input, 6 the file refused or failing); nothing is lost."""
 
 from __future__ import annotations
@@ -14,10 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
+import msgspec
 import pytest
 
-from symfind.mcp_server.tokens import MAX_TOKENS, TokenStore
+from symfind.mcp_server.access import StoreVerifier
+from symfind.mcp_server.tokens import MAX_TOKENS, TokenFileError, TokenStore
 from tests.integration.conftest import fill
+from tests.integration.lock_holder import held_by_a_stopped_process
 
 EXIT_USAGE, EXIT_FILE = 2, 6
 TIMEOUT_S = 60
@@ -249,3 +253,35 @@ def test_concurrent_creates_all_land(config: Path) -> None:
     for p in processes:
         p.communicate()
     assert sorted(t.name for t in TokenStore(config).read()) == sorted(f"c{i}" for i in range(8))
+
+
+def test_a_lock_a_stopped_process_holds_is_reported_and_loses_nothing(config: Path) -> None:
+    create("kept")
+    (kept,) = TokenStore(config).read()
+    why = (f"another process has held the lock of the token file {config / 'tokens.json'} "
+           "for 10 s \\(a stopped `symfind token`\\?\\) — resume or stop it, then try again")
+    with held_by_a_stopped_process(config / "tokens.lock"):
+        one_line(symfind("create", "other"), EXIT_FILE, why)
+        # The server records the last uses of tokens under the same lock.
+        with pytest.raises(TokenFileError, match=why):
+            TokenStore(config).record_use({kept.sha256: 1.0})
+    assert TokenStore(config).read() == (kept,)
+    create("other")
+    assert [t.name for t in TokenStore(config).read()] == ["kept", "other"]
+
+
+def test_the_servers_last_uses_wait_out_a_held_lock_and_are_written_after(
+    config: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    create("kept")
+    (kept,) = TokenStore(config).read()
+    verifier = StoreVerifier(TokenStore(config))
+    with held_by_a_stopped_process(config / "tokens.lock"):
+        anyio.run(verifier.note_use, kept.sha256, 1234.0)
+        anyio.run(verifier.flush_uses)
+    assert TokenStore(config).read() == (kept,)  # nothing written, nothing lost
+    assert [r.getMessage().split(":")[0] for r in caplog.records if r.levelname == "WARNING"] == [
+        "last uses of 1 token(s) not recorded yet"]
+    anyio.run(verifier.flush_uses)
+    (used,) = TokenStore(config).read()
+    assert used == msgspec.structs.replace(kept, last_used_at=1234.0)
