@@ -5,6 +5,12 @@ corpora; then `find_references` latency for names of each corpus on this checkou
     python -m bench.references_cost requests cobra go-stdlib --before 2b048dd --runs 3
     python -m bench.references_cost go-stdlib --before 2b048dd --after 3b00285 HEAD
     python -m bench.references_cost DIR --subdir drivers/net --before 2b048dd --no-latency
+    python -m bench.references_cost go-stdlib --without-uses --no-latency
+
+`--without-uses` compares the measured commit with itself with the extraction of uses
+switched off (a `sitecustomize` on its `PYTHONPATH` makes `occurrences_and_imports`
+return nothing, in every process, extraction workers included): what references cost
+alone, whatever else changed since the commit before them.
 
 Several `--after` commits are each measured against the same "before" runs, all
 alternating (before, after 1, after 2, before...). A corpus is a name of
@@ -47,8 +53,15 @@ NAMES = {
 }
 
 
-def unpack(commit: str, into: Path) -> Path:
-    """`commit`'s packages under `into/pkg/symfind/` (for PYTHONPATH=`into/pkg`)."""
+#: Loaded at start-up from `PYTHONPATH` by every process of the side without uses.
+WITHOUT_USES = """from symfind.extract import parse
+parse.occurrences_and_imports = lambda *args, **kwargs: ([], [])
+"""
+
+
+def unpack(commit: str, into: Path, without_uses: bool = False) -> Path:
+    """`commit`'s packages under `into/pkg/symfind/` (for PYTHONPATH=`into/pkg`), with
+    the extraction of uses switched off when `without_uses`."""
     src = into / "src"
     src.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True,
@@ -60,6 +73,8 @@ def unpack(commit: str, into: Path) -> Path:
     for name in PACKAGES:
         if (src / name).is_dir():
             (package / name).symlink_to(src / name)
+    if without_uses:
+        (into / "pkg" / "sitecustomize.py").write_text(WITHOUT_USES, encoding="utf-8")
     return into / "pkg"
 
 
@@ -120,7 +135,9 @@ def reference_latency(root: Path, names: list[str], repeats: int) -> dict[str, d
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpora", nargs="+")
-    parser.add_argument("--before", required=True, help="the commit to compare with")
+    parser.add_argument("--before", help="the commit to compare with")
+    parser.add_argument("--without-uses", action="store_true",
+                        help="compare with the last --after commit without uses extracted")
     parser.add_argument("--after", nargs="+", default=["HEAD"],
                         help="the commits measured (default HEAD)")
     parser.add_argument("--subdir", default="", help="index this directory of each corpus")
@@ -134,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         root, *names = args.latency
         print(json.dumps(reference_latency(Path(root), names, args.repeats)))
         return 0
+    if (args.before is None) == (not args.without_uses):
+        parser.error("give --before COMMIT or --without-uses")
     table = corpora.load_table()
     named = [name for name in args.corpora if not Path(name).is_dir()]
     roots = [(Path(name).name, Path(name)) for name in args.corpora if Path(name).is_dir()]
@@ -141,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
               if named]
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="refs-before-") as tmp:
-        packages = {"before": str(unpack(args.before, Path(tmp) / "before"))}
+        packages = {"before": str(unpack(args.before or args.after[-1], Path(tmp) / "before",
+                                         without_uses=args.without_uses))}
         for number, commit in enumerate(args.after):
             packages[commit] = str(unpack(commit, Path(tmp) / f"after{number}"))
         for name, root in roots:
