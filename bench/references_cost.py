@@ -6,6 +6,7 @@ corpora; then `find_references` latency for names of each corpus on this checkou
     python -m bench.references_cost go-stdlib --before 2b048dd --after 3b00285 HEAD
     python -m bench.references_cost DIR --subdir drivers/net --before 2b048dd --no-latency
     python -m bench.references_cost go-stdlib --without-uses --no-latency
+    python -m bench.references_cost DIR/linux-6.1.192-2 --without-uses --force --no-latency
 
 `--without-uses` compares the measured commit with itself with the extraction of uses
 switched off (a `sitecustomize` on its `PYTHONPATH` makes `occurrences_and_imports`
@@ -83,13 +84,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def index_once(root: Path, python_path: str) -> tuple[float, float, int]:
-    """Wall and CPU seconds of one full `symfind index` into a fresh index directory, and
-    its bytes."""
+def index_once(root: Path, python_path: str, force: bool = False) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one full `symfind index` (`--force` when `force`) into a
+    fresh index directory, and its bytes."""
     with tempfile.TemporaryDirectory(prefix="refs-cost-") as tmp:
         env = {**os.environ, "SYMFIND_INDEX_DIR": tmp, "PYTHONPATH": python_path}
         started, cpu = time.perf_counter(), _children_cpu()
-        subprocess.run([sys.executable, "-m", tools.cli_module(env), "index", str(root)], env=env,
+        subprocess.run([sys.executable, "-m", tools.cli_module(env), "index", str(root),
+                        *["--force"] * force], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
         size = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())
@@ -141,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--after", nargs="+", default=["HEAD"],
                         help="the commits measured (default HEAD)")
     parser.add_argument("--subdir", default="", help="index this directory of each corpus")
+    parser.add_argument("--force", action="store_true",
+                        help="index with --force: a tree as large as the kernel, without .git")
     parser.add_argument("--no-latency", action="store_true",
                         help="index time and size only, no find_references latency")
     parser.add_argument("--latency", nargs="+", metavar=("ROOT", "NAME"), help=argparse.SUPPRESS)
@@ -170,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             loads = [os.getloadavg()]
             for _ in range(args.runs):
                 for side, python_path in packages.items():
-                    sides[side].append(index_once(root, python_path))
+                    sides[side].append(index_once(root, python_path, args.force))
                 loads.append(os.getloadavg())
             medians = {side: tuple(statistics.median(run[i] for run in runs) for i in range(3))
                        for side, runs in sides.items()}
