@@ -340,13 +340,15 @@ def _search_terms(
     if matches.unsure:
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))
-    return _kept(ctx, matches, limit)
+    return _kept(ctx, matches, limit, selection)
 
 
-def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
+def _kept(ctx: ChannelContext, matches: Matches, limit: int,
+          selection: Selection) -> list[Candidate]:
     """`_best` of scored matches, reading the records of the ones kept only (and of those
     the tree's order cannot tell apart at the cut without them, or, for a qualified
-    query, of those whose scope decides the best in scope)."""
+    query, of those whose scope decides the best in scope: only those Tantivy finds
+    may be in scope, `_maybe_in_scope`)."""
     keys = list(matches.scores)
     scores = list(matches.scores.values())
     if ctx.plan.scope:
@@ -359,7 +361,9 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
                 found = read[position] = ctx.fetch([hit])[0]
             return found
 
-        order, rank = _scope_order(ctx, candidate, scores, limit)
+        maybe = _maybe_in_scope(ctx, selection.query(ctx.schema), len(keys))
+        outside = None if maybe is None else (lambda position: keys[position] not in maybe)
+        order, rank = _scope_order(ctx, candidate, scores, limit, outside)
         chosen = _cut(order, rank, limit, lambda tied, wanted: sorted(
             tied, key=lambda p: closeness(ctx.plan, candidate(p).symbol))[:wanted])
         return [candidate(p) for p in chosen]
@@ -436,19 +440,24 @@ def _by_score(
 
 
 def _scope_order(
-    ctx: ChannelContext, candidate: Callable[[int], Candidate], scores: list[float], limit: int
+    ctx: ChannelContext, candidate: Callable[[int], Candidate], scores: list[float], limit: int,
+    outside: Callable[[int], bool] | None = None,
 ) -> tuple[list[int], Callable[[int], object]]:
     """Positions in `scores` by rank (0 in scope / 1 not, -score rounded to 9 places), and
     each one's rank, for as many candidates as decide the best `limit`: all of those in
     scope down to the `limit`-th and its ties, and, when fewer are in scope, all.
-    `candidate(position)` is read in order of score, only as far as that."""
+    `candidate(position)` is read in order of score, only as far as that, and never for
+    a position `outside` says is out of scope (known without its record)."""
     keys = [-round(score, 9) for score in scores]
     ranks: dict[int, tuple[int, float]] = {}
     in_scope = 0
     for position in sorted(range(len(scores)), key=keys.__getitem__):
         if in_scope >= limit and keys[position] != ranks[last_in][1]:
             break  # the rest score below the last one kept, in scope or not
-        rank = (_scope_rank(ctx, candidate(position)), keys[position])
+        if outside is not None and outside(position):
+            rank = (1, keys[position])
+        else:
+            rank = (_scope_rank(ctx, candidate(position)), keys[position])
         ranks[position] = rank
         if rank[0] == 0:
             in_scope += 1
@@ -459,6 +468,33 @@ def _scope_order(
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
     """A qualified query's candidates that match its scope before the others."""
     return 0 if not ctx.plan.scope or _in_scope(ctx, candidate) else 1
+
+
+def _maybe_in_scope(ctx: ChannelContext, query: Query, most: int) -> set[tuple[int, int]] | None:
+    """The documents of `query` (at most `most`, under the filters) that may be in a
+    qualified query's scope, by document key: every one `_in_scope` keeps, found by
+    Tantivy without their records; None when Tantivy's matching might miss one.
+
+    A document is in scope when a scope segment, squashed, is within its edits
+    (`max_edits_for`, optimal string alignment) of one of its scope terms (`_scope_tiers`:
+    its qualname's scope parts and path parts, squashed, the `scope` field's terms). The
+    Levenshtein automaton with transpositions finds every term that close (its distance
+    is never above that alignment's). Only for segments in ASCII, which the field's
+    lower-casing and Python's agree on, and not empty (no term is)."""
+    wanted = [squash(segment) for segment in ctx.plan.scope]
+    if not all(term and term.isascii() for term in wanted):
+        return None
+    near = []
+    for term in dict.fromkeys(wanted):
+        edits = max_edits_for(term)
+        near.append((Occur.Should, Query.fuzzy_term_query(
+            ctx.schema, "scope", term, distance=edits, transposition_cost_one=True)
+            if edits else Query.term_query(ctx.schema, "scope", term)))
+    clauses = [(Occur.Must, Query.const_score_query(query, 0.0)),
+               (Occur.Must, Query.const_score_query(Query.boolean_query(near), 0.0))]
+    clauses += [(Occur.Must, Query.const_score_query(f, 0.0)) for f in ctx.filters]
+    hits = ctx.searcher.search(Query.boolean_query(clauses), max(most, 1), count=False).hits
+    return {(address.segment_ord, address.doc) for _, address in hits}
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
