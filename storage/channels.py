@@ -33,7 +33,7 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.postings import Matches, Selection, scored
+from symfind.storage.postings import Matches, Selection, score_ceiling, scored
 from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
@@ -276,7 +276,7 @@ def _segment_cost(wanted: str, tiers: tuple[tuple[str, ...], ...]) -> int:
 
 def _search(
     ctx: ChannelContext, must: Query, limit: int, score: Score | None = None,
-    most: int | None = None,
+    most: int | None = None, ceiling: float | None = None, scored_by: Query | None = None,
 ) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
     that the candidate cap keeps it.
@@ -286,7 +286,12 @@ def _search(
     alike (names), the best `limit` by `closeness` of every match (`MAX_RETRIEVED` at most):
     never the ones Tantivy happens to list first. `most`, when known, is at least the
     number of matches (the postings of the terms scored, which every match holds one of):
-    at most SCORE_ALL_MATCHES, they are all read at once, with no count first."""
+    at most SCORE_ALL_MATCHES, they are all listed at once, with no count first.
+    `ceiling` (`postings.score_ceiling`), when known, is the most a match's `score` can
+    be as a multiple of Tantivy's score of it by `must`, or by `scored_by` when given
+    (every term `score` counts, for every match: `must` may leave some unscored, see
+    `text`): matches are then listed by that score and read only as far as they might
+    still be among the best (`_best_of_all`)."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
@@ -299,18 +304,24 @@ def _search(
         if len(found) <= limit:
             return found
         return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+    # Every match is scored (at most SCORE_ALL_MATCHES): listed by the query whose
+    # score `ceiling` bounds.
+    listing = query
+    if ceiling is not None and scored_by is not None:
+        listing = Query.boolean_query([(Occur.Must, Query.const_score_query(query, 0.0)),
+                                       (Occur.Should, scored_by)])
     if most is not None and most <= SCORE_ALL_MATCHES:
-        found = ctx.fetch(ctx.searcher.search(query, max(most, 1), count=False).hits)
-        return _best(ctx, found, score(found), limit)
+        hits = ctx.searcher.search(listing, max(most, 1), count=False).hits
+        return _best_of_all(ctx, hits, score, limit, ceiling)
     retrieve = limit * RETRIEVAL_FACTOR
     first = ctx.searcher.search(query, retrieve, count=True)
     if (first.count or 0) <= SCORE_ALL_MATCHES:
         # Few enough to score every live match: the candidates then owe nothing to
         # Tantivy's order, which deleted documents sway.
-        hits = first.hits if (first.count or 0) <= retrieve else ctx.searcher.search(
-            query, first.count, count=False).hits
-        found = ctx.fetch(hits)
-        return _best(ctx, found, score(found), limit)
+        listed = (first.count or 0) <= retrieve and listing is query
+        hits = first.hits if listed else ctx.searcher.search(
+            listing, max(first.count or 0, 1), count=False).hits
+        return _best_of_all(ctx, hits, score, limit, ceiling)
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
         found = ctx.fetch(hits)
@@ -325,6 +336,51 @@ def _search(
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
+#: `_best_of_all` reads and scores matches this many at a time, in Tantivy's order.
+SCORED_CHUNK = 64
+
+
+def _best_of_all(
+    ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
+    limit: int, ceiling: float | None,
+) -> list[Candidate]:
+    """`_best` of every one of `hits` (Tantivy's, best first), as if all were read and
+    scored: with a `ceiling`, only as far as the rest might still be among the best.
+
+    No match scores more than `ceiling` times Tantivy's score of it, so once `limit`
+    matches read (in scope, for a qualified query) score clearly above that bound for
+    the next hit (what rounding cannot tie, `_BELOW_ROUNDING`), no hit after it can be
+    among the best or tie with the last of them. A BM25 channel keeps 50 of up to
+    `SCORE_ALL_MATCHES` matches, the full text channel reading every one of them (its
+    records analysed again, as no cache keeps a large repository's texts) was most of
+    a search in words on go-stdlib."""
+    if ceiling is None:
+        found = ctx.fetch(hits)
+        return _best(ctx, found, score(found), limit)
+    found: list[Candidate] = []
+    scores: list[float] = []
+    for start in range(0, len(hits), SCORED_CHUNK):
+        chunk = ctx.fetch(hits[start:start + SCORED_CHUNK])
+        found += chunk
+        scores += score(chunk)
+        following = start + SCORED_CHUNK
+        if following < len(hits) and _settled(ctx, found, scores, limit,
+                                              ceiling * hits[following][0]):
+            break
+    return _best(ctx, found, scores, limit)
+
+
+def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int,
+             bound: float) -> bool:
+    """Whether `limit` of the candidates found (in scope, for a qualified query) score
+    clearly above `bound`, the most any candidate not yet read can score."""
+    floor = bound + _BELOW_ROUNDING
+    above = [c for c, s in zip(found, scores) if s > floor]
+    if ctx.plan.scope:
+        above = [c for c in above if _in_scope(ctx, c)]
+    return len(above) >= limit
+
+
 def _search_terms(
     ctx: ChannelContext, selection: Selection, limit: int, scorer: BM25
 ) -> list[Candidate]:
@@ -336,7 +392,8 @@ def _search_terms(
     matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
                      SCORE_ALL_MATCHES) if ctx.stats.num_docs > POSTINGS_SCORED_FROM else None
     if matches is None:
-        return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings)
+        return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings,
+                       _ceiling(ctx, scorer))
     if matches.unsure:
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))
@@ -623,13 +680,20 @@ def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
 
 
 def _bm25(
-    ctx: ChannelContext, must: Query | None, score: Score, most: int
+    ctx: ChannelContext, must: Query | None, score: Score, most: int, ceiling: float | None,
+    scored_by: Query | None = None,
 ) -> list[Candidate]:
-    """The best BM25_CANDIDATES of `must` by `score`, whose terms `most` documents list."""
+    """The best BM25_CANDIDATES of `must` by `score`, whose terms `most` documents list
+    (`ceiling`, `scored_by`: see `_search`)."""
     if must is None:
         return []
-    found = _search(ctx, must, BM25_CANDIDATES, score, most)
+    found = _search(ctx, must, BM25_CANDIDATES, score, most, ceiling, scored_by)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+
+
+def _ceiling(ctx: ChannelContext, *scorers: BM25) -> float | None:
+    """`postings.score_ceiling` of a channel's scorers in the commit searched."""
+    return score_ceiling(ctx.searcher, ctx.schema, ctx.stats, scorers)
 
 
 def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> BM25:
@@ -733,7 +797,7 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     used_terms = _any_terms(ctx, "body", terms)
     if used_terms is None:
         scorer = _scorer(ctx, "text", terms)
-        return _bm25(ctx, described, scorer, scorer.postings)
+        return _bm25(ctx, described, scorer, scorer.postings, _ceiling(ctx, scorer))
     used = used_terms.query(ctx.schema)
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
 
@@ -742,8 +806,20 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     def score(found: list[Candidate]) -> list[float]:
         return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
+    # A match one selection finds and the other does not (past the postings budget, a
+    # common term only adds to the score of a match a rarer one selects) is scored by
+    # Tantivy in one field only, and by `score` in both: `_ceiling` bounds the score of
+    # a query that scores every term of every match.
+    everything = None
+    if described_terms.others or used_terms.others:
+        everything = Query.boolean_query(
+            [(Occur.Should, Query.term_query(ctx.schema, "text", term))
+             for term, _ in described_by.weights]
+            + [(Occur.Should, Query.boost_query(Query.term_query(ctx.schema, "body", term),
+                                                BODY_BOOST)) for term, _ in used_by.weights])
     return _bm25(ctx, Query.boolean_query(either), score,
-                 described_by.postings + used_by.postings)
+                 described_by.postings + used_by.postings,
+                 _ceiling(ctx, described_by, used_by), everything)
 
 
 #: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
@@ -793,7 +869,7 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
         return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled,
-                   described_by.postings + used_by.postings)
+                   described_by.postings + used_by.postings, _ceiling(ctx, described_by, used_by))
     rarity = [_rarity(ctx, analyze(word)) for word in words]
     matches = model.soft_match(words, rarity, [_meaningful_words(c.symbol) for c in pool])
     found = sorted(
