@@ -22,6 +22,10 @@ a term held twice would add far more than Tantivy's f32 rounding (the least it w
 is checked too: a term nearly every document holds adds almost nothing). A match that
 does not show it (a name holding a word twice, `Connection.connect`; a length not
 Tantivy's) is `unsure`, scored from its record.
+
+`score_ceiling` bounds, for any BM25 channel, how far a match's score can exceed Tantivy's
+own score of it, so that a channel scoring every match reads them in Tantivy's order only
+while one might still be among its best (`channels._best_of_all`).
 """
 
 from __future__ import annotations
@@ -172,8 +176,8 @@ def _more_than(stats: Statistics, selection: Selection, filters: Sequence[Query]
                most: int) -> bool:
     """Whether the selection holds more than `most` live documents for sure, told by the
     terms' live counts alone: with no filter, a selection of any one driver holds at
-    least each driver's documents. Listing those `most` + 1 first cost a name channel
-    past `most` (common words: `new`, `reader`) about as much as its own reading."""
+    least each driver's documents. A name channel past `most` (common words: `new`,
+    `reader`) then lists no `most` + 1 matches only to learn it."""
     if filters or selection.least != 1:
         return False
     return any(stats.doc_freq(selection.field, term) > most for term in selection.drivers)
