@@ -322,16 +322,23 @@ def _search(
         hits = first.hits if listed else ctx.searcher.search(
             listing, max(first.count or 0, 1), count=False).hits
         return _best_of_all(ctx, hits, score, limit, ceiling)
+    # Tantivy's best, read as far as they might be among the best: `ceiling` bounds
+    # the scores of `query` itself only when it scores every term (no `scored_by`).
+    bounded = ceiling if scored_by is None else None
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found = ctx.fetch(hits)
-        scores = score(found)
+        found, scores = _read_while_open(ctx, hits, score, limit, bounded)
         best = _best(ctx, found, scores, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
         # What Tantivy left out scores below its last ones by its own measure, which
-        # deleted documents sway: stop once those are clearly below the ones kept.
-        if min(scores) < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
+        # deleted documents sway: stop once those are clearly below the ones kept. The
+        # last hit (Tantivy's lowest) scoring below that for certain tells without the
+        # hits not read; otherwise they are read.
+        floor = best[-1].score * (1.0 - RETRIEVAL_MARGIN)
+        if min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor):
+            return best
+        if len(found) < len(hits) and min(score(ctx.fetch(hits[len(found):]))) < floor:
             return best
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
@@ -354,9 +361,18 @@ def _best_of_all(
     `SCORE_ALL_MATCHES` matches, the full text channel reading every one of them (its
     records analysed again, as no cache keeps a large repository's texts) was most of
     a search in words on go-stdlib."""
+    return _best(ctx, *_read_while_open(ctx, hits, score, limit, ceiling), limit)
+
+
+def _read_while_open(
+    ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
+    limit: int, ceiling: float | None,
+) -> tuple[list[Candidate], list[float]]:
+    """The first of `hits` read and scored, as many as decide the best `limit` of them
+    all (`_best_of_all`): all of them without a `ceiling`."""
     if ceiling is None:
         found = ctx.fetch(hits)
-        return _best(ctx, found, score(found), limit)
+        return found, score(found)
     found: list[Candidate] = []
     scores: list[float] = []
     for start in range(0, len(hits), SCORED_CHUNK):
@@ -367,7 +383,7 @@ def _best_of_all(
         if following < len(hits) and _settled(ctx, found, scores, limit,
                                               ceiling * hits[following][0]):
             break
-    return _best(ctx, found, scores, limit)
+    return found, scores
 
 
 def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int,
