@@ -391,10 +391,11 @@ def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], l
     """Whether `limit` of the candidates found (in scope, for a qualified query) score
     clearly above `bound`, the most any candidate not yet read can score."""
     floor = bound + _BELOW_ROUNDING
-    above = [c for c, s in zip(found, scores) if s > floor]
-    if ctx.plan.scope:
-        above = [c for c in above if _in_scope(ctx, c)]
-    return len(above) >= limit
+    if sum(score > floor for score in scores) < limit:
+        return False  # (asked after each chunk: counted, scope looked at only then)
+    if not ctx.plan.scope:
+        return True
+    return sum(score > floor and _in_scope(ctx, c) for c, score in zip(found, scores)) >= limit
 
 
 def _search_terms(
