@@ -33,7 +33,7 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.postings import Matches, Selection, scored
+from symfind.storage.postings import Matches, Selection, score_ceiling, scored
 from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
@@ -276,7 +276,7 @@ def _segment_cost(wanted: str, tiers: tuple[tuple[str, ...], ...]) -> int:
 
 def _search(
     ctx: ChannelContext, must: Query, limit: int, score: Score | None = None,
-    most: int | None = None,
+    most: int | None = None, ceiling: float | None = None, scored_by: Query | None = None,
 ) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
     that the candidate cap keeps it.
@@ -286,7 +286,12 @@ def _search(
     alike (names), the best `limit` by `closeness` of every match (`MAX_RETRIEVED` at most):
     never the ones Tantivy happens to list first. `most`, when known, is at least the
     number of matches (the postings of the terms scored, which every match holds one of):
-    at most SCORE_ALL_MATCHES, they are all read at once, with no count first."""
+    at most SCORE_ALL_MATCHES, they are all listed at once, with no count first.
+    `ceiling` (`postings.score_ceiling`), when known, is the most a match's `score` can
+    be as a multiple of Tantivy's score of it by `must`, or by `scored_by` when given
+    (every term `score` counts, for every match: `must` may leave some unscored, see
+    `text`): matches are then listed by that score and read only as far as they might
+    still be among the best (`_best_of_all`)."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
@@ -299,30 +304,98 @@ def _search(
         if len(found) <= limit:
             return found
         return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+    # Every match is scored (at most SCORE_ALL_MATCHES): listed by the query whose
+    # score `ceiling` bounds.
+    listing = query
+    if ceiling is not None and scored_by is not None:
+        listing = Query.boolean_query([(Occur.Must, Query.const_score_query(query, 0.0)),
+                                       (Occur.Should, scored_by)])
     if most is not None and most <= SCORE_ALL_MATCHES:
-        found = ctx.fetch(ctx.searcher.search(query, max(most, 1), count=False).hits)
-        return _best(ctx, found, score(found), limit)
+        hits = ctx.searcher.search(listing, max(most, 1), count=False).hits
+        return _best_of_all(ctx, hits, score, limit, ceiling)
     retrieve = limit * RETRIEVAL_FACTOR
     first = ctx.searcher.search(query, retrieve, count=True)
     if (first.count or 0) <= SCORE_ALL_MATCHES:
         # Few enough to score every live match: the candidates then owe nothing to
         # Tantivy's order, which deleted documents sway.
-        hits = first.hits if (first.count or 0) <= retrieve else ctx.searcher.search(
-            query, first.count, count=False).hits
-        found = ctx.fetch(hits)
-        return _best(ctx, found, score(found), limit)
+        listed = (first.count or 0) <= retrieve and listing is query
+        hits = first.hits if listed else ctx.searcher.search(
+            listing, max(first.count or 0, 1), count=False).hits
+        return _best_of_all(ctx, hits, score, limit, ceiling)
+    # Tantivy's best, read as far as they might be among the best: `ceiling` bounds
+    # the scores of `query` itself only when it scores every term (no `scored_by`).
+    bounded = ceiling if scored_by is None else None
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found = ctx.fetch(hits)
-        scores = score(found)
+        found, scores = _read_while_open(ctx, hits, score, limit, bounded)
         best = _best(ctx, found, scores, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
         # What Tantivy left out scores below its last ones by its own measure, which
-        # deleted documents sway: stop once those are clearly below the ones kept.
-        if min(scores) < best[-1].score * (1.0 - RETRIEVAL_MARGIN):
+        # deleted documents sway: stop once those are clearly below the ones kept. The
+        # last hit (Tantivy's lowest) scoring below that for certain tells without the
+        # hits not read; otherwise they are read.
+        floor = best[-1].score * (1.0 - RETRIEVAL_MARGIN)
+        if min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor):
+            return best
+        if len(found) < len(hits) and min(score(ctx.fetch(hits[len(found):]))) < floor:
             return best
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
+
+
+#: `_best_of_all` reads and scores matches this many at a time, in Tantivy's order.
+SCORED_CHUNK = 64
+
+
+def _best_of_all(
+    ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
+    limit: int, ceiling: float | None,
+) -> list[Candidate]:
+    """`_best` of every one of `hits` (Tantivy's, best first), as if all were read and
+    scored: with a `ceiling`, only as far as the rest might still be among the best.
+
+    No match scores more than `ceiling` times Tantivy's score of it, so once `limit`
+    matches read (in scope, for a qualified query) score clearly above that bound for
+    the next hit (what rounding cannot tie, `_BELOW_ROUNDING`), no hit after it can be
+    among the best or tie with the last of them. A BM25 channel keeps 50 of up to
+    `SCORE_ALL_MATCHES` matches, the full text channel reading every one of them (its
+    records analysed again, as no cache keeps a large repository's texts) was most of
+    a search in words on go-stdlib."""
+    return _best(ctx, *_read_while_open(ctx, hits, score, limit, ceiling), limit)
+
+
+def _read_while_open(
+    ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
+    limit: int, ceiling: float | None,
+) -> tuple[list[Candidate], list[float]]:
+    """The first of `hits` read and scored, as many as decide the best `limit` of them
+    all (`_best_of_all`): all of them without a `ceiling`."""
+    if ceiling is None:
+        found = ctx.fetch(hits)
+        return found, score(found)
+    found: list[Candidate] = []
+    scores: list[float] = []
+    for start in range(0, len(hits), SCORED_CHUNK):
+        chunk = ctx.fetch(hits[start:start + SCORED_CHUNK])
+        found += chunk
+        scores += score(chunk)
+        following = start + SCORED_CHUNK
+        if following < len(hits) and _settled(ctx, found, scores, limit,
+                                              ceiling * hits[following][0]):
+            break
+    return found, scores
+
+
+def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int,
+             bound: float) -> bool:
+    """Whether `limit` of the candidates found (in scope, for a qualified query) score
+    clearly above `bound`, the most any candidate not yet read can score."""
+    floor = bound + _BELOW_ROUNDING
+    if sum(score > floor for score in scores) < limit:
+        return False  # (asked after each chunk: counted, scope looked at only then)
+    if not ctx.plan.scope:
+        return True
+    return sum(score > floor and _in_scope(ctx, c) for c, score in zip(found, scores)) >= limit
 
 
 def _search_terms(
@@ -336,17 +409,20 @@ def _search_terms(
     matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
                      SCORE_ALL_MATCHES) if ctx.stats.num_docs > POSTINGS_SCORED_FROM else None
     if matches is None:
-        return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings)
+        return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings,
+                       _ceiling(ctx, scorer))
     if matches.unsure:
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))
-    return _kept(ctx, matches, limit)
+    return _kept(ctx, matches, limit, selection)
 
 
-def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
+def _kept(ctx: ChannelContext, matches: Matches, limit: int,
+          selection: Selection) -> list[Candidate]:
     """`_best` of scored matches, reading the records of the ones kept only (and of those
     the tree's order cannot tell apart at the cut without them, or, for a qualified
-    query, of those whose scope decides the best in scope)."""
+    query, of those whose scope decides the best in scope: only those Tantivy finds
+    may be in scope, `_maybe_in_scope`)."""
     keys = list(matches.scores)
     scores = list(matches.scores.values())
     if ctx.plan.scope:
@@ -359,7 +435,9 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int) -> list[Candidate]:
                 found = read[position] = ctx.fetch([hit])[0]
             return found
 
-        order, rank = _scope_order(ctx, candidate, scores, limit)
+        maybe = _maybe_in_scope(ctx, selection.query(ctx.schema), len(keys))
+        outside = None if maybe is None else (lambda position: keys[position] not in maybe)
+        order, rank = _scope_order(ctx, candidate, scores, limit, outside)
         chosen = _cut(order, rank, limit, lambda tied, wanted: sorted(
             tied, key=lambda p: closeness(ctx.plan, candidate(p).symbol))[:wanted])
         return [candidate(p) for p in chosen]
@@ -436,19 +514,24 @@ def _by_score(
 
 
 def _scope_order(
-    ctx: ChannelContext, candidate: Callable[[int], Candidate], scores: list[float], limit: int
+    ctx: ChannelContext, candidate: Callable[[int], Candidate], scores: list[float], limit: int,
+    outside: Callable[[int], bool] | None = None,
 ) -> tuple[list[int], Callable[[int], object]]:
     """Positions in `scores` by rank (0 in scope / 1 not, -score rounded to 9 places), and
     each one's rank, for as many candidates as decide the best `limit`: all of those in
     scope down to the `limit`-th and its ties, and, when fewer are in scope, all.
-    `candidate(position)` is read in order of score, only as far as that."""
+    `candidate(position)` is read in order of score, only as far as that, and never for
+    a position `outside` says is out of scope (known without its record)."""
     keys = [-round(score, 9) for score in scores]
     ranks: dict[int, tuple[int, float]] = {}
     in_scope = 0
     for position in sorted(range(len(scores)), key=keys.__getitem__):
         if in_scope >= limit and keys[position] != ranks[last_in][1]:
             break  # the rest score below the last one kept, in scope or not
-        rank = (_scope_rank(ctx, candidate(position)), keys[position])
+        if outside is not None and outside(position):
+            rank = (1, keys[position])
+        else:
+            rank = (_scope_rank(ctx, candidate(position)), keys[position])
         ranks[position] = rank
         if rank[0] == 0:
             in_scope += 1
@@ -459,6 +542,33 @@ def _scope_order(
 def _scope_rank(ctx: ChannelContext, candidate: Candidate) -> int:
     """A qualified query's candidates that match its scope before the others."""
     return 0 if not ctx.plan.scope or _in_scope(ctx, candidate) else 1
+
+
+def _maybe_in_scope(ctx: ChannelContext, query: Query, most: int) -> set[tuple[int, int]] | None:
+    """The documents of `query` (at most `most`, under the filters) that may be in a
+    qualified query's scope, by document key: every one `_in_scope` keeps, found by
+    Tantivy without their records; None when Tantivy's matching might miss one.
+
+    A document is in scope when a scope segment, squashed, is within its edits
+    (`max_edits_for`, optimal string alignment) of one of its scope terms (`_scope_tiers`:
+    its qualname's scope parts and path parts, squashed, the `scope` field's terms). The
+    Levenshtein automaton with transpositions finds every term that close (its distance
+    is never above that alignment's). Only for segments in ASCII, which the field's
+    lower-casing and Python's agree on, and not empty (no term is)."""
+    wanted = [squash(segment) for segment in ctx.plan.scope]
+    if not all(term and term.isascii() for term in wanted):
+        return None
+    near = []
+    for term in dict.fromkeys(wanted):
+        edits = max_edits_for(term)
+        near.append((Occur.Should, Query.fuzzy_term_query(
+            ctx.schema, "scope", term, distance=edits, transposition_cost_one=True)
+            if edits else Query.term_query(ctx.schema, "scope", term)))
+    clauses = [(Occur.Must, Query.const_score_query(query, 0.0)),
+               (Occur.Must, Query.const_score_query(Query.boolean_query(near), 0.0))]
+    clauses += [(Occur.Must, Query.const_score_query(f, 0.0)) for f in ctx.filters]
+    hits = ctx.searcher.search(Query.boolean_query(clauses), max(most, 1), count=False).hits
+    return {(address.segment_ord, address.doc) for _, address in hits}
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
@@ -587,13 +697,20 @@ def _in_scope(ctx: ChannelContext, candidate: Candidate) -> bool:
 
 
 def _bm25(
-    ctx: ChannelContext, must: Query | None, score: Score, most: int
+    ctx: ChannelContext, must: Query | None, score: Score, most: int, ceiling: float | None,
+    scored_by: Query | None = None,
 ) -> list[Candidate]:
-    """The best BM25_CANDIDATES of `must` by `score`, whose terms `most` documents list."""
+    """The best BM25_CANDIDATES of `must` by `score`, whose terms `most` documents list
+    (`ceiling`, `scored_by`: see `_search`)."""
     if must is None:
         return []
-    found = _search(ctx, must, BM25_CANDIDATES, score, most)
+    found = _search(ctx, must, BM25_CANDIDATES, score, most, ceiling, scored_by)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+
+
+def _ceiling(ctx: ChannelContext, *scorers: BM25) -> float | None:
+    """`postings.score_ceiling` of a channel's scorers in the commit searched."""
+    return score_ceiling(ctx.searcher, ctx.schema, ctx.stats, scorers)
 
 
 def _scorer(ctx: ChannelContext, field: str, terms: Sequence[str]) -> BM25:
@@ -697,7 +814,7 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     used_terms = _any_terms(ctx, "body", terms)
     if used_terms is None:
         scorer = _scorer(ctx, "text", terms)
-        return _bm25(ctx, described, scorer, scorer.postings)
+        return _bm25(ctx, described, scorer, scorer.postings, _ceiling(ctx, scorer))
     used = used_terms.query(ctx.schema)
     either = [(Occur.Should, described), (Occur.Should, Query.boost_query(used, BODY_BOOST))]
 
@@ -706,8 +823,20 @@ def text(ctx: ChannelContext) -> list[Candidate]:
     def score(found: list[Candidate]) -> list[float]:
         return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
+    # A match one selection finds and the other does not (past the postings budget, a
+    # common term only adds to the score of a match a rarer one selects) is scored by
+    # Tantivy in one field only, and by `score` in both: `_ceiling` bounds the score of
+    # a query that scores every term of every match.
+    everything = None
+    if described_terms.others or used_terms.others:
+        everything = Query.boolean_query(
+            [(Occur.Should, Query.term_query(ctx.schema, "text", term))
+             for term, _ in described_by.weights]
+            + [(Occur.Should, Query.boost_query(Query.term_query(ctx.schema, "body", term),
+                                                BODY_BOOST)) for term, _ in used_by.weights])
     return _bm25(ctx, Query.boolean_query(either), score,
-                 described_by.postings + used_by.postings)
+                 described_by.postings + used_by.postings,
+                 _ceiling(ctx, described_by, used_by), everything)
 
 
 #: Candidates the vector channel ranks by meaning: what BM25 finds with the question's
@@ -757,7 +886,7 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
         return [a + BODY_BOOST * b for a, b in zip(described_by(found), used_by(found))]
 
     pool = _search(ctx, Query.boolean_query(clauses), VECTOR_POOL, pooled,
-                   described_by.postings + used_by.postings)
+                   described_by.postings + used_by.postings, _ceiling(ctx, described_by, used_by))
     rarity = [_rarity(ctx, analyze(word)) for word in words]
     matches = model.soft_match(words, rarity, [_meaningful_words(c.symbol) for c in pool])
     found = sorted(

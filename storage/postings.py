@@ -22,6 +22,10 @@ a term held twice would add far more than Tantivy's f32 rounding (the least it w
 is checked too: a term nearly every document holds adds almost nothing). A match that
 does not show it (a name holding a word twice, `Connection.connect`; a length not
 Tantivy's) is `unsure`, scored from its record.
+
+`score_ceiling` bounds, for any BM25 channel, how far a match's score can exceed Tantivy's
+own score of it, so that a channel scoring every match reads them in Tantivy's order only
+while one might still be among its best (`channels._best_of_all`).
 """
 
 from __future__ import annotations
@@ -101,6 +105,8 @@ def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics
     unsure: list[Key] = []
     if not terms:
         return Matches(scores, addresses, unsure)
+    if _more_than(stats, selection, filters, most):
+        return None
     # Filters decide which documents, never a score.
     unscored = [(Occur.Must, Query.const_score_query(f, 0.0)) for f in filters]
     query = selection.query(schema)
@@ -133,6 +139,48 @@ def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics
         else:
             unsure.append(key)
     return Matches(scores, addresses, unsure)
+
+
+def score_ceiling(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,
+                  scorers: Sequence[BM25]) -> float | None:
+    """The most a document's score by `scorers` (summed, or scaled as Tantivy's query
+    scales their fields) can be, as a multiple of Tantivy's own score of it for a query
+    of their terms, each term boosted as its scorer boosts it (and any other clause only
+    adding to Tantivy's score); None when Tantivy's statistics are unknown.
+
+    Term by term, the two BM25s differ only by their statistics, live or Tantivy's
+    (deleted documents counted): the inverse document frequencies' ratio, and, with the
+    same tf and field norm, `(tf + K') / (tf + K)` between their length normalisations,
+    at most `max(1, K' / K)`, itself at most the ratio of their length slopes (1 at
+    length 0, theirs as the length grows). The largest ratio of any term bounds the sum,
+    plus Tantivy's f32 rounding."""
+    ceiling = 1.0
+    for scorer in scorers:
+        terms = [term for term, _ in scorer.weights]
+        if not terms:
+            continue
+        constants = _indexed_constants(searcher, schema, stats, scorer.field, terms[0])
+        if constants is None:
+            return None
+        documents, average = constants
+        _, slope = scorer.norm_parts
+        lengths = max(1.0, K1 * B / average / slope)
+        for term in terms:
+            n = searcher.doc_freq(scorer.field, term)
+            indexed_idf = math.log(1.0 + (documents - n + 0.5) / (n + 0.5))
+            ceiling = max(ceiling, stats.idf(scorer.field, term) / indexed_idf * lengths)
+    return ceiling * (1.0 + SCORE_TOLERANCE)
+
+
+def _more_than(stats: Statistics, selection: Selection, filters: Sequence[Query],
+               most: int) -> bool:
+    """Whether the selection holds more than `most` live documents for sure, told by the
+    terms' live counts alone: with no filter, a selection of any one driver holds at
+    least each driver's documents. A name channel past `most` (common words: `new`,
+    `reader`) then lists no `most` + 1 matches only to learn it."""
+    if filters or selection.least != 1:
+        return False
+    return any(stats.doc_freq(selection.field, term) > most for term in selection.drivers)
 
 
 def _held(searcher: tantivy.Searcher, schema: tantivy.Schema, selection: Selection,

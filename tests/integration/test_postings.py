@@ -10,10 +10,12 @@ from pathlib import Path
 from tantivy import Query
 
 from symfind.storage import Searcher
-from symfind.storage.channels import Selection
-from symfind.storage.postings import _explained, scored
+from symfind.storage.channels import ChannelContext, Selection, _in_scope, _maybe_in_scope
+from symfind.storage.postings import _explained, score_ceiling, scored
+from symfind.storage.router import route
 from symfind.storage.schema import decode_record
 from symfind.storage.scoring import BM25
+from symfind.storage.search import _Found
 from tests.integration.test_same_tree_same_answer import Extractions, build, open_writer, stage
 
 MODULE = b'''
@@ -176,3 +178,57 @@ def test_an_explanation_without_tantivys_statistics_leaves_the_matches_to_their_
 
 def _nodes(node: dict) -> list[dict]:
     return [node, *(found for child in node.get("details", ()) for found in _nodes(child))]
+
+
+def test_no_match_scores_more_than_the_ceiling_times_tantivys_score(tmp_path: Path) -> None:
+    # Deleted documents make Tantivy's statistics differ from the live ones: the bound
+    # (`score_ceiling`) is above 1 then, and holds for every match of every field scored.
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    files = tree(12)
+    build(index, repo, extractions, files)
+    with open_writer(index, repo) as writer:
+        for rewrite in range(3):
+            stage(writer, extractions, {path: data + b"\ndef read_extra_%d(): pass\n" % rewrite
+                                        for path, data in list(files.items())[:8]})
+            writer.commit()
+    searcher = Searcher(index)
+    stats, records = searcher._stats, live_records(searcher)
+    ceilings = []
+    for field, terms in (("words", ("connect", "read", "buffer")), ("text", ("read", "close")),
+                         ("body", ("pass",)), ("name_ngram", ("rea", "ead", "clo"))):
+        scorer = BM25(stats, field, terms)
+        ceiling = score_ceiling(searcher._searcher, searcher._schema, stats, [scorer])
+        assert ceiling is not None
+        ceilings.append(ceiling)
+        query = Selection(field, tuple(t for t, _ in scorer.weights), 1).query(searcher._schema)
+        hits = searcher._searcher.search(query, 10_000, count=False).hits
+        assert hits
+        keyed = [(key, records[key]) for key in ((a.segment_ord, a.doc) for _, a in hits)]
+        for (given, _), score in zip(hits, scorer(keyed)):
+            assert score <= ceiling * given
+    assert max(ceilings) > 1.0
+
+
+def test_tantivy_finds_every_match_in_a_qualified_querys_scope(tmp_path: Path) -> None:
+    # `_maybe_in_scope` lets a qualified query's name channels rank a match out of scope
+    # without its record: it must find every match `_in_scope` keeps (typo'd segments,
+    # transposed letters, path parts), and it leaves the others out.
+    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
+    build(index, repo, extractions, tree(12))
+    searcher = Searcher(index)
+    found = _Found({}, {}, False)
+    query = Selection("words", ("read", "close", "connect"), 1).query(searcher._schema)
+    hits = searcher._searcher.search(query, 10_000, count=False).hits
+    for text in ("Connection3.read", "Conection3.read", "Cnonection3.read", "mod_3.read",
+                 "BuferedReader.read", "pkg.close", "Elsewhere.read", "Connection3.mod_4.read"):
+        plan = route(text)
+        ctx = ChannelContext(searcher._searcher, searcher._schema, plan, [],
+                             lambda h: found.candidates(searcher._searcher, h), {},
+                             searcher._stats, {})
+        maybe = _maybe_in_scope(ctx, query, len(hits))
+        assert maybe is not None
+        in_scope = {c.key for c in ctx.fetch(hits) if _in_scope(ctx, c)}
+        assert in_scope <= maybe, text
+        assert maybe == in_scope, text  # no more either, here
+        if text != "pkg.close":
+            assert len(maybe) < len(hits), text
