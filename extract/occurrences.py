@@ -401,6 +401,9 @@ def _patterns(text: str) -> list[str]:
     return patterns
 
 
+_NEVER = float("inf")  # a position after every file's end
+
+
 class _Nest:
     """The spans around positions asked about in increasing order: a sweep over spans
     sorted by start (then longest first), so that each costs a few steps."""
@@ -409,6 +412,9 @@ class _Nest:
         self._spans = spans
         self._next = 0
         self.stack: list[int] = []  # indices into spans, outermost first
+        #: The first position at which the stack may differ from the last answer's: the
+        #: next span's start or the innermost span's end. Before it, `at` is not needed.
+        self.until = spans[0][0] if spans else _NEVER
 
     def at(self, position: int) -> list[int]:
         spans, stack = self._spans, self.stack
@@ -420,6 +426,8 @@ class _Nest:
             self._next += 1
         while stack and spans[stack[-1]][1] <= position:
             stack.pop()
+        following = spans[self._next][0] if self._next < len(spans) else _NEVER
+        self.until = min(following, spans[stack[-1]][1]) if stack else following
         return stack
 
 
@@ -469,6 +477,8 @@ def _joins_types(text: str) -> bool:
 
 
 _SPACE = b" \t\r\n"
+#: What, right before a `.`, makes it more than a plain `a.b` for `_receiver`.
+_NOT_BEFORE_DOT = b"?&" + _SPACE
 _first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 
 
@@ -1387,11 +1397,13 @@ def _occurrences(
     next_scope, next_scope_start = 0, scopes[0][0]
     scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
     skip_index, next_skip, covered = 0, skips[0][0], -1
-    last_line, around, enclosing_name = -1, [], ""
+    around, enclosing_name = [], ""
+    ascii_only = parsed.isascii()  # most files: a column in bytes is one in characters
     occurrences: list[Occurrence] = []
     append = occurrences.append
     type_kind = UseKind.TYPE if separate else None
     types_seen: dict[tuple[str, int, int], str] = {}
+    receiver_texts: dict[bytes, str] = {}
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
     for position, start in enumerate(sorted(uses)):
         use = uses[start]
@@ -1425,22 +1437,31 @@ def _occurrences(
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
             continue
-        receiver_node = _receiver(start, receivers, parsed) if member else None
+        if not member:
+            receiver_node = None
+        elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:
+            receiver_node = receivers.get(start - 1)  # `a.b`, most receivers: as `_receiver`
+        else:
+            receiver_node = _receiver(start, receivers, parsed)
         if receiver_node is None and (written in builtins or (
                 (b":" + written if kind is type_kind else written) in seen)):
             continue
         name = written.decode("utf-8", errors="replace")
         row, column = node.start_point
         line = row + 1
-        if line != last_line:
-            last_line = line
+        if line >= enclosing.until:  # else the same definitions are around as before
             around = list(enclosing.at(line))
             enclosing_name = symbols[order[around[-1]]].qualname if around else ""
         receiver = receiver_type = ""
         if kind is UseKind.IMPORT:
             receiver = sources.get(start, "")
         elif receiver_node is not None:
-            receiver = _receiver_text(receiver_node, parsed)
+            # Most receivers are written again and again (`s.`, `fmt.`): each read once.
+            written_receiver = parsed[receiver_node.start_byte : receiver_node.end_byte]
+            receiver = receiver_texts.get(written_receiver)  # type: ignore[assignment]
+            if receiver is None:
+                receiver = receiver_texts[written_receiver] = _receiver_text(receiver_node,
+                                                                             parsed)
             # The same receiver in the same scope and definition has the same type.
             key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
             receiver_type = types_seen.get(key)  # type: ignore[assignment]
@@ -1460,7 +1481,7 @@ def _occurrences(
                         receiver_type = chained.type_of(receiver_node, name_type,
                                                         seen.__contains__)
                     types_seen[key] = receiver_type
-        if column:
+        if column and not ascii_only:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
                 column = len(prefix.decode("utf-8", errors="replace"))
