@@ -2,8 +2,8 @@
 tree that `parse.extract_file` already made, with one query per language.
 
 Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
-I/O except reading the bundled `.scm` query files, no global state except the cache of
-compiled queries.
+I/O except reading the bundled `.scm` query files, no global state except the caches of
+compiled queries and of types read (`type_name`).
 
 Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
 
@@ -442,6 +442,9 @@ def _receiver_text(node: Node, parsed: bytes) -> str:
     return text
 
 
+# The same types are written again and again (`*Reader`, `string`, `Optional[Session]`),
+# and reading one takes several expressions: each is read once per process.
+@functools.lru_cache(maxsize=8192)
 def type_name(text: str) -> str:
     """A declared type as a receiver type: `*Server` → `Server`, `Optional[Session]` →
     `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole, `Partial<Observer<T>>` →
@@ -722,7 +725,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     most are not (a name is matched with its type again on its pattern's root alone).
     With `rules.hint_rounds`, so are the names that the expressions bound to those
     names start with, that many rounds deep (`c` of `x = c.get()`)."""
-    wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    wanted = {parsed[node.start_byte : end] for end, node in receivers.items()}
     wanted.update([name[:-1] for name in wanted if name.endswith(b"!")])  # TypeScript's `x!`
     if rules.hint_rounds > 1:  # the name and member a receiver's expression starts with
         wanted.update(part for name in list(wanted)
@@ -1232,6 +1235,12 @@ class _PythonTypes:
                          functools.partial(_item, iterated=True))
 
 
+#: What a hint pattern may say of its name's type (`_hint_type`).
+_HINT_PARTS = frozenset({"hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
+                         "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
+                         "hint.entered"})
+
+
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                rules: _Rules) -> tuple[str, bool] | None:
     """The type one hint pattern rooted at `root` gives `var` (a declared type first,
@@ -1244,11 +1253,9 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         named = captures.get("hint.var") or captures.get("hint.member")
         if not named or named[0] != var:
             continue
-        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
-                        "hint.entered"):
-            if capture in captures:
-                found.setdefault(capture, captures[capture][0])
+        for capture, nodes in captures.items():  # the few a match has, not all parts
+            if capture in _HINT_PARTS:
+                found.setdefault(capture, nodes[0])
     if not found:
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
