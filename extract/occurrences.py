@@ -1411,13 +1411,16 @@ def _occurrences(
     type_kind = UseKind.TYPE if separate else None
     types_seen: dict[tuple[str, int, int], str] = {}
     receiver_texts: dict[bytes, str] = {}
+    names: dict[bytes, str] = {}
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
-    for position, start in enumerate(sorted(uses)):
+    next_check = 0
+    for start in sorted(uses):
         use = uses[start]
         if use is None:
             continue
-        if not position & 0x3FFF:
-            check()  # a large file: the deadline, every 16,384 names
+        if start >= next_check:  # a large file: the deadline, every 128 KiB of it
+            check()
+            next_check = start + 0x20000
         if next_skip <= start:
             while skips[skip_index][0] <= start:
                 if skips[skip_index][1] > covered:
@@ -1453,7 +1456,9 @@ def _occurrences(
         if receiver_node is None and (written in builtins or (
                 (b":" + written if kind is type_kind else written) in seen)):
             continue
-        name = written.decode("utf-8", errors="replace")
+        name = names.get(written)  # most names are used again: each decoded once
+        if name is None:
+            name = names[written] = written.decode("utf-8", errors="replace")
         row, column = node.start_point
         line = row + 1
         if line >= enclosing.until:  # else the same definitions are around as before
