@@ -1402,13 +1402,16 @@ def _occurrences(
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
     next_scope, next_scope_start = 0, scopes[0][0]
-    scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
+    # The innermost scope (-1: none), its end and the names it sees.
+    scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
     skip_index, next_skip, covered = 0, skips[0][0], -1
-    around, enclosing_name = [], ""
+    around, definition_id, enclosing_name = [], -1, ""  # the definitions around, innermost
     ascii_only = parsed.isascii()  # most files: a column in bytes is one in characters
     occurrences: list[Occurrence] = []
     append = occurrences.append
+    # An enum's member, read from its class, costs a lookup (Python 3.11): read once.
     type_kind = UseKind.TYPE if separate else None
+    import_kind = UseKind.IMPORT
     types_seen: dict[tuple[str, int, int], str] = {}
     receiver_texts: dict[bytes, str] = {}
     names: dict[bytes, str] = {}
@@ -1440,9 +1443,10 @@ def _occurrences(
             while stack and scopes[stack[-1]][1] <= start:
                 stack.pop()
             if stack:
-                scope_end, seen = scopes[stack[-1]][1], visible[stack[-1]]
+                scope_id = stack[-1]
+                scope_end, seen = scopes[scope_id][1], visible[scope_id]
             else:
-                scope_end, seen = len(parsed) + 1, frozenset()
+                scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
         kind, node, member = use
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
@@ -1463,9 +1467,10 @@ def _occurrences(
         line = row + 1
         if line >= enclosing.until:  # else the same definitions are around as before
             around = list(enclosing.at(line))
-            enclosing_name = symbols[order[around[-1]]].qualname if around else ""
+            definition_id = around[-1] if around else -1
+            enclosing_name = symbols[order[definition_id]].qualname if around else ""
         receiver = receiver_type = ""
-        if kind is UseKind.IMPORT:
+        if kind is import_kind:
             receiver = sources.get(start, "")
         elif receiver_node is not None:
             # Most receivers are written again and again (`s.`, `fmt.`): each read once.
@@ -1475,7 +1480,7 @@ def _occurrences(
                 receiver = receiver_texts[written_receiver] = _receiver_text(receiver_node,
                                                                              parsed)
             # The same receiver in the same scope and definition has the same type.
-            key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
+            key = (receiver, scope_id, definition_id)
             receiver_type = types_seen.get(key)  # type: ignore[assignment]
             if receiver_type is None:
                 receiver_type = types_seen[key] = _receiver_type(
