@@ -68,23 +68,28 @@
 ; (`NewT()`, read from the function's signature when the query runs).
 (parameter_declaration name: (identifier) @hint.var type: (_) @hint.type) @hint
 (var_spec . name: (identifier) @hint.var . type: (_) @hint.type) @hint
-; A value's kinds are patterns apart, not one alternation: the cursor's captures hold a
-; failed alternation's root and name (`x := a.b` for all three), each asked of again.
+; A value's kinds are patterns apart, not one alternation: with it, the cursor's
+; captures also held the root and name of declarations none of them matched (`x := a.b`),
+; each matched again for nothing (`_hints`).
 (var_spec . name: (identifier) @hint.var .
   value: (expression_list . (composite_literal type: (_) @hint.new) .)) @hint
 (var_spec . name: (identifier) @hint.var .
-  value: (expression_list . (unary_expression operand: (composite_literal type: (_) @hint.new)) .)) @hint
+  value: (expression_list . (unary_expression
+    operand: (composite_literal type: (_) @hint.new)) .)) @hint
 (var_spec . name: (identifier) @hint.var .
-  value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @hint.call) .)) @hint
+  value: (expression_list . (call_expression
+    function: [(identifier) (selector_expression)] @hint.call) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list . (composite_literal type: (_) @hint.new) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
-  right: (expression_list . (unary_expression operand: (composite_literal type: (_) @hint.new)) .)) @hint
+  right: (expression_list . (unary_expression
+    operand: (composite_literal type: (_) @hint.new)) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
-  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @hint.call) .)) @hint
+  right: (expression_list . (call_expression
+    function: [(identifier) (selector_expression)] @hint.call) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list . (call_expression
