@@ -2,8 +2,8 @@
 tree that `parse.extract_file` already made, with one query per language.
 
 Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
-I/O except reading the bundled `.scm` query files, no global state except the cache of
-compiled queries.
+I/O except reading the bundled `.scm` query files, no global state except the caches of
+compiled queries and of types read (`type_name`).
 
 Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
 
@@ -401,6 +401,9 @@ def _patterns(text: str) -> list[str]:
     return patterns
 
 
+_NEVER = float("inf")  # a position after every file's end
+
+
 class _Nest:
     """The spans around positions asked about in increasing order: a sweep over spans
     sorted by start (then longest first), so that each costs a few steps."""
@@ -409,6 +412,9 @@ class _Nest:
         self._spans = spans
         self._next = 0
         self.stack: list[int] = []  # indices into spans, outermost first
+        #: The first position at which the stack may differ from the last answer's: the
+        #: next span's start or the innermost span's end. Before it, `at` is not needed.
+        self.until = spans[0][0] if spans else _NEVER
 
     def at(self, position: int) -> list[int]:
         spans, stack = self._spans, self.stack
@@ -420,6 +426,8 @@ class _Nest:
             self._next += 1
         while stack and spans[stack[-1]][1] <= position:
             stack.pop()
+        following = spans[self._next][0] if self._next < len(spans) else _NEVER
+        self.until = min(following, spans[stack[-1]][1]) if stack else following
         return stack
 
 
@@ -434,6 +442,9 @@ def _receiver_text(node: Node, parsed: bytes) -> str:
     return text
 
 
+# The same types are written again and again (`*Reader`, `string`, `Optional[Session]`),
+# and reading one takes several expressions: each is read once per process.
+@functools.lru_cache(maxsize=8192)
 def type_name(text: str) -> str:
     """A declared type as a receiver type: `*Server` → `Server`, `Optional[Session]` →
     `Session`, `Vec<T>` → `Vec`, `requests.Session` kept whole, `Partial<Observer<T>>` →
@@ -469,6 +480,8 @@ def _joins_types(text: str) -> bool:
 
 
 _SPACE = b" \t\r\n"
+#: What, right before a `.`, makes it more than a plain `a.b` for `_receiver`.
+_NOT_BEFORE_DOT = b"?&" + _SPACE
 _first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 
 
@@ -712,7 +725,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     most are not (a name is matched with its type again on its pattern's root alone).
     With `rules.hint_rounds`, so are the names that the expressions bound to those
     names start with, that many rounds deep (`c` of `x = c.get()`)."""
-    wanted = {parsed[node.start_byte : node.end_byte] for node in receivers.values()}
+    wanted = {parsed[node.start_byte : end] for end, node in receivers.items()}
     wanted.update([name[:-1] for name in wanted if name.endswith(b"!")])  # TypeScript's `x!`
     if rules.hint_rounds > 1:  # the name and member a receiver's expression starts with
         wanted.update(part for name in list(wanted)
@@ -1222,6 +1235,12 @@ class _PythonTypes:
                          functools.partial(_item, iterated=True))
 
 
+#: What a hint pattern may say of its name's type (`_hint_type`).
+_HINT_PARTS = frozenset({"hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
+                         "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
+                         "hint.entered"})
+
+
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
                rules: _Rules) -> tuple[str, bool] | None:
     """The type one hint pattern rooted at `root` gives `var` (a declared type first,
@@ -1234,11 +1253,9 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         named = captures.get("hint.var") or captures.get("hint.member")
         if not named or named[0] != var:
             continue
-        for capture in ("hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                        "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
-                        "hint.entered"):
-            if capture in captures:
-                found.setdefault(capture, captures[capture][0])
+        for capture, nodes in captures.items():  # the few a match has, not all parts
+            if capture in _HINT_PARTS:
+                found.setdefault(capture, nodes[0])
     if not found:
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
@@ -1385,20 +1402,28 @@ def _occurrences(
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first
     next_scope, next_scope_start = 0, scopes[0][0]
-    scope_end, seen = len(parsed) + 1, frozenset()  # the innermost scope's end and names
+    # The innermost scope (-1: none), its end and the names it sees.
+    scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
     skip_index, next_skip, covered = 0, skips[0][0], -1
-    last_line, around, enclosing_name = -1, [], ""
+    around, definition_id, enclosing_name = [], -1, ""  # the definitions around, innermost
+    ascii_only = parsed.isascii()  # most files: a column in bytes is one in characters
     occurrences: list[Occurrence] = []
     append = occurrences.append
+    # An enum's member, read from its class, costs a lookup (Python 3.11): read once.
     type_kind = UseKind.TYPE if separate else None
+    import_kind = UseKind.IMPORT
     types_seen: dict[tuple[str, int, int], str] = {}
+    receiver_texts: dict[bytes, str] = {}
+    names: dict[bytes, str] = {}
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
-    for position, start in enumerate(sorted(uses)):
+    next_check = 0
+    for start in sorted(uses):
         use = uses[start]
         if use is None:
             continue
-        if not position & 0x3FFF:
-            check()  # a large file: the deadline, every 16,384 names
+        if start >= next_check:  # a large file: the deadline, every 128 KiB of it
+            check()
+            next_check = start + 0x20000
         if next_skip <= start:
             while skips[skip_index][0] <= start:
                 if skips[skip_index][1] > covered:
@@ -1418,31 +1443,44 @@ def _occurrences(
             while stack and scopes[stack[-1]][1] <= start:
                 stack.pop()
             if stack:
-                scope_end, seen = scopes[stack[-1]][1], visible[stack[-1]]
+                scope_id = stack[-1]
+                scope_end, seen = scopes[scope_id][1], visible[scope_id]
             else:
-                scope_end, seen = len(parsed) + 1, frozenset()
+                scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
         kind, node, member = use
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
             continue
-        receiver_node = _receiver(start, receivers, parsed) if member else None
+        if not member:
+            receiver_node = None
+        elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:
+            receiver_node = receivers.get(start - 1)  # `a.b`, most receivers: as `_receiver`
+        else:
+            receiver_node = _receiver(start, receivers, parsed)
         if receiver_node is None and (written in builtins or (
                 (b":" + written if kind is type_kind else written) in seen)):
             continue
-        name = written.decode("utf-8", errors="replace")
+        name = names.get(written)  # most names are used again: each decoded once
+        if name is None:
+            name = names[written] = written.decode("utf-8", errors="replace")
         row, column = node.start_point
         line = row + 1
-        if line != last_line:
-            last_line = line
+        if line >= enclosing.until:  # else the same definitions are around as before
             around = list(enclosing.at(line))
-            enclosing_name = symbols[order[around[-1]]].qualname if around else ""
+            definition_id = around[-1] if around else -1
+            enclosing_name = symbols[order[definition_id]].qualname if around else ""
         receiver = receiver_type = ""
-        if kind is UseKind.IMPORT:
+        if kind is import_kind:
             receiver = sources.get(start, "")
         elif receiver_node is not None:
-            receiver = _receiver_text(receiver_node, parsed)
+            # Most receivers are written again and again (`s.`, `fmt.`): each read once.
+            written_receiver = parsed[receiver_node.start_byte : receiver_node.end_byte]
+            receiver = receiver_texts.get(written_receiver)  # type: ignore[assignment]
+            if receiver is None:
+                receiver = receiver_texts[written_receiver] = _receiver_text(receiver_node,
+                                                                             parsed)
             # The same receiver in the same scope and definition has the same type.
-            key = (receiver, stack[-1] if stack else -1, around[-1] if around else -1)
+            key = (receiver, scope_id, definition_id)
             receiver_type = types_seen.get(key)  # type: ignore[assignment]
             if receiver_type is None:
                 receiver_type = types_seen[key] = _receiver_type(
@@ -1460,7 +1498,7 @@ def _occurrences(
                         receiver_type = chained.type_of(receiver_node, name_type,
                                                         seen.__contains__)
                     types_seen[key] = receiver_type
-        if column:
+        if column and not ascii_only:
             prefix = parsed[start - column : start]
             if not prefix.isascii():
                 column = len(prefix.decode("utf-8", errors="replace"))

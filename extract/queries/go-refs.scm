@@ -31,31 +31,33 @@
 ; --- Not uses: struct keys in composite literals, the blank identifier.
 (keyed_element key: (literal_element (identifier) @skip))
 
-; --- Uses.
+; --- Uses. A receiver is captured once, by the `selector_expression` and
+; `qualified_type` patterns that match every one: each capture costs (a node made for
+; Python), and a third of all would be the same receivers again.
 (call_expression function: (identifier) @ref.call)
 (call_expression function: (selector_expression
-  operand: (_) @receiver field: (field_identifier) @ref.attribute_call))
+  operand: (_) field: (field_identifier) @ref.attribute_call))
 (call_expression function: (index_expression operand: (identifier) @ref.call))
 (call_expression function: (index_expression operand: (selector_expression
-  operand: (_) @receiver field: (field_identifier) @ref.attribute_call)))
+  operand: (_) field: (field_identifier) @ref.attribute_call)))
 (selector_expression operand: (_) @receiver field: (field_identifier) @ref.attribute)
 
 ; Composite literals construct: `T{}`, `pkg.T{}`.
 (composite_literal type: (type_identifier) @ref.call)
-(composite_literal type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member))
+(composite_literal type: (qualified_type package: (_) name: (type_identifier) @ref.call.member))
 (composite_literal type: (generic_type type: (type_identifier) @ref.call))
 (composite_literal type: (generic_type
-  type: (qualified_type package: (_) @receiver name: (type_identifier) @ref.call.member)))
+  type: (qualified_type package: (_) name: (type_identifier) @ref.call.member)))
 
 ; Embedded fields and interfaces.
 (field_declaration !name type: [(type_identifier) @ref.inherit.member
                                  (pointer_type (type_identifier) @ref.inherit.member)
-                                 (qualified_type package: (_) @receiver
+                                 (qualified_type package: (_)
                                                  name: (type_identifier) @ref.inherit.member)
-                                 (pointer_type (qualified_type package: (_) @receiver
+                                 (pointer_type (qualified_type package: (_)
                                                                name: (type_identifier) @ref.inherit.member))])
 (interface_type (type_elem (type_identifier) @ref.inherit))
-(interface_type (type_elem (qualified_type package: (_) @receiver
+(interface_type (type_elem (qualified_type package: (_)
                                            name: (type_identifier) @ref.inherit.member)))
 
 (qualified_type package: (_) @receiver name: (type_identifier) @ref.type.member)
@@ -66,15 +68,28 @@
 ; (`NewT()`, read from the function's signature when the query runs).
 (parameter_declaration name: (identifier) @hint.var type: (_) @hint.type) @hint
 (var_spec . name: (identifier) @hint.var . type: (_) @hint.type) @hint
+; A value's kinds are patterns apart, not one alternation: with it, the cursor's
+; captures also held the root and name of declarations none of them matched (`x := a.b`),
+; each matched again for nothing (`_hints`).
 (var_spec . name: (identifier) @hint.var .
-  value: (expression_list . [(composite_literal type: (_) @hint.new)
-                             (unary_expression operand: (composite_literal type: (_) @hint.new))
-                             (call_expression function: [(identifier) (selector_expression)] @hint.call)] .)) @hint
+  value: (expression_list . (composite_literal type: (_) @hint.new) .)) @hint
+(var_spec . name: (identifier) @hint.var .
+  value: (expression_list . (unary_expression
+    operand: (composite_literal type: (_) @hint.new)) .)) @hint
+(var_spec . name: (identifier) @hint.var .
+  value: (expression_list . (call_expression
+    function: [(identifier) (selector_expression)] @hint.call) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
-  right: (expression_list . [(composite_literal type: (_) @hint.new)
-                             (unary_expression operand: (composite_literal type: (_) @hint.new))
-                             (call_expression function: [(identifier) (selector_expression)] @hint.call)] .)) @hint
+  right: (expression_list . (composite_literal type: (_) @hint.new) .)) @hint
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (unary_expression
+    operand: (composite_literal type: (_) @hint.new)) .)) @hint
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (call_expression
+    function: [(identifier) (selector_expression)] @hint.call) .)) @hint
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list . (call_expression

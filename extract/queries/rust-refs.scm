@@ -34,31 +34,33 @@
 (mod_item name: (identifier) @skip)
 (extern_crate_declaration) @skip
 
-; --- Uses.
+; --- Uses. A receiver is captured once, by the `field_expression`, `scoped_identifier`
+; and `scoped_type_identifier` patterns below that match every one: each capture costs
+; (a node made for Python).
 (use_declaration argument: (scoped_identifier name: (identifier) @ref.import))
 (use_list (identifier) @ref.import)
 (use_as_clause path: [(identifier) @ref.import (scoped_identifier name: (identifier) @ref.import)])
 
 (attribute . (identifier) @ref.decorator)
-(attribute . (scoped_identifier path: (_) @receiver name: (identifier) @ref.decorator.member))
+(attribute . (scoped_identifier path: (_) name: (identifier) @ref.decorator.member))
 (impl_item trait: [(type_identifier) @ref.inherit
                    (generic_type type: (type_identifier) @ref.inherit)
-                   (scoped_type_identifier path: (_) @receiver name: (type_identifier) @ref.inherit.member)])
+                   (scoped_type_identifier path: (_) name: (type_identifier) @ref.inherit.member)])
 
-(call_expression function: (field_expression value: (_) @receiver
+(call_expression function: (field_expression value: (_)
   field: (field_identifier) @ref.attribute_call))
-(call_expression function: (generic_function function: (field_expression value: (_) @receiver
+(call_expression function: (generic_function function: (field_expression value: (_)
   field: (field_identifier) @ref.attribute_call)))
 (call_expression function: (identifier) @ref.call)
 (call_expression function: (generic_function function: (identifier) @ref.call))
-(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @ref.call.member))
-(call_expression function: (generic_function function: (scoped_identifier path: (_) @receiver
+(call_expression function: (scoped_identifier path: (_) name: (identifier) @ref.call.member))
+(call_expression function: (generic_function function: (scoped_identifier path: (_)
   name: (identifier) @ref.call.member)))
 (macro_invocation macro: (identifier) @ref.call)
-(macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @ref.call.member))
+(macro_invocation macro: (scoped_identifier path: (_) name: (identifier) @ref.call.member))
 (struct_expression name: [(type_identifier) @ref.call
                            (generic_type_with_turbofish type: (type_identifier) @ref.call)])
-(struct_expression name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @ref.call.member))
+(struct_expression name: (scoped_type_identifier path: (_) name: (type_identifier) @ref.call.member))
 (field_expression value: (_) @receiver field: (field_identifier) @ref.attribute)
 (scoped_identifier path: (_) @receiver name: (identifier) @ref.plain.member)
 (scoped_type_identifier path: (_) @receiver name: (type_identifier) @ref.type.member)
