@@ -54,16 +54,22 @@ def records_scored(searcher: Searcher, records: dict, selection: Selection,
     return dict(zip((key for key, _ in keyed), scorer(keyed)))
 
 
-def test_matches_scored_from_postings_score_as_from_their_records(tmp_path: Path) -> None:
+def with_deleted_documents(tmp_path: Path, added: bytes) -> Searcher:
+    """`tree(12)` indexed, then 8 of its files rewritten 3 times (a function `<added>_<n>`
+    added each time): deleted documents, so Tantivy's statistics are not the live ones."""
     extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
     files = tree(12)
     build(index, repo, extractions, files)
-    with open_writer(index, repo) as writer:  # deleted documents: Tantivy's N ≠ the live one
+    with open_writer(index, repo) as writer:
         for rewrite in range(3):
-            stage(writer, extractions, {path: data + b"\ndef extra_%d(): pass\n" % rewrite
+            stage(writer, extractions, {path: data + b"\ndef %s_%d(): pass\n" % (added, rewrite)
                                         for path, data in list(files.items())[:8]})
             writer.commit()
-    searcher = Searcher(index)
+    return Searcher(index)
+
+
+def test_matches_scored_from_postings_score_as_from_their_records(tmp_path: Path) -> None:
+    searcher = with_deleted_documents(tmp_path, b"extra")
     stats, records = searcher._stats, live_records(searcher)
     assert searcher._searcher.doc_freq("words", "connect") > stats.doc_freq("words", "connect")
     grams = ("rea", "ead", "adl", "dli", "lin", "ine")
@@ -183,15 +189,7 @@ def _nodes(node: dict) -> list[dict]:
 def test_no_match_scores_more_than_the_ceiling_times_tantivys_score(tmp_path: Path) -> None:
     # Deleted documents make Tantivy's statistics differ from the live ones: the bound
     # (`score_ceiling`) is above 1 then, and holds for every match of every field scored.
-    extractions, repo, index = Extractions(), tmp_path / "repo", tmp_path / "index"
-    files = tree(12)
-    build(index, repo, extractions, files)
-    with open_writer(index, repo) as writer:
-        for rewrite in range(3):
-            stage(writer, extractions, {path: data + b"\ndef read_extra_%d(): pass\n" % rewrite
-                                        for path, data in list(files.items())[:8]})
-            writer.commit()
-    searcher = Searcher(index)
+    searcher = with_deleted_documents(tmp_path, b"read_extra")
     stats, records = searcher._stats, live_records(searcher)
     ceilings = []
     for field, terms in (("words", ("connect", "read", "buffer")), ("text", ("read", "close")),
