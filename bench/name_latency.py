@@ -23,6 +23,10 @@ checkout's four packages), alternating, e.g.:
 `--keep-index DIR` indexes each corpus once into `DIR/<corpus>` and reuses it on later
 runs (index figures then null): latency alone, alternated without re-indexing go-stdlib
 each time. Give each checkout its own DIR when their schemas differ.
+
+`--without CHANNEL` (e.g. `abbrev`, repeatable) searches with that channel answering
+nothing: alternated with runs without the option, what one channel costs a name search
+in the same checkout and index.
 """
 
 from __future__ import annotations
@@ -44,6 +48,16 @@ from bench import corpora, groundtruth, tools
 
 def _bytes(directory: Path) -> int:
     return sum(f.stat().st_size for f in directory.rglob("*") if f.is_file())
+
+
+def switch_off(channels: list[str]) -> None:
+    """Make each of `channels` (`storage.router.Channel` values) answer nothing, in this
+    process."""
+    from symfind.storage import search
+    from symfind.storage.router import Channel
+
+    for name in channels:
+        search.CHANNELS[Channel(name)] = lambda ctx: []
 
 
 def measure(corpus: corpora.Corpus, label: str, kept: Path | None = None) -> dict:
@@ -105,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", default="", help="a name for this checkout in the output")
     parser.add_argument("--keep-index", type=Path, metavar="DIR",
                         help="index into DIR/<corpus> once and reuse it (latency only)")
+    parser.add_argument("--without", action="append", default=[], metavar="CHANNEL",
+                        help="search with this channel switched off (e.g. abbrev)")
     args = parser.parse_args(argv)
+    switch_off(args.without)
     for corpus in corpora.select(corpora.load_table(), args.names, None):
         print(json.dumps(measure(corpus, args.label, args.keep_index)), flush=True)
     return 0
