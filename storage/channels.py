@@ -149,6 +149,10 @@ class ChannelContext(NamedTuple):
     stats: Statistics
     #: The BM25 scorers made in this search, by field and terms (`_scorer`).
     scorers: dict[tuple[str, tuple[str, ...]], BM25]
+    #: `closeness` of the documents ranked so far in this search, by document key
+    #: (`_closeness`): a tie at a channel's cut is broken among thousands of matches, read
+    #: again as a channel widens its reading, and the channels rank many of the same.
+    closeness_keys: dict[tuple[int, int], tuple[object, ...]]
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -168,6 +172,21 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
         symbol.declaration,
         *tie_key(symbol),
     )
+
+
+def known_closeness(plan: Plan, known: dict[tuple[int, int], tuple[object, ...]],
+                    key: tuple[int, int], symbol: Symbol) -> tuple[object, ...]:
+    """`closeness(plan, symbol)` of the document `key`, kept in `known` (one search's:
+    `ChannelContext.closeness_keys`)."""
+    found = known.get(key)
+    if found is None:
+        found = known[key] = closeness(plan, symbol)
+    return found
+
+
+def _closeness(ctx: ChannelContext, candidate: Candidate) -> tuple[object, ...]:
+    """`closeness` of a candidate to the search's plan, computed once a search."""
+    return known_closeness(ctx.plan, ctx.closeness_keys, candidate.key, candidate.symbol)
 
 
 #: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
@@ -303,7 +322,8 @@ def _search(
         found = ctx.fetch(hits)
         if len(found) <= limit:
             return found
-        return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+        return heapq.nsmallest(limit, found,
+                               key=lambda c: (_scope_rank(ctx, c), _closeness(ctx, c)))
     # Every match is scored (at most SCORE_ALL_MATCHES): listed by the query whose
     # score `ceiling` bounds.
     listing = query
@@ -438,16 +458,16 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int,
         maybe = _maybe_in_scope(ctx, selection.query(ctx.schema), len(keys))
         outside = None if maybe is None else (lambda position: keys[position] not in maybe)
         order, rank = _scope_order(ctx, candidate, scores, limit, outside)
-        chosen = _cut(order, rank, limit, lambda tied, wanted: sorted(
-            tied, key=lambda p: closeness(ctx.plan, candidate(p).symbol))[:wanted])
+        chosen = _cut(order, rank, limit, lambda tied, wanted: heapq.nsmallest(
+            wanted, tied, key=lambda p: _closeness(ctx, candidate(p))))
         return [candidate(p) for p in chosen]
     order, rank = _by_score(scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
         found = ctx.fetch([(scores[p], matches.addresses[keys[p]]) for p in tied])
         by_key = {keys[p]: p for p in tied}
-        return [by_key[c.key] for c in sorted(
-            found, key=lambda c: closeness(ctx.plan, c.symbol))[:wanted]]
+        return [by_key[c.key] for c in heapq.nsmallest(
+            wanted, found, key=lambda c: _closeness(ctx, c))]
 
     chosen = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
     return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen])
@@ -471,7 +491,7 @@ def _best(
         order, rank = _by_score(scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
-        return sorted(tied, key=lambda p: closeness(ctx.plan, found[p].symbol))[:wanted]
+        return heapq.nsmallest(wanted, tied, key=lambda p: _closeness(ctx, found[p]))
 
     # (All of them, or for a qualified query the best `limit` in scope, when no tie.)
     return [new_candidate(found[p].key, found[p].symbol, scores[p])
@@ -618,7 +638,7 @@ def exact(ctx: ChannelContext) -> list[Candidate]:
     """Names equal to the query once case, `_`, `-` and `$` are ignored."""
     must = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
     found = _search(ctx, must, EXACT_CANDIDATES)
-    return _ranked(ctx, found, lambda c: closeness(ctx.plan, c.symbol))
+    return _ranked(ctx, found, lambda c: _closeness(ctx, c))
 
 
 def fuzzy(ctx: ChannelContext) -> list[Candidate]:
@@ -681,7 +701,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             OSA.distance(plan.name, name),  # the same case pattern as typed ranks first
             name[:1].lower() != plan.name[:1].lower(),
             abs(len(name) - len(plan.name)),
-            *closeness(plan, c.symbol)[2:],
+            *_closeness(ctx, c)[2:],
         )
 
     return _ranked(ctx, closest, order)
@@ -705,7 +725,7 @@ def _bm25(
     if must is None:
         return []
     found = _search(ctx, must, BM25_CANDIDATES, score, most, ceiling, scored_by)
-    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *_closeness(ctx, c)))
 
 
 def _ceiling(ctx: ChannelContext, *scorers: BM25) -> float | None:
@@ -772,7 +792,7 @@ def ngram(ctx: ChannelContext) -> list[Candidate]:
     if selection is None:
         return []
     found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams))
-    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *_closeness(ctx, c)))
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
@@ -791,7 +811,7 @@ def words(ctx: ChannelContext) -> list[Candidate]:
         # split_identifier skips scope separators too, at a third of split_text's cost.
         return (-len(wanted.intersection(split_identifier(symbol.qualname))),
                 -len(wanted.intersection(split_identifier(symbol.name))),
-                -round(c.score, 5), *closeness(ctx.plan, symbol))
+                -round(c.score, 5), *_closeness(ctx, c))
 
     found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms))
     return _ranked(ctx, found, order)
@@ -892,11 +912,11 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     found = sorted(
         ((c._replace(score=score), i) for i, (c, score) in enumerate(zip(pool, matches.scores))
          if score),
-        key=lambda pair: (-round(pair[0].score, 6), *closeness(ctx.plan, pair[0].symbol)))
+        key=lambda pair: (-round(pair[0].score, 6), *_closeness(ctx, pair[0])))
     # The words matched, for the answer's `why`: only for those that can be shown.
     ranked = [c._replace(matched=matches.pairs(i)) if rank < MATCHED_SHOWN else c
               for rank, (c, i) in enumerate(found)]
-    return _ranked(ctx, ranked, lambda c: (-round(c.score, 6), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, ranked, lambda c: (-round(c.score, 6), *_closeness(ctx, c)))
 
 
 def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
@@ -1021,7 +1041,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     def order(c: Candidate) -> tuple[object, ...]:
         return (fits[c.key].cost,
                 typed_style is not None and style(c.symbol.name) != typed_style,
-                is_test_code(c.symbol), len(c.symbol.name), *closeness(plan, c.symbol))
+                is_test_code(c.symbol), len(c.symbol.name), *_closeness(ctx, c))
 
     ranked = _ranked(ctx, found, order)
     # `distance`: the fit's errors, which the search weighs against the fuzzy channel's.

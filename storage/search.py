@@ -19,8 +19,8 @@ from symfind.storage.channels import (
     RECORDS_KEPT,
     Candidate,
     ChannelContext,
-    closeness,
     farther_slips,
+    known_closeness,
     new_candidate,
     typed_order,
 )
@@ -281,7 +281,7 @@ class Searcher:
         votes = dict(plan.weights)
         if plan.route is Route.PROSE:
             _blend_question(plan, rankings, votes, found)
-        fused = fuse(rankings, votes, tiebreak=_tiebreak(plan, found.symbols),
+        fused = fuse(rankings, votes, tiebreak=_tiebreak(plan, found),
                      top=window * 2 if plan.route is Route.PROSE else window)
         demoted = _demote_tests(plan, fused, found.symbols)
         fused = fused[:window]
@@ -360,7 +360,7 @@ class Searcher:
             return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats,
-                             {})
+                             {}, found.closeness)
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'
@@ -457,6 +457,9 @@ class _Found:
         self._splits = splits
         self._learns = learns
         self.symbols: dict[tuple[int, int], Symbol] = {}
+        #: `channels.closeness` of the symbols ranked, by document key: the channels'
+        #: tie-break, the fusion's too.
+        self.closeness: dict[tuple[int, int], tuple[object, ...]] = {}
         self.distances: dict[tuple[int, int], int | None] = {}
         self.matched: dict[tuple[int, int], tuple[str, ...]] = {}
         # A question's full text and vector scores (`_BLENDED`): the fusion ranks their
@@ -501,14 +504,14 @@ def _distinct_names(rankings: dict[str, list[tuple[int, int]]], found: _Found) -
     return list(names)
 
 
-def _tiebreak(
-    plan: Plan, symbols: dict[tuple[int, int], Symbol]
-) -> Callable[[tuple[int, int]], tuple[object, ...]]:
+def _tiebreak(plan: Plan, found: _Found) -> Callable[[tuple[int, int]], tuple[object, ...]]:
     """Equal scores: exact name first, then definition kind, path and line."""
+    symbols, known = found.symbols, found.closeness
 
     def order(doc_key: tuple[int, int]) -> tuple[object, ...]:
         symbol = symbols[doc_key]
-        return (squash(symbol.name) != plan.key, *closeness(plan, symbol))
+        return (squash(symbol.name) != plan.key,
+                *known_closeness(plan, known, doc_key, symbol))
 
     return order
 
@@ -545,7 +548,7 @@ def _blend_question(
     if len(blended) < len(_BLENDED):  # one failed (no model): the other ranks on its own
         return
     ranking = blend({channel: found.scores[channel] for channel in blended}, _BLENDED,
-                    tiebreak=_tiebreak(plan, found.symbols))
+                    tiebreak=_tiebreak(plan, found))
     rankings[HYBRID] = [key for key, _ in ranking]
     votes[HYBRID] = found.hybrid_weight = sum(votes.pop(channel) for channel in blended)
     for channel in blended:
