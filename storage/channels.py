@@ -345,9 +345,16 @@ def _search(
     # Tantivy's best, read as far as they might be among the best: `ceiling` bounds
     # the scores of `query` itself only when it scores every term (no `scored_by`).
     bounded = ceiling if scored_by is None else None
+    listed: list[tuple[float, tantivy.DocAddress]] = []
+    read: _Read | None = None
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found, scores = _read_while_open(ctx, hits, score, limit, bounded)
+        # Tantivy's best of more start with its best of fewer (equal scores in the order
+        # of the documents): what was read of those is read on from, not read again.
+        read = _read_while_open(ctx, hits, score, limit, bounded,
+                                read if hits[:len(listed)] == listed else None)
+        listed = hits
+        found, scores = read.found, read.scores
         best = _best(ctx, found, scores, limit)
         if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
             return best
@@ -381,38 +388,64 @@ def _best_of_all(
     `SCORE_ALL_MATCHES` matches, the full text channel reading every one of them (its
     records analysed again, as no cache keeps a large repository's texts) was most of
     a search in words on go-stdlib."""
-    return _best(ctx, *_read_while_open(ctx, hits, score, limit, ceiling), limit)
+    read = _read_while_open(ctx, hits, score, limit, ceiling)
+    return _best(ctx, read.found, read.scores, limit)
+
+
+class _Read(NamedTuple):
+    """The first of Tantivy's hits read (`_read_while_open`): their candidates and
+    scores, the best `limit` of those scores, best first, and whether they settle the
+    best `limit` of all the hits."""
+
+    found: list[Candidate]
+    scores: list[float]
+    best: list[float]
+    settled: bool
 
 
 def _read_while_open(
     ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
-    limit: int, ceiling: float | None,
-) -> tuple[list[Candidate], list[float]]:
+    limit: int, ceiling: float | None, before: _Read | None = None,
+) -> _Read:
     """The first of `hits` read and scored, as many as decide the best `limit` of them
-    all (`_best_of_all`): all of them without a `ceiling`."""
+    all (`_best_of_all`): all of them without a `ceiling`.
+
+    `before`: what was read of the first of the same hits (a channel widening its
+    reading), read on from: the same chunks, and the same checks after each, as read
+    afresh. A channel reading Tantivy's best 100, then 200, ... up to MAX_RETRIEVED read
+    each of them up to seven times."""
+    if before is not None and before.settled:
+        return before  # the same checks settle it at the same hit
+    found, scores, best = ([], [], []) if before is None else (
+        list(before.found), list(before.scores), before.best)
     if ceiling is None:
-        found = ctx.fetch(hits)
-        return found, score(found)
-    found: list[Candidate] = []
-    scores: list[float] = []
-    for start in range(0, len(hits), SCORED_CHUNK):
-        chunk = ctx.fetch(hits[start:start + SCORED_CHUNK])
+        chunk = ctx.fetch(hits[len(found):])
+        return _Read(found + chunk, scores + score(chunk), best, False)
+    position = len(found)
+    while position < len(hits):
+        # Checked at each chunk's end that some hit follows (`_settled`).
+        if position % SCORED_CHUNK == 0 and position and _settled(
+                ctx, found, scores, best, limit, ceiling * hits[position][0]):
+            return _Read(found, scores, best, True)
+        end = min(len(hits), (position // SCORED_CHUNK + 1) * SCORED_CHUNK)
+        chunk = ctx.fetch(hits[position:end])
         found += chunk
-        scores += score(chunk)
-        following = start + SCORED_CHUNK
-        if following < len(hits) and _settled(ctx, found, scores, limit,
-                                              ceiling * hits[following][0]):
-            break
-    return found, scores
+        chunk_scores = score(chunk)
+        scores += chunk_scores
+        best = heapq.nlargest(limit, best + chunk_scores)
+        position = end
+    return _Read(found, scores, best, False)
 
 
-def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int,
-             bound: float) -> bool:
+def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float],
+             best: list[float], limit: int, bound: float) -> bool:
     """Whether `limit` of the candidates found (in scope, for a qualified query) score
-    clearly above `bound`, the most any candidate not yet read can score."""
+    clearly above `bound`, the most any candidate not yet read can score. `best`: the
+    best `limit` of `scores`, best first (asked after each chunk of thousands of
+    matches, counting them all each time cost as much as reading them)."""
     floor = bound + _BELOW_ROUNDING
-    if sum(score > floor for score in scores) < limit:
-        return False  # (asked after each chunk: counted, scope looked at only then)
+    if len(best) < limit or (best and best[-1] <= floor):
+        return False  # fewer than `limit` above it: scope looked at only when enough are
     if not ctx.plan.scope:
         return True
     return sum(score > floor and _in_scope(ctx, c) for c, score in zip(found, scores)) >= limit

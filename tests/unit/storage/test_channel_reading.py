@@ -1,15 +1,19 @@
-"""How a channel cuts its matches, cheaper than the plain way and with the same result:
-the tie at the cut broken by `closeness` kept once a search."""
+"""How a channel reads and cuts its matches, cheaper than the plain way and with the same
+result: the tie at the cut broken by `closeness` kept once a search, and Tantivy's best
+read on from what was read of fewer of them."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.channels import (
+    SCORED_CHUNK,
     Candidate,
     ChannelContext,
     _best,
+    _read_while_open,
     closeness,
     new_candidate,
 )
@@ -67,3 +71,31 @@ def test_a_tie_at_the_cut_is_broken_by_closeness_as_an_uncached_sort_breaks_it()
             # Twice: the second time, every tied candidate's closeness is the one kept.
             assert [c.key for c in _best(ctx, found, scores, limit)] == expected
             assert [c.key for c in _best(ctx, found, scores, limit)] == expected
+
+
+def test_tantivys_best_read_on_from_fewer_of_them_are_read_as_afresh() -> None:
+    # Scores in runs of equal ones, so that some chunks' ends settle the best and others
+    # do not; prefixes ending on a chunk's end and within one.
+    plan = route("closeStream")
+    rng = random.Random(7)
+    for run in (1, 40, 70, 130):
+        scores = sorted((float(rng.randrange(0, 300 // run + 2)) for _ in range(300)),
+                        reverse=True)
+        candidates = {document: new_candidate((0, document), _symbol(line=document), score)
+                      for document, score in enumerate(scores)}
+        hits = [(score, document) for document, score in enumerate(scores)]
+
+        def score(found: list[Candidate]) -> list[float]:
+            return [c.score for c in found]
+
+        sizes = (100, SCORED_CHUNK * 2, 200, SCORED_CHUNK * 4, 300)
+        for fewer, more in itertools.combinations(sizes, 2):
+            for limit, ceiling in ((50, 1.0), (5, 1.0), (50, None)):
+                afresh = _read_while_open(_context(plan, candidates), hits[:more], score,
+                                          limit, ceiling)
+                ctx = _context(plan, candidates)
+                before = _read_while_open(ctx, hits[:fewer], score, limit, ceiling)
+                resumed = _read_while_open(ctx, hits[:more], score, limit, ceiling, before)
+                assert ([c.key for c in resumed.found], resumed.scores, resumed.best,
+                        resumed.settled) == ([c.key for c in afresh.found], afresh.scores,
+                                             afresh.best, afresh.settled), (run, fewer, more)
