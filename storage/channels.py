@@ -322,8 +322,16 @@ def _search(
         found = ctx.fetch(hits)
         if len(found) <= limit:
             return found
-        return heapq.nsmallest(limit, found,
-                               key=lambda c: (_scope_rank(ctx, c), _closeness(ctx, c)))
+        # Scope is most of a candidate's cost: looked at only for those Tantivy finds may
+        # be in it, of all the matches (thousands of names, a few in scope).
+        maybe = (_maybe_in_scope(ctx, must, max(result.count or 0, len(found)))
+                 if ctx.plan.scope else None)
+
+        def rank(c: Candidate) -> tuple[int, tuple[object, ...]]:
+            outside = maybe is not None and c.key not in maybe
+            return (1 if outside else _scope_rank(ctx, c), _closeness(ctx, c))
+
+        return heapq.nsmallest(limit, found, key=rank)
     # Every match is scored (at most SCORE_ALL_MATCHES): listed by the query whose
     # score `ceiling` bounds.
     listing = query
