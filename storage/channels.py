@@ -363,18 +363,18 @@ def _search(
                                 read if hits[:len(listed)] == listed else None)
         listed = hits
         found, scores = read.found, read.scores
-        best = _best(ctx, found, scores, limit)
-        if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
-            return best
+        last = _last_kept(ctx, found, scores, limit)
+        if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or last is None:
+            return _best(ctx, found, scores, limit)
         # What Tantivy left out scores below its last ones by its own measure, which
         # deleted documents sway: stop once those are clearly below the ones kept. The
         # last hit (Tantivy's lowest) scoring below that for certain tells without the
         # hits not read; otherwise they are read.
-        floor = best[-1].score * (1.0 - RETRIEVAL_MARGIN)
-        if min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor):
-            return best
-        if len(found) < len(hits) and min(score(ctx.fetch(hits[len(found):]))) < floor:
-            return best
+        floor = last * (1.0 - RETRIEVAL_MARGIN)
+        if (min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor)
+                or len(found) < len(hits)
+                and min(score(ctx.fetch(hits[len(found):]))) < floor):
+            return _best(ctx, found, scores, limit)
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
@@ -523,13 +523,7 @@ def _best(
 
     For a qualified query, scope is looked at only down to where the best `limit` in scope
     are known (its cost, `scope_cost`, is most of a candidate's)."""
-    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
-    # float summation order never decides; positions keep the order found among equals.
-    rank: Callable[[int], object]
-    if ctx.plan.scope:
-        order, rank = _scope_order(ctx, found.__getitem__, scores, limit)
-    else:  # the score alone
-        order, rank = _by_score(scores, limit)
+    order, rank = _ranks(ctx, found, scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
         return heapq.nsmallest(wanted, tied, key=lambda p: _closeness(ctx, found[p]))
@@ -537,6 +531,35 @@ def _best(
     # (All of them, or for a qualified query the best `limit` in scope, when no tie.)
     return [new_candidate(found[p].key, found[p].symbol, scores[p])
             for p in _cut(order, rank, limit, first_of_tie)]
+
+
+def _ranks(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
+) -> tuple[list[int], Callable[[int], object]]:
+    """`_best`'s order of the positions in `found` that can be among the best `limit`, and
+    each one's rank, before any tie at the cut is broken."""
+    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
+    # float summation order never decides; positions keep the order found among equals.
+    if ctx.plan.scope:
+        return _scope_order(ctx, found.__getitem__, scores, limit)
+    return _by_score(scores, limit)  # the score alone
+
+
+def _last_kept(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
+) -> float | None:
+    """The score of the last of `_best(ctx, found, scores, limit)`, None when it keeps
+    fewer than `limit`: without breaking the tie at the cut when every candidate tied
+    there scores the same (a channel widening its reading asks after each widening,
+    and breaking a tie of thousands each time was most of its cost)."""
+    order, rank = _ranks(ctx, found, scores, limit)
+    if len(order) < limit:
+        return None
+    cut = rank(order[limit - 1])
+    tied = {scores[p] for p in order if rank(p) == cut}  # the last kept is one of them
+    if len(tied) == 1:
+        return tied.pop()
+    return _best(ctx, found, scores, limit)[-1].score
 
 
 def _cut(order: list[int], rank: Callable[[int], object], limit: int,

@@ -1,6 +1,7 @@
 """How a channel reads and cuts its matches, cheaper than the plain way and with the same
-result: the tie at the cut broken by `closeness` kept once a search, and Tantivy's best
-read on from what was read of fewer of them."""
+result: the tie at the cut broken by `closeness` kept once a search, Tantivy's best read
+on from what was read of fewer of them, and the last score kept known without breaking
+the tie."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from symfind.storage.channels import (
     Candidate,
     ChannelContext,
     _best,
+    _last_kept,
     _read_while_open,
     closeness,
     new_candidate,
@@ -99,3 +101,21 @@ def test_tantivys_best_read_on_from_fewer_of_them_are_read_as_afresh() -> None:
                 assert ([c.key for c in resumed.found], resumed.scores, resumed.best,
                         resumed.settled) == ([c.key for c in afresh.found], afresh.scores,
                                              afresh.best, afresh.settled), (run, fewer, more)
+
+
+def test_the_last_score_kept_is_the_last_of_the_best_without_breaking_the_tie() -> None:
+    # Ties at the cut whose scores are the same, and ties whose scores round alike but
+    # differ (the last kept then depends on the tie-break), in and out of scope.
+    symbols = _tie()
+    rng = random.Random(3)
+    for text in ("closeStream", "t.closeStream", "u.closeStream"):
+        plan = route(text)
+        for _ in range(30):
+            levels = [1.0, 2.0, 3.0, 2.0 + 1e-12]
+            scores = [rng.choice(levels) for _ in symbols]
+            found = [new_candidate((0, document), symbol, score)
+                     for document, (symbol, score) in enumerate(zip(symbols, scores))]
+            for limit in (1, 5, 20, len(found), len(found) + 1):
+                best = _best(_context(plan), found, scores, limit)
+                expected = best[-1].score if len(best) == limit else None
+                assert _last_kept(_context(plan), found, scores, limit) == expected
