@@ -149,6 +149,10 @@ class ChannelContext(NamedTuple):
     stats: Statistics
     #: The BM25 scorers made in this search, by field and terms (`_scorer`).
     scorers: dict[tuple[str, tuple[str, ...]], BM25]
+    #: `closeness` of the documents ranked so far in this search, by document key
+    #: (`_closeness`): a tie at a channel's cut is broken among thousands of matches, read
+    #: again as a channel widens its reading, and the channels rank many of the same.
+    closeness_keys: dict[tuple[int, int], tuple[object, ...]]
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -168,6 +172,21 @@ def closeness(plan: Plan, symbol: Symbol) -> tuple[object, ...]:
         symbol.declaration,
         *tie_key(symbol),
     )
+
+
+def known_closeness(plan: Plan, known: dict[tuple[int, int], tuple[object, ...]],
+                    key: tuple[int, int], symbol: Symbol) -> tuple[object, ...]:
+    """`closeness(plan, symbol)` of the document `key`, kept in `known` (one search's:
+    `ChannelContext.closeness_keys`)."""
+    found = known.get(key)
+    if found is None:
+        found = known[key] = closeness(plan, symbol)
+    return found
+
+
+def _closeness(ctx: ChannelContext, candidate: Candidate) -> tuple[object, ...]:
+    """`closeness` of a candidate to the search's plan, computed once a search."""
+    return known_closeness(ctx.plan, ctx.closeness_keys, candidate.key, candidate.symbol)
 
 
 #: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
@@ -303,7 +322,16 @@ def _search(
         found = ctx.fetch(hits)
         if len(found) <= limit:
             return found
-        return sorted(found, key=lambda c: (_scope_rank(ctx, c), closeness(ctx.plan, c.symbol)))[:limit]
+        # Scope is most of a candidate's cost: looked at only for those Tantivy finds may
+        # be in it, of all the matches (thousands of names, a few in scope).
+        maybe = (_maybe_in_scope(ctx, must, max(result.count or 0, len(found)))
+                 if ctx.plan.scope else None)
+
+        def rank(c: Candidate) -> tuple[int, tuple[object, ...]]:
+            outside = maybe is not None and c.key not in maybe
+            return (1 if outside else _scope_rank(ctx, c), _closeness(ctx, c))
+
+        return heapq.nsmallest(limit, found, key=rank)
     # Every match is scored (at most SCORE_ALL_MATCHES): listed by the query whose
     # score `ceiling` bounds.
     listing = query
@@ -325,21 +353,28 @@ def _search(
     # Tantivy's best, read as far as they might be among the best: `ceiling` bounds
     # the scores of `query` itself only when it scores every term (no `scored_by`).
     bounded = ceiling if scored_by is None else None
+    listed: list[tuple[float, tantivy.DocAddress]] = []
+    read: _Read | None = None
     while True:
         hits = ctx.searcher.search(query, retrieve, count=False).hits
-        found, scores = _read_while_open(ctx, hits, score, limit, bounded)
-        best = _best(ctx, found, scores, limit)
-        if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or len(best) < limit:
-            return best
+        # Tantivy's best of more start with its best of fewer (equal scores in the order
+        # of the documents): what was read of those is read on from, not read again.
+        read = _read_while_open(ctx, hits, score, limit, bounded,
+                                read if hits[:len(listed)] == listed else None)
+        listed = hits
+        found, scores = read.found, read.scores
+        last = _last_kept(ctx, found, scores, limit)
+        if len(hits) < retrieve or retrieve >= MAX_RETRIEVED or last is None:
+            return _best(ctx, found, scores, limit)
         # What Tantivy left out scores below its last ones by its own measure, which
         # deleted documents sway: stop once those are clearly below the ones kept. The
         # last hit (Tantivy's lowest) scoring below that for certain tells without the
         # hits not read; otherwise they are read.
-        floor = best[-1].score * (1.0 - RETRIEVAL_MARGIN)
-        if min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor):
-            return best
-        if len(found) < len(hits) and min(score(ctx.fetch(hits[len(found):]))) < floor:
-            return best
+        floor = last * (1.0 - RETRIEVAL_MARGIN)
+        if (min(scores) < floor or (bounded is not None and bounded * hits[-1][0] < floor)
+                or len(found) < len(hits)
+                and min(score(ctx.fetch(hits[len(found):]))) < floor):
+            return _best(ctx, found, scores, limit)
         retrieve = min(retrieve * RETRIEVAL_FACTOR, MAX_RETRIEVED)
 
 
@@ -361,38 +396,64 @@ def _best_of_all(
     `SCORE_ALL_MATCHES` matches, the full text channel reading every one of them (its
     records analysed again, as no cache keeps a large repository's texts) was most of
     a search in words on go-stdlib."""
-    return _best(ctx, *_read_while_open(ctx, hits, score, limit, ceiling), limit)
+    read = _read_while_open(ctx, hits, score, limit, ceiling)
+    return _best(ctx, read.found, read.scores, limit)
+
+
+class _Read(NamedTuple):
+    """The first of Tantivy's hits read (`_read_while_open`): their candidates and
+    scores, the best `limit` of those scores, best first, and whether they settle the
+    best `limit` of all the hits."""
+
+    found: list[Candidate]
+    scores: list[float]
+    best: list[float]
+    settled: bool
 
 
 def _read_while_open(
     ctx: ChannelContext, hits: list[tuple[float, tantivy.DocAddress]], score: Score,
-    limit: int, ceiling: float | None,
-) -> tuple[list[Candidate], list[float]]:
+    limit: int, ceiling: float | None, before: _Read | None = None,
+) -> _Read:
     """The first of `hits` read and scored, as many as decide the best `limit` of them
-    all (`_best_of_all`): all of them without a `ceiling`."""
+    all (`_best_of_all`): all of them without a `ceiling`.
+
+    `before`: what was read of the first of the same hits (a channel widening its
+    reading), read on from: the same chunks, and the same checks after each, as read
+    afresh. A channel reading Tantivy's best 100, then 200, ... up to MAX_RETRIEVED read
+    each of them up to seven times."""
+    if before is not None and before.settled:
+        return before  # the same checks settle it at the same hit
+    found, scores, best = ([], [], []) if before is None else (
+        list(before.found), list(before.scores), before.best)
     if ceiling is None:
-        found = ctx.fetch(hits)
-        return found, score(found)
-    found: list[Candidate] = []
-    scores: list[float] = []
-    for start in range(0, len(hits), SCORED_CHUNK):
-        chunk = ctx.fetch(hits[start:start + SCORED_CHUNK])
+        chunk = ctx.fetch(hits[len(found):])
+        return _Read(found + chunk, scores + score(chunk), best, False)
+    position = len(found)
+    while position < len(hits):
+        # Checked at each chunk's end that some hit follows (`_settled`).
+        if position % SCORED_CHUNK == 0 and position and _settled(
+                ctx, found, scores, best, limit, ceiling * hits[position][0]):
+            return _Read(found, scores, best, True)
+        end = min(len(hits), (position // SCORED_CHUNK + 1) * SCORED_CHUNK)
+        chunk = ctx.fetch(hits[position:end])
         found += chunk
-        scores += score(chunk)
-        following = start + SCORED_CHUNK
-        if following < len(hits) and _settled(ctx, found, scores, limit,
-                                              ceiling * hits[following][0]):
-            break
-    return found, scores
+        chunk_scores = score(chunk)
+        scores += chunk_scores
+        best = heapq.nlargest(limit, best + chunk_scores)
+        position = end
+    return _Read(found, scores, best, False)
 
 
-def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int,
-             bound: float) -> bool:
+def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float],
+             best: list[float], limit: int, bound: float) -> bool:
     """Whether `limit` of the candidates found (in scope, for a qualified query) score
-    clearly above `bound`, the most any candidate not yet read can score."""
+    clearly above `bound`, the most any candidate not yet read can score. `best`: the
+    best `limit` of `scores`, best first (asked after each chunk of thousands of
+    matches, counting them all each time cost as much as reading them)."""
     floor = bound + _BELOW_ROUNDING
-    if sum(score > floor for score in scores) < limit:
-        return False  # (asked after each chunk: counted, scope looked at only then)
+    if len(best) < limit or (best and best[-1] <= floor):
+        return False  # fewer than `limit` above it: scope looked at only when enough are
     if not ctx.plan.scope:
         return True
     return sum(score > floor and _in_scope(ctx, c) for c, score in zip(found, scores)) >= limit
@@ -438,16 +499,16 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int,
         maybe = _maybe_in_scope(ctx, selection.query(ctx.schema), len(keys))
         outside = None if maybe is None else (lambda position: keys[position] not in maybe)
         order, rank = _scope_order(ctx, candidate, scores, limit, outside)
-        chosen = _cut(order, rank, limit, lambda tied, wanted: sorted(
-            tied, key=lambda p: closeness(ctx.plan, candidate(p).symbol))[:wanted])
+        chosen = _cut(order, rank, limit, lambda tied, wanted: heapq.nsmallest(
+            wanted, tied, key=lambda p: _closeness(ctx, candidate(p))))
         return [candidate(p) for p in chosen]
     order, rank = _by_score(scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
         found = ctx.fetch([(scores[p], matches.addresses[keys[p]]) for p in tied])
         by_key = {keys[p]: p for p in tied}
-        return [by_key[c.key] for c in sorted(
-            found, key=lambda c: closeness(ctx.plan, c.symbol))[:wanted]]
+        return [by_key[c.key] for c in heapq.nsmallest(
+            wanted, found, key=lambda c: _closeness(ctx, c))]
 
     chosen = [keys[p] for p in _cut(order, rank, limit, first_of_tie)]
     return ctx.fetch([(matches.scores[key], matches.addresses[key]) for key in chosen])
@@ -462,20 +523,43 @@ def _best(
 
     For a qualified query, scope is looked at only down to where the best `limit` in scope
     are known (its cost, `scope_cost`, is most of a candidate's)."""
-    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
-    # float summation order never decides; positions keep the order found among equals.
-    rank: Callable[[int], object]
-    if ctx.plan.scope:
-        order, rank = _scope_order(ctx, found.__getitem__, scores, limit)
-    else:  # the score alone
-        order, rank = _by_score(scores, limit)
+    order, rank = _ranks(ctx, found, scores, limit)
 
     def first_of_tie(tied: list[int], wanted: int) -> list[int]:
-        return sorted(tied, key=lambda p: closeness(ctx.plan, found[p].symbol))[:wanted]
+        return heapq.nsmallest(wanted, tied, key=lambda p: _closeness(ctx, found[p]))
 
     # (All of them, or for a qualified query the best `limit` in scope, when no tie.)
     return [new_candidate(found[p].key, found[p].symbol, scores[p])
             for p in _cut(order, rank, limit, first_of_tie)]
+
+
+def _ranks(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
+) -> tuple[list[int], Callable[[int], object]]:
+    """`_best`'s order of the positions in `found` that can be among the best `limit`, and
+    each one's rank, before any tie at the cut is broken."""
+    # Each candidate's rank is (0 in scope / 1 not, -score), the score rounded so that
+    # float summation order never decides; positions keep the order found among equals.
+    if ctx.plan.scope:
+        return _scope_order(ctx, found.__getitem__, scores, limit)
+    return _by_score(scores, limit)  # the score alone
+
+
+def _last_kept(
+    ctx: ChannelContext, found: list[Candidate], scores: list[float], limit: int
+) -> float | None:
+    """The score of the last of `_best(ctx, found, scores, limit)`, None when it keeps
+    fewer than `limit`: without breaking the tie at the cut when every candidate tied
+    there scores the same (a channel widening its reading asks after each widening,
+    and breaking a tie of thousands each time was most of its cost)."""
+    order, rank = _ranks(ctx, found, scores, limit)
+    if len(order) < limit:
+        return None
+    cut = rank(order[limit - 1])
+    tied = {scores[p] for p in order if rank(p) == cut}  # the last kept is one of them
+    if len(tied) == 1:
+        return tied.pop()
+    return _best(ctx, found, scores, limit)[-1].score
 
 
 def _cut(order: list[int], rank: Callable[[int], object], limit: int,
@@ -618,7 +702,7 @@ def exact(ctx: ChannelContext) -> list[Candidate]:
     """Names equal to the query once case, `_`, `-` and `$` are ignored."""
     must = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
     found = _search(ctx, must, EXACT_CANDIDATES)
-    return _ranked(ctx, found, lambda c: closeness(ctx.plan, c.symbol))
+    return _ranked(ctx, found, lambda c: _closeness(ctx, c))
 
 
 def fuzzy(ctx: ChannelContext) -> list[Candidate]:
@@ -681,7 +765,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             OSA.distance(plan.name, name),  # the same case pattern as typed ranks first
             name[:1].lower() != plan.name[:1].lower(),
             abs(len(name) - len(plan.name)),
-            *closeness(plan, c.symbol)[2:],
+            *_closeness(ctx, c)[2:],
         )
 
     return _ranked(ctx, closest, order)
@@ -705,7 +789,7 @@ def _bm25(
     if must is None:
         return []
     found = _search(ctx, must, BM25_CANDIDATES, score, most, ceiling, scored_by)
-    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *_closeness(ctx, c)))
 
 
 def _ceiling(ctx: ChannelContext, *scorers: BM25) -> float | None:
@@ -772,7 +856,7 @@ def ngram(ctx: ChannelContext) -> list[Candidate]:
     if selection is None:
         return []
     found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams))
-    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, found, lambda c: (-round(c.score, 5), *_closeness(ctx, c)))
 
 
 def words(ctx: ChannelContext) -> list[Candidate]:
@@ -791,7 +875,7 @@ def words(ctx: ChannelContext) -> list[Candidate]:
         # split_identifier skips scope separators too, at a third of split_text's cost.
         return (-len(wanted.intersection(split_identifier(symbol.qualname))),
                 -len(wanted.intersection(split_identifier(symbol.name))),
-                -round(c.score, 5), *closeness(ctx.plan, symbol))
+                -round(c.score, 5), *_closeness(ctx, c))
 
     found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms))
     return _ranked(ctx, found, order)
@@ -892,11 +976,11 @@ def vector(ctx: ChannelContext) -> list[Candidate]:
     found = sorted(
         ((c._replace(score=score), i) for i, (c, score) in enumerate(zip(pool, matches.scores))
          if score),
-        key=lambda pair: (-round(pair[0].score, 6), *closeness(ctx.plan, pair[0].symbol)))
+        key=lambda pair: (-round(pair[0].score, 6), *_closeness(ctx, pair[0])))
     # The words matched, for the answer's `why`: only for those that can be shown.
     ranked = [c._replace(matched=matches.pairs(i)) if rank < MATCHED_SHOWN else c
               for rank, (c, i) in enumerate(found)]
-    return _ranked(ctx, ranked, lambda c: (-round(c.score, 6), *closeness(ctx.plan, c.symbol)))
+    return _ranked(ctx, ranked, lambda c: (-round(c.score, 6), *_closeness(ctx, c)))
 
 
 def _rarity(ctx: ChannelContext, terms: Sequence[str]) -> float:
@@ -1021,7 +1105,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     def order(c: Candidate) -> tuple[object, ...]:
         return (fits[c.key].cost,
                 typed_style is not None and style(c.symbol.name) != typed_style,
-                is_test_code(c.symbol), len(c.symbol.name), *closeness(plan, c.symbol))
+                is_test_code(c.symbol), len(c.symbol.name), *_closeness(ctx, c))
 
     ranked = _ranked(ctx, found, order)
     # `distance`: the fit's errors, which the search weighs against the fuzzy channel's.

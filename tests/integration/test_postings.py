@@ -222,7 +222,7 @@ def test_tantivy_finds_every_match_in_a_qualified_querys_scope(tmp_path: Path) -
         plan = route(text)
         ctx = ChannelContext(searcher._searcher, searcher._schema, plan, [],
                              lambda h: found.candidates(searcher._searcher, h), {},
-                             searcher._stats, {})
+                             searcher._stats, {}, {})
         maybe = _maybe_in_scope(ctx, query, len(hits))
         assert maybe is not None
         in_scope = {c.key for c in ctx.fetch(hits) if _in_scope(ctx, c)}
