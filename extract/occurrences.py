@@ -57,6 +57,7 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Container
+from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -563,25 +564,41 @@ def occurrences_and_imports(
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
                          unions=rules.rebinding_unions)
     check()
-    # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
-    # binding is none (None).
-    uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
-    for capture, kind, member in _BY_PRIORITY:
-        if kind is UseKind.PLAIN and "skip.weak" in captured:
-            for node in captured["skip.weak"]:  # no use, unless a pattern above says so
-                uses.setdefault(node.start_byte, None)
-        nodes = captured.get(capture)
-        if nodes:
-            for node in nodes:
-                start = node.start_byte
-                if start not in uses:
-                    uses[start] = (kind, node, member)
+    uses = _uses(captured, bindings.sites)
     chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
                if rules.chained else None)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained)
     return occurrences, imports
+
+
+_START = operator.attrgetter("start_byte")
+
+
+def _uses(captured: dict[str, list[Node]],
+          sites: list[int]) -> dict[int, tuple[UseKind, Node, bool]]:
+    """Each name captured as a use, by its start byte, with the first kind in `_PRIORITY`
+    that captured it (the node, and whether a receiver is looked for): none where a name
+    is bound (`sites`), nor a `@skip.weak` name that only `plain` captures.
+
+    Filled from the last kind to the first, each overwriting those after it, so that a
+    capture costs no Python step (`dict.update` over C iterators; the most frequent,
+    `plain`, is nearly every name)."""
+    uses: dict[int, tuple[UseKind, Node, bool]] = {}
+    weak = captured.get("skip.weak")
+    for capture, kind, member in reversed(_BY_PRIORITY):
+        if weak and kind is not UseKind.PLAIN:  # the plain captures done (they come last)
+            for node in weak:  # no use, unless a pattern of another kind says so
+                uses.pop(node.start_byte, None)
+            weak = None
+        nodes = captured.get(capture)
+        if nodes:  # reversed: of the nodes at one start byte, the first captured wins
+            nodes = nodes[::-1]
+            uses.update(zip(map(_START, nodes), zip(repeat(kind), nodes, repeat(member))))
+    for start in sites:
+        uses.pop(start, None)
+    return uses
 
 
 class _Bindings(NamedTuple):
@@ -1375,7 +1392,7 @@ def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | N
 
 
 def _occurrences(
-    uses: dict[int, tuple[UseKind, Node, bool] | None], receivers: dict[int, Node],
+    uses: dict[int, tuple[UseKind, Node, bool]], receivers: dict[int, Node],
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
@@ -1418,9 +1435,6 @@ def _occurrences(
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
     next_check = 0
     for start in sorted(uses):
-        use = uses[start]
-        if use is None:
-            continue
         if start >= next_check:  # a large file: the deadline, every 128 KiB of it
             check()
             next_check = start + 0x20000
@@ -1447,7 +1461,7 @@ def _occurrences(
                 scope_end, seen = scopes[scope_id][1], visible[scope_id]
             else:
                 scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
-        kind, node, member = use
+        kind, node, member = uses[start]
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
             continue
