@@ -57,7 +57,6 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Container
-from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -573,32 +572,39 @@ def occurrences_and_imports(
     return occurrences, imports
 
 
-_START = operator.attrgetter("start_byte")
+class _Uses(NamedTuple):
+    """Each name captured as a use, by its start byte: its node, and the first kind in
+    `_PRIORITY` that captured it with whether a receiver is looked for (`_uses`)."""
+
+    nodes: dict[int, Node]
+    kinds: dict[int, tuple[UseKind, bool]]
 
 
-def _uses(captured: dict[str, list[Node]],
-          sites: list[int]) -> dict[int, tuple[UseKind, Node, bool]]:
-    """Each name captured as a use, by its start byte, with the first kind in `_PRIORITY`
-    that captured it (the node, and whether a receiver is looked for): none where a name
-    is bound (`sites`), nor a `@skip.weak` name that only `plain` captures.
+def _uses(captured: dict[str, list[Node]], sites: list[int]) -> _Uses:
+    """The names captured as uses: none where a name is bound (`sites`), nor a
+    `@skip.weak` name that only `plain` captures.
 
-    Filled from the last kind to the first, each overwriting those after it, so that a
-    capture costs no Python step (`dict.update` over C iterators; the most frequent,
-    `plain`, is nearly every name)."""
-    uses: dict[int, tuple[UseKind, Node, bool]] = {}
+    Filled from the last kind to the first, each overwriting those after it, by
+    `dict.update`: a capture costs no Python step beyond its start byte and makes no
+    tuple (`plain` alone captures nearly every name, most of them again under another
+    kind or as a binding)."""
+    nodes: dict[int, Node] = {}
+    kinds: dict[int, tuple[UseKind, bool]] = {}
     weak = captured.get("skip.weak")
     for capture, kind, member in reversed(_BY_PRIORITY):
         if weak and kind is not UseKind.PLAIN:  # the plain captures done (they come last)
             for node in weak:  # no use, unless a pattern of another kind says so
-                uses.pop(node.start_byte, None)
+                nodes.pop(node.start_byte, None)
             weak = None
-        nodes = captured.get(capture)
-        if nodes:  # reversed: of the nodes at one start byte, the first captured wins
-            nodes = nodes[::-1]
-            uses.update(zip(map(_START, nodes), zip(repeat(kind), nodes, repeat(member))))
+        captures = captured.get(capture)
+        if captures:  # reversed: of the nodes at one start byte, the first captured wins
+            captures = captures[::-1]
+            starts = [node.start_byte for node in captures]
+            nodes.update(zip(starts, captures))
+            kinds.update(dict.fromkeys(starts, (kind, member)))
     for start in sites:
-        uses.pop(start, None)
-    return uses
+        nodes.pop(start, None)
+    return _Uses(nodes, kinds)
 
 
 class _Bindings(NamedTuple):
@@ -1392,7 +1398,7 @@ def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | N
 
 
 def _occurrences(
-    uses: dict[int, tuple[UseKind, Node, bool]], receivers: dict[int, Node],
+    uses: _Uses, receivers: dict[int, Node],
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
@@ -1434,7 +1440,8 @@ def _occurrences(
     names: dict[bytes, str] = {}
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
     next_check = 0
-    for start in sorted(uses):
+    nodes, kinds = uses
+    for start in sorted(nodes):
         if start >= next_check:  # a large file: the deadline, every 128 KiB of it
             check()
             next_check = start + 0x20000
@@ -1461,10 +1468,11 @@ def _occurrences(
                 scope_end, seen = scopes[scope_id][1], visible[scope_id]
             else:
                 scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
-        kind, node, member = uses[start]
+        node = nodes[start]
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
             continue
+        kind, member = kinds[start]
         if not member:
             receiver_node = None
         elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:
