@@ -563,25 +563,48 @@ def occurrences_and_imports(
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
                          unions=rules.rebinding_unions)
     check()
-    # Each name once, of the first kind in `_PRIORITY` that captured it; a local's own
-    # binding is none (None).
-    uses: dict[int, tuple[UseKind, Node, bool] | None] = dict.fromkeys(bindings.sites)
-    for capture, kind, member in _BY_PRIORITY:
-        if kind is UseKind.PLAIN and "skip.weak" in captured:
-            for node in captured["skip.weak"]:  # no use, unless a pattern above says so
-                uses.setdefault(node.start_byte, None)
-        nodes = captured.get(capture)
-        if nodes:
-            for node in nodes:
-                start = node.start_byte
-                if start not in uses:
-                    uses[start] = (kind, node, member)
+    uses = _uses(captured, bindings.sites)
     chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
                if rules.chained else None)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained)
     return occurrences, imports
+
+
+class _Uses(NamedTuple):
+    """Each name captured as a use, by its start byte: its node, and the first kind in
+    `_PRIORITY` that captured it with whether a receiver is looked for (`_uses`)."""
+
+    nodes: dict[int, Node]
+    kinds: dict[int, tuple[UseKind, bool]]
+
+
+def _uses(captured: dict[str, list[Node]], sites: list[int]) -> _Uses:
+    """The names captured as uses: none where a name is bound (`sites`), nor a
+    `@skip.weak` name that only `plain` captures.
+
+    Filled from the last kind to the first, each overwriting those after it, by
+    `dict.update`: a capture costs no Python step beyond its start byte and makes no
+    tuple (`plain` alone captures nearly every name, most of them again under another
+    kind or as a binding)."""
+    nodes: dict[int, Node] = {}
+    kinds: dict[int, tuple[UseKind, bool]] = {}
+    weak = captured.get("skip.weak")
+    for capture, kind, member in reversed(_BY_PRIORITY):
+        if weak and kind is not UseKind.PLAIN:  # the plain captures done (they come last)
+            for node in weak:  # no use, unless a pattern of another kind says so
+                nodes.pop(node.start_byte, None)
+            weak = None
+        captures = captured.get(capture)
+        if captures:  # reversed: of the nodes at one start byte, the first captured wins
+            captures = captures[::-1]
+            starts = [node.start_byte for node in captures]
+            nodes.update(zip(starts, captures))
+            kinds.update(dict.fromkeys(starts, (kind, member)))
+    for start in sites:
+        nodes.pop(start, None)
+    return _Uses(nodes, kinds)
 
 
 class _Bindings(NamedTuple):
@@ -1375,7 +1398,7 @@ def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | N
 
 
 def _occurrences(
-    uses: dict[int, tuple[UseKind, Node, bool] | None], receivers: dict[int, Node],
+    uses: _Uses, receivers: dict[int, Node],
     imports: list[Import], sources: dict[int, str], scopes: list[tuple[int, int]],
     bindings: _Bindings,
     skips: list[tuple[int, int]], symbols: list[Symbol],
@@ -1417,10 +1440,8 @@ def _occurrences(
     names: dict[bytes, str] = {}
     # Sorted as plain integers: a list of (start, use) pairs sorts several times slower.
     next_check = 0
-    for start in sorted(uses):
-        use = uses[start]
-        if use is None:
-            continue
+    nodes, kinds = uses
+    for start in sorted(nodes):
         if start >= next_check:  # a large file: the deadline, every 128 KiB of it
             check()
             next_check = start + 0x20000
@@ -1447,10 +1468,11 @@ def _occurrences(
                 scope_end, seen = scopes[scope_id][1], visible[scope_id]
             else:
                 scope_id, scope_end, seen = -1, len(parsed) + 1, frozenset()
-        kind, node, member = use
+        node = nodes[start]
         written = parsed[start : node.end_byte]
         if not written:  # a node the parser made up (a missing name)
             continue
+        kind, member = kinds[start]
         if not member:
             receiver_node = None
         elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:

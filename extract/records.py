@@ -139,8 +139,10 @@ class UseKind(enum.StrEnum):
     PLAIN = "plain"  # any other read or write of the name
 
 
+# Not tracked by the garbage collector either (as `Symbol`): strings, numbers and an enum,
+# and a file makes thousands, whose allocations would each count towards a collection.
 class Occurrence(msgspec.Struct, frozen=True, kw_only=True, array_like=True,
-                 omit_defaults=True):
+                 omit_defaults=True, gc=False):
     """One use of a name that the file does not bind locally (references, "where is it
     used"). Comments, strings, a definition's own name, parameters, keyword-argument
     names, struct keys and names bound in the enclosing function are not occurrences.

@@ -135,6 +135,8 @@ def encode_uses(
 
 def _columns(rows: list[tuple[int, ...]]) -> list[int]:
     """A group's uses as stored: column by column, lines as differences."""
+    if len(rows) == 1:  # a name used once (half of them): its row is its columns
+        return list(rows[0])
     lines, *others = zip(*rows)
     flat = [line - before for line, before in zip(lines, (0, *lines))]
     for column in others:

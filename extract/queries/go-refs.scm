@@ -11,7 +11,9 @@
 (type_spec type_parameters: (_)) @scope
 
 ; --- Local bindings: parameters and results, receivers and their type parameters,
-; `:=`, `var`, `const`, `range` and type-switch names.
+; `:=`, `var`, `const`, `range` and type-switch names. A `var` or `const` name needs no
+; `@skip`: every binding's own name is no use, a package-level one too (each capture
+; costs).
 (parameter_declaration name: (identifier) @bind)
 (variadic_parameter_declaration name: (identifier) @bind)
 (type_parameter_declaration name: (identifier) @bind)
@@ -20,8 +22,8 @@
          (pointer_type (generic_type
            type_arguments: (type_arguments (type_elem (type_identifier) @bind))))])))
 (short_var_declaration left: (expression_list (identifier) @bind))
-(var_spec name: (identifier) @bind @skip)
-(const_spec name: (identifier) @bind @skip)
+(var_spec name: (identifier) @bind)
+(const_spec name: (identifier) @bind)
 (range_clause left: (expression_list (identifier) @bind))
 (type_switch_statement alias: (expression_list (identifier) @bind))
 (receive_statement left: (expression_list (identifier) @bind))
