@@ -11,16 +11,22 @@ client, as Claude Code would.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from symfind.daemon.registry import daemon_of
+from symfind.storage.contract.leases import DEFAULT_LEASE_S, LEASE_VARIABLE
+from tests.integration.mcp_support import kept_private
 from tests.integration.test_cli import FIXTURE_REPO, ROOT
+from tests.integration.test_daemon_registry import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -68,17 +74,29 @@ def test_the_quick_start_works_as_written(tmp_path: Path) -> None:
                     "mcp", "--repo", str(home / "src" / "myproject")]
     assert _tools_of(args[4:], env={**os.environ, "HOME": str(home)}) == [
         "codebase_search", "find_references", "help", "index_status", "read_symbol"]
+    # The daemon the server started is in the session's registry, not the user's: found
+    # there (its lease is the default: it is still running), then stopped.
+    repo = (home / "src" / "myproject").resolve()
+    wait_until(lambda: daemon_of(repo) is not None, "the server's daemon in the registry")
+    daemon = daemon_of(repo)
+    assert daemon is not None and daemon.lease_s == DEFAULT_LEASE_S
+    os.kill(daemon.pid, signal.SIGTERM)
 
 
 def _tools_of(command: list[str], env: dict[str, str]) -> list[str]:
-    """The tools an MCP host sees from `command`, through the SDK's stdio client."""
+    """The tools an MCP host sees from `command`, through the SDK's stdio client.
+
+    The server gets the client's minimal environment, as a host gives it, and the
+    session's private daemon registry (`kept_private`) with the default lease: the
+    daemon it starts stays out of the user's registry."""
     probe = """
-import sys, anyio
+import json, sys, anyio
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
 async def main():
-    params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
+    env = {**get_default_environment(), **json.loads(sys.argv[1])}
+    params = StdioServerParameters(command=sys.argv[2], args=sys.argv[3:], env=env)
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -87,7 +105,9 @@ async def main():
 
 anyio.run(main)
 """
-    result = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True,
+    private = {**kept_private(), LEASE_VARIABLE: str(DEFAULT_LEASE_S)}
+    result = subprocess.run([sys.executable, "-c", probe, json.dumps(private), *command],
+                            capture_output=True,
                             text=True, env=env, timeout=300, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout.split()
