@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_cli import symfind
+from tests.integration.test_index_via_daemon import wait_until_idle
 
 FILES = {
     "shop/cart.py": (
@@ -89,11 +90,16 @@ def test_refs_of_a_method_through_self_and_a_typed_local(shop) -> None:
     assert (answer["resolved"], answer["possible"], answer["elsewhere"]) == (1, 0, 0)
 
 
-def test_refs_with_a_daemon_running_answers_the_same_and_says_it_is_current(shop) -> None:
+def test_refs_with_a_daemon_running_answers_the_same_and_says_it_is_current(
+    shop, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     repo, env = shop
     direct = json.loads(symfind("refs", "Cart", str(repo), "--json", env=env).stdout)
     assert symfind("daemon", "start", str(repo), env=env).returncode == 0
     try:
+        # Until its first re-check of the files is done, the daemon's answers say "behind".
+        monkeypatch.setenv("SYMFIND_INDEX_DIR", env["SYMFIND_INDEX_DIR"])
+        wait_until_idle(repo)
         via = json.loads(symfind("refs", "Cart", str(repo), "--json", env=env).stdout)
     finally:
         symfind("daemon", "stop", str(repo), env=env)
