@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -139,18 +138,16 @@ def _same_but_times(reply: dict[str, Any]) -> str:
     return re.sub(r'"took_ms": [\d.]+|; [\d.]+ ms', "…", text)
 
 
-def test_every_request_read_before_stdin_ends_is_answered(indexed: tuple[Path, Path]) -> None:
+def test_every_request_read_before_stdin_ends_is_answered(tmp_path: Path) -> None:
     """`printf '<initialize>\\n<initialized>\\n<tools/call>\\n' | symfind mcp`, as a pipe
     or a one-shot host does it: stdin ends right after the calls, and each is answered
     before the server exits 0 — the same answers as when stdin stays open. (`--no-index`
-    in both runs, and no daemon left by an earlier test: a daemon catching up would make
-    the answers' freshness a race.)"""
-    repo, base = indexed
-    stopped = subprocess.run(
-        [sys.executable, "-P", "-m", "symfind.cli", "daemon", "stop", str(repo)],
-        capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
-        env={**os.environ, "SYMFIND_INDEX_DIR": str(base), **kept_private()})
-    assert stopped.returncode == 0, stopped.stderr
+    in both runs, on a repository of this test's own: no other test's server can have a
+    daemon starting for it, which would make the answers' freshness a race.)"""
+    repo = make_repo(tmp_path / "proj")
+    base = tmp_path / "index"
+    base.mkdir()
+    index_repo(repo, base)
     requests = [
         rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                               "clientInfo": {"name": "raw", "version": "0"}}),
