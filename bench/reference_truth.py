@@ -154,7 +154,8 @@ def draw_seeds(entry: Entry | HeldOut) -> list[dict]:
             if any(c["qualname"] == symbol.qualname and c["path"] == rel
                    for c in by_group[group][-8:]):
                 continue  # overloads of one definition: seeded once
-            column = _name_column(lines, symbol.line, symbol.name)
+            column = _name_column(lines, symbol.line, symbol.name,
+                                  after_receiver=entry.language == "go" and group == "method")
             if column:
                 by_group[group].append({
                     "name": symbol.name, "qualname": symbol.qualname, "kind": str(symbol.kind),
@@ -166,11 +167,16 @@ def draw_seeds(entry: Entry | HeldOut) -> list[dict]:
     return chosen
 
 
-def _name_column(lines: list[str], line: int, name: str) -> int:
-    """1-based column of `name` as a whole word on `line`, 0 when it is not there."""
+def _name_column(lines: list[str], line: int, name: str, after_receiver: bool = False) -> int:
+    """1-based column of `name` as a whole word on `line`, 0 when it is not there.
+
+    `after_receiver`: a Go method's name is looked for after its receiver, which may be
+    of a type of the same name (`func (e *Error) Error() string`)."""
     if not 0 < line <= len(lines):
         return 0
-    match = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", lines[line - 1])
+    text = lines[line - 1]
+    start = text.find(")") + 1 if after_receiver and text.lstrip().startswith("func (") else 0
+    match = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])").search(text, start)
     return match.start() + 1 if match else 0
 
 
