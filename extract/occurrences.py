@@ -144,8 +144,10 @@ class _Rules(NamedTuple):
     #: to find, and among the most frequent names. Not uses, unless the file defines or
     #: imports the name itself.
     builtins: frozenset[bytes] = frozenset()
-    #: Types have names of their own, apart from values' (C's `struct mode *mode`): a
-    #: type's use is local only when a type of that name is (`@bind.type`).
+    #: Types have names of their own, apart from values' (C's `struct mode *mode`), or
+    #: the syntax tells a type's name from a value's (Go's `type_identifier`: a variable
+    #: `field` in scope leaves `[]field{}` a use of the type): a type's use is local only
+    #: when a type of that name is (`@bind.type`).
     type_namespace: bool = False
     #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
     #: receiver no scope binds takes the type of the field of that name.
@@ -311,7 +313,7 @@ _RULES: dict[str, _Rules] = {
                      chained=lambda *parts: _PythonTypes(*parts), class_objects=True,
                      hint_rounds=3, rebinding_unions=True),
     "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
-                 chained=lambda *parts: _GoTypes(*parts)),
+                 chained=lambda *parts: _GoTypes(*parts), type_namespace=True),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
@@ -1434,6 +1436,10 @@ def _occurrences(
     append = occurrences.append
     # An enum's member, read from its class, costs a lookup (Python 3.11): read once.
     type_kind = UseKind.TYPE if separate else None
+    # A type constructed (Go's `field{}`, Java's `new Field()`) is a use of the kind `call`
+    # of a type's name: a value of that name bound around it (`field := f.field`) is no
+    # type, so it does not make the use local.
+    call_kind = UseKind.CALL if separate else None
     import_kind = UseKind.IMPORT
     types_seen: dict[tuple[str, int, int], str] = {}
     receiver_texts: dict[bytes, str] = {}
@@ -1480,7 +1486,9 @@ def _occurrences(
         else:
             receiver_node = _receiver(start, receivers, parsed)
         if receiver_node is None and (written in builtins or (
-                (b":" + written if kind is type_kind else written) in seen)):
+                b":" + written in seen if kind is type_kind else written in seen and not (
+                    kind is call_kind and node.type == "type_identifier"
+                    and b":" + written not in seen))):
             continue
         name = names.get(written)  # most names are used again: each decoded once
         if name is None:

@@ -53,7 +53,11 @@ History:
   `?` (a value, not a module an import names alike). A signature longer than
   200 characters keeps what follows its parameter list (`...) -> Response`), its last
   parameters giving way to ` ...`.
+- 11: Go keeps types' names apart from values' by their syntax: a variable in scope no
+  longer hides a use of the type of the same name (`var libcall libcall`, `key{}` where
+  `key := ...` is bound), and a type parameter hides its uses as a type; Python's
+  generic bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 10
+EXTRACTION_VERSION = 11

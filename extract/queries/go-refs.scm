@@ -16,11 +16,14 @@
 ; costs).
 (parameter_declaration name: (identifier) @bind)
 (variadic_parameter_declaration name: (identifier) @bind)
-(type_parameter_declaration name: (identifier) @bind)
+; A type parameter is a type (`[]T`) and a value's name (`T(x)`, a conversion): bound
+; as both, since a type's name is told apart by its syntax (`_Rules.type_namespace`).
+(type_parameter_declaration name: (identifier) @bind @bind.type)
 (method_declaration receiver: (parameter_list (parameter_declaration
-  type: [(generic_type type_arguments: (type_arguments (type_elem (type_identifier) @bind)))
+  type: [(generic_type type_arguments: (type_arguments
+           (type_elem (type_identifier) @bind @bind.type)))
          (pointer_type (generic_type
-           type_arguments: (type_arguments (type_elem (type_identifier) @bind))))])))
+           type_arguments: (type_arguments (type_elem (type_identifier) @bind @bind.type))))])))
 (short_var_declaration left: (expression_list (identifier) @bind))
 (var_spec name: (identifier) @bind)
 (const_spec name: (identifier) @bind)

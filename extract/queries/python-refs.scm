@@ -55,6 +55,10 @@
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) attribute: (identifier) @ref.inherit.member)))
+; A generic base: `class TimedSerializer(Serializer[_TSerialized])`.
+(class_definition superclasses: (argument_list (subscript value: (identifier) @ref.inherit)))
+(class_definition superclasses: (argument_list (subscript
+  value: (attribute object: (_) attribute: (identifier) @ref.inherit.member))))
 
 (type (identifier) @ref.type)
 (type (attribute object: (_) attribute: (identifier) @ref.type.member))

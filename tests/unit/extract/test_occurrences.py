@@ -290,6 +290,20 @@ def test_python_a_receiver_written_as_an_expression_keeps_the_steps_the_query_re
     ]
 
 
+def test_python_generic_bases_are_inherited() -> None:
+    source = (
+        "class T(Serializer[str], t.Generic[_T], Mixin):\n"
+        "    pass\n"
+    )
+    assert uses(source) == [
+        ("Serializer", "inherit", "", ""),
+        ("t", "plain", "", ""),
+        ("Generic", "inherit", "t", ""),
+        ("_T", "plain", "", ""),
+        ("Mixin", "inherit", "", ""),
+    ]
+
+
 def test_python_imports_with_aliases() -> None:
     source = (
         "import os, a.b as ab\n"
@@ -342,6 +356,33 @@ def test_go_locals_parameters_and_struct_keys_are_not_uses() -> None:
         ("U", "type", "", ""),
         ("n", "attribute", "t", ""),
         ("global", "plain", "", ""),
+    ]
+
+
+def test_go_a_variable_does_not_hide_the_type_of_its_name_but_a_type_parameter_does() -> None:
+    # `key := ...` binds a value: `key{}` and `*key` still name the type (the syntax says
+    # so), which a type parameter `T` hides, as a type and as a conversion `T(x)`.
+    source = (
+        "package p\n"
+        "func f() {\n"
+        "\ttype key struct{}\n"
+        "\tvar p *key\n"
+        "\tvar libcall libcall\n"
+        "\tkey := ctx.Value(key{})\n"
+        "\tuse(libcall, key, p)\n"
+        "}\n"
+        "func g[T any](x any) []T { return []T{T(x)} }\n"
+        "type L[E any] struct{}\n"
+        "func (l *L[E]) Get() E { var e E; return e }\n"
+    )
+    assert uses(source, "go") == [
+        ("key", "type", "", ""),
+        ("libcall", "type", "", ""),
+        ("ctx", "plain", "", ""),
+        ("Value", "attribute_call", "ctx", "=ctx"),  # `=`: a name the file does not bind
+        ("key", "call", "", ""),
+        ("use", "call", "", ""),
+        ("L", "type", "", ""),
     ]
 
 
