@@ -149,6 +149,9 @@ class _Rules(NamedTuple):
     #: `field` in scope leaves `[]field{}` a use of the type): a type's use is local only
     #: when a type of that name is (`@bind.type`).
     type_namespace: bool = False
+    #: A name declared of a slice, map or channel type keeps the type as written (Go's
+    #: `more []*node`), for its elements' (`range more`, `more[0]`: `_GoTypes`).
+    collection_types: bool = False
     #: A bare name may be a field of the enclosing class (Java's `items.get(k)`): a
     #: receiver no scope binds takes the type of the field of that name.
     implicit_self: bool = False
@@ -313,7 +316,8 @@ _RULES: dict[str, _Rules] = {
                      chained=lambda *parts: _PythonTypes(*parts), class_objects=True,
                      hint_rounds=3, rebinding_unions=True),
     "go": _Rules(ctor=_go_call_result, module_name=go_package, builtins=_GO_BUILTINS,
-                 chained=lambda *parts: _GoTypes(*parts), type_namespace=True),
+                 chained=lambda *parts: _GoTypes(*parts), type_namespace=True,
+                 collection_types=True),
     "c": _Rules(module_name=lambda source: "", type_namespace=True),
     "cpp": _Rules(self_names=frozenset({"this"}), self_name="this", ctor=_cpp_ctor,
                   module_name=lambda source: "", type_namespace=True),
@@ -755,6 +759,10 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     if rules.hint_rounds > 1:  # the name and member a receiver's expression starts with
         wanted.update(part for name in list(wanted)
                       for part in _LEADING.match(name).group(1, 2) if part)
+    elif rules.chained:  # Go: the name an expression starts with, its type read from it,
+        # a `range`'s too (`for _, f := range fields`: `f` is of `fields`' elements)
+        ranged = [parsed[node.start_byte : node.end_byte] for node in captured.get("hint.range", ())]
+        wanted.update(filter(None, (_LEADING.match(name)[2] for name in [*wanted, *ranged])))
     prefix = rules.self_name.encode() + b"."
     roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
     starts = [start for start, _ in roots]
@@ -824,8 +832,10 @@ class _GoTypes:
     """The type of a Go receiver written as an expression, from its parts: `b.logger` the
     type of the field `logger` of `b`'s struct when this file declares it, `x.(T)` T, a
     call's result (`NewBridge(c)`, `c.Root()`) from the signature of the function or
-    method when this file defines it, the elements of a `range` over a call or a field
-    (`for _, sub := range c.Commands()`). A call to one defined elsewhere is left for the
+    method when this file defines it, the elements of a `range` over a call, a field or a
+    name (`for _, sub := range c.Commands()`) and an element by index (`n.items[i]`), of
+    a slice, map or channel type as written or of this file's type defined as one (`type
+    items []Item`). A call to one defined elsewhere is left for the
     query to read from the indexed signature (`storage/references.py`), written
     `NewBridge()`, `prometheus.NewRegistry()`, `Command:Root()` for a method's result, and
     `...[]` for its elements. "" when a part is unknown."""
@@ -840,6 +850,7 @@ class _GoTypes:
         self._module = module  # the names this file binds at package level
         self._fields: dict[str, dict[str, str]] | None = None
         self._signatures: dict[str, str] | None = None  # `F` / `T.M` defined here
+        self._defined_as: dict[str, str] | None = None  # `items` → `[]Item` defined here
 
     def _field(self, owner: str, field: str, element: bool) -> str:
         """The type of a field of a struct this file declares (of its elements)."""
@@ -860,7 +871,21 @@ class _GoTypes:
                         self._fields.setdefault(_text(name, self._parsed), {})[
                             field_name] = text
         written = self._fields.get(owner, {}).get(field, "")
-        return element_type(written) if element else named_type(written)
+        return self._elements(written) if element else named_type(written)
+
+    def _elements(self, written: str) -> str:
+        """The type of the elements of a value of the type `written`: a slice, map or
+        channel type, or a type this file defines as one (`type children []*node`)."""
+        found = element_type(written)
+        if found or not written:
+            return found
+        if self._defined_as is None:
+            self._defined_as = {}
+            for symbol in self._symbols:  # `type items []Item`: the signature says it
+                if symbol.kind is SymbolKind.TYPE and symbol.signature.startswith("type "):
+                    name, _, underlying = symbol.signature[5:].partition(" ")
+                    self._defined_as.setdefault(name, underlying.strip())
+        return element_type(self._defined_as.get(named_type(written), ""))
 
     def _result(self, called: str, element: bool = False) -> str:
         """The result of `F` or `T.M` (its elements) when this file defines it; else the
@@ -886,7 +911,8 @@ class _GoTypes:
             return ""
         if type_.startswith(_GO_RANGE):
             node = self._ranges.get(int(type_[len(_GO_RANGE):]))
-            if node is None or node.type not in ("call_expression", "selector_expression"):
+            if node is None or node.type not in (
+                    "call_expression", "selector_expression", "identifier"):
                 return ""
             return self.type_of(node, name_type, local, depth + 1, element=True)
         if not type_.endswith("()"):
@@ -939,8 +965,14 @@ class _GoTypes:
         kind = node.type
         if depth > _GO_CHAIN_STEPS:
             return ""
-        if kind == "identifier" and not element:
-            return self._name(_text(node, self._parsed), name_type, local, depth)
+        if kind == "identifier":
+            found = self._name(_text(node, self._parsed), name_type, local, depth)
+            return self._elements(found) if element and not _go_unsettled(found) else (
+                "" if element else found)
+        if kind == "index_expression" and not element:  # `n.items[i]`: an element
+            operand = node.child_by_field_name("operand")
+            return "" if operand is None else self.type_of(operand, name_type, local,
+                                                           depth + 1, element=True)
         if kind in ("parenthesized_expression", "unary_expression"):  # (x), &x, *x
             inner = node.child_by_field_name("operand") or (
                 node.named_children[0] if node.named_children else None)
@@ -994,6 +1026,8 @@ _PY_ENTERED = "entered:"
 _PY_BINDING_CAPTURES = (("hint.value", _PY_VALUE), ("hint.items", _PY_ITEMS),
                         ("hint.entered", _PY_ENTERED))
 _PY_MARKS = tuple(mark for _, mark in _PY_BINDING_CAPTURES)
+#: How Go writes a slice, an array, a map or a channel type (`_Rules.collection_types`).
+_COLLECTIONS = ("[", "map[", "chan ", "<-chan ")
 #: A name unpacked from a tuple at a position (`a, b = pair()`: `at1:value:pair()` is b's).
 _PY_AT = re.compile(r"at(\d+):")
 _UNPACKING = frozenset({"pattern_list", "tuple_pattern"})
@@ -1291,6 +1325,11 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
             return annotated, True
     if "hint.ctor" in found and _text(found.pop("hint.ctor"), parsed) not in rules.ctor_names:
         found.pop("hint.new", None)  # `T::parse(...)`, `C.find`: no constructor
+    declared = found.get("hint.type") or found.get("hint.new")
+    if declared is not None and rules.collection_types:
+        written = _WHITESPACE.sub(" ", _text(declared, parsed).strip())
+        if written.startswith(_COLLECTIONS):
+            return written, "hint.type" in found
     if "hint.arg" in found and "hint.call" in found and _text(found["hint.call"], parsed) == "new":
         return type_name(_text(found["hint.arg"], parsed)), False  # Go's `new(T)`
     for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's

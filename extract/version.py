@@ -55,8 +55,10 @@ History:
   parameters giving way to ` ...`.
 - 11: Go keeps types' names apart from values' by their syntax: a variable in scope no
   longer hides a use of the type of the same name (`var libcall libcall`, `key{}` where
-  `key := ...` is bound), and a type parameter hides its uses as a type; Python's
-  generic bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
+  `key := ...` is bound), and a type parameter hides its uses as a type; a Go element by
+  index or `range` (`n.items[i]`, `s[0]`, `range n.children`) has the element type of a
+  slice or map type, this file's named ones too (`type items []Item`); Python's generic
+  bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -439,6 +439,36 @@ def test_go_a_field_of_a_struct_the_file_declares_types_a_receiver() -> None:
     ]
 
 
+def test_go_an_element_by_index_or_range_has_the_element_type_of_a_type_defined_here() -> None:
+    # `items` and `children` are defined here as a slice, `more` is declared one: their
+    # elements have a type.
+    # `s` and `n` are receivers only inside expressions (`s[0]`, `n.items[i]`).
+    source = (
+        "package p\n"
+        "type items []Item\n"
+        "type children []*node\n"
+        "type node struct { items items; children children; byKey map[string]*node }\n"
+        "func (s items) first() bool { return s[0].Less(nil) }\n"
+        "func (n *node) walk(i int, more []*node) {\n"
+        "\tn.items[i].Less(nil); n.byKey[\"k\"].walk(0, nil); more[0].walk(0, nil)\n"
+        "\tfor _, c := range n.children { c.walk(i, nil) }\n"
+        "\tfor _, it := range n.items { it.Less(nil) }\n"
+        "\tlocal := []*node{}; local[0].walk(0, nil)\n"
+        "}\n"
+        "func all(list []*node) { for _, x := range list { x.walk(0, nil) } }\n"
+    )
+    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+        ("Less", "attribute_call", "s[0]", "Item"),
+        ("Less", "attribute_call", "n.items[i]", "Item"),
+        ("walk", "attribute_call", 'n.byKey["k"]', "node"),  # a map's values
+        ("walk", "attribute_call", "more[0]", "node"),
+        ("walk", "attribute_call", "c", "node"),
+        ("Less", "attribute_call", "it", "Item"),
+        ("walk", "attribute_call", "local[0]", "node"),
+        ("walk", "attribute_call", "x", "node"),  # `list`: a range's, not a receiver
+    ]
+
+
 def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -> None:
     source = (
         "package p\n"
@@ -508,7 +538,7 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         ("Set", "attribute_call", "flag", "Flag"),
         ("Groups", "attribute_call", "c.parent", "Command"),
         ("Add", "attribute_call", "child", "Command:Groups()[]"),  # the query reads Groups
-        ("Run", "attribute_call", "each", ""),  # a name's declared type loses its `[]`
+        ("Run", "attribute_call", "each", "Command"),  # a declared slice's elements
         ("Run", "attribute_call", "i", ""),  # one name: the index
         ("Set", "attribute_call", "v.(*Flag)", "Flag"),
         ("Set", "attribute_call", "(&Flag{})", "Flag"),
