@@ -132,6 +132,14 @@ def test_a_name_nothing_defines_says_so(shop) -> None:
     assert result.stdout.startswith("no definition: no definition named 'Basket' is indexed")
 
 
+def test_a_second_repository_is_refused_not_silently_taken_instead(shop, tmp_path: Path) -> None:
+    repo, env = shop
+    result = symfind("refs", "Cart", "--repo", str(repo), "--repo", str(tmp_path), env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", "symfind: give the repository once: as PATH or as --repo (refs answers for one "
+               "repository)\n")
+
+
 def indexed_copy(root: Path, env: dict[str, str]) -> Path:
     """Another repository holding the shop's files, indexed."""
     repo = root / "shop-copy"
