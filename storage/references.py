@@ -1621,14 +1621,19 @@ def find_references(
     fresh_note = describe(freshness) if is_partial(freshness) else ""
     common = {"query": query.target or f"{query.path}:{query.line}", "freshness": freshness,
               "skipped": skipped}
+    skipped_note = (f"{sum(skipped.values()):,} files the index skipped: "
+                    + ", ".join(f"{reason} {count:,}" for reason, count
+                                in sorted(skipped.items())))
     if target is None:
-        reason = missing + (f"; {fresh_note}" if fresh_note else "")
+        # The definition may be in a file the index skipped (too large, minified...).
+        reason = missing + (f"; {fresh_note}" if fresh_note else "") + (
+            f"; it may be defined in one of the {skipped_note}" if skipped else "")
         return ReferencesAnswer(
             **common, target=None, alternatives=[], resolved=0, possible=0, elsewhere=0,
             resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
-            unchecked=list(_ALWAYS_UNCHECKED))
+            unchecked=[*_ALWAYS_UNCHECKED, *([skipped_note] if skipped else [])])
     if query.cursor:
         _check_cursor(query.cursor, manifest.index_id, freshness.generation, target)
     addresses, classified, out_of_time, cut, tiers, languages = _classify(
@@ -1665,9 +1670,7 @@ def find_references(
         unchecked.append(f"{unread:,} indexed files whose uses were not read before the "
                          "parse deadline (their definitions are indexed)")
     if skipped:
-        unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
-                         + ", ".join(f"{reason} {count:,}" for reason, count
-                                     in sorted(skipped.items())))
+        unchecked.append(skipped_note)
     counts = {tier: len(tiers[tier]) for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
     more = offset + len(page) < len(resolved)
     return ReferencesAnswer(

@@ -226,3 +226,22 @@ def test_a_cursor_from_before_the_index_changed_is_refused(tmp_path: Path) -> No
         2, "", f"symfind: the cursor is of another state of the index (generation "
                f"{generation}, now {generation + 1}): the index changed since, and its uses "
                "may have moved — ask again without it\n")
+
+
+def test_a_name_nothing_indexed_defines_says_a_skipped_file_may(tmp_path: Path) -> None:
+    """The definition is in a file too large to index: the answer said only that nothing
+    defines it, as if every file had been read."""
+    repo = tmp_path / "big-repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "tables.py").write_text("def lookup_table():\n    return 1\n" + "X = 1\n" * 400,
+                                    encoding="utf-8")
+    (repo / "use.py").write_text("from tables import lookup_table\n\nlookup_table()\n",
+                                 encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "index"), "SYMFIND_MAX_FILE_BYTES": "1000"}
+    assert symfind("index", str(repo), env=env).returncode == 0
+    result = symfind("refs", "lookup_table", str(repo), env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, "no definition: no definition named 'lookup_table' is indexed; it may be defined "
+           "in one of the 1 files the index skipped: too_large 1\n", "")
+    answer = json.loads(symfind("refs", "lookup_table", str(repo), "--json", env=env).stdout)
+    assert answer["unchecked"][-1] == "1 files the index skipped: too_large 1"
