@@ -1562,7 +1562,12 @@ def _pick_target(
                 if (not name or s.name == name)
                 and (s.line == query.line or (s.start_line or s.line) <= query.line <= s.end_line)]
         if not here:
-            raise QueryError(f"no definition {name or ''} at {query.path}:{query.line} in the "
+            where = f"{query.path}:{query.line}"
+            if not index.definitions_in(query.path):  # a path search never printed
+                raise QueryError(f"no definition at {where}: the index holds none in "
+                                 f"{query.path} (outside the repository, not indexed, or "
+                                 "defining nothing) — give path:line as search prints it")
+            raise QueryError(f"no definition {name + ' ' if name else ''}at {where} in the "
                              "index (the file changed since?) — search for it again")
         exact = [s for s in here if s.line == query.line or s.start_line == query.line]
         # The innermost definition holding the line: the one starting last.

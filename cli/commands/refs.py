@@ -80,8 +80,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def _query(args: argparse.Namespace, config: Config) -> ReferencesQuery:
     target = args.target.strip()
     at = _AT_LINE.match(target)
-    if at and (config.repo / at["path"]).is_file():
-        return ReferencesQuery(path=Path(at["path"]).as_posix(), line=int(at["line"]),
+    path = Path(at["path"]) if at else None
+    if path and path.is_absolute() and path.is_relative_to(config.repo):
+        path = path.relative_to(config.repo)  # as an editor or grep prints it
+    if at and path and (config.repo / path).is_file():
+        return ReferencesQuery(path=path.as_posix(), line=int(at["line"]),
                                limit=args.limit, cursor=args.cursor)
     return ReferencesQuery(target=target, limit=args.limit, cursor=args.cursor)
 

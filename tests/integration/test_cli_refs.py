@@ -245,3 +245,27 @@ def test_a_name_nothing_indexed_defines_says_a_skipped_file_may(tmp_path: Path) 
            "in one of the 1 files the index skipped: too_large 1\n", "")
     answer = json.loads(symfind("refs", "lookup_table", str(repo), "--json", env=env).stdout)
     assert answer["unchecked"][-1] == "1 files the index skipped: too_large 1"
+
+
+def test_path_line_forms_an_editor_prints_and_lines_that_hold_no_definition(shop) -> None:
+    repo, env = shop
+    absolute = symfind("refs", f"{repo}/shop/cart.py:2", str(repo), env=env)
+    assert (absolute.returncode, absolute.stderr) == (0, "")
+    assert absolute.stdout.splitlines()[0] == (
+        "Cart.add (method)  shop/cart.py:2 — 1 resolved in 1 file, 0 possible, 0 elsewhere")
+    (repo.parent / "elsewhere.py").write_text("def f():\n    pass\n", encoding="utf-8")
+    refused = {target: symfind("refs", target, str(repo), env=env) for target in (
+        "shop/cart.py:99", "../elsewhere.py:1", "shop/__init__.py:1")}
+    assert {t: (r.returncode, r.stdout, r.stderr) for t, r in refused.items()} == {
+        # A line past the definitions of an indexed file: the file may have changed.
+        "shop/cart.py:99": (2, "", "symfind: no definition at shop/cart.py:99 in the index (the "
+                           "file changed since?) — search for it again\n"),
+        "../elsewhere.py:1": (2, "", "symfind: no definition at ../elsewhere.py:1: the index "
+                              "holds none in ../elsewhere.py (outside the repository, not "
+                              "indexed, or defining nothing) — give path:line as search "
+                              "prints it\n"),
+        "shop/__init__.py:1": (2, "", "symfind: no definition at shop/__init__.py:1: the index "
+                               "holds none in shop/__init__.py (outside the repository, not "
+                               "indexed, or defining nothing) — give path:line as search "
+                               "prints it\n"),
+    }
