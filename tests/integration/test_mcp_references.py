@@ -167,3 +167,21 @@ async def test_on_several_repositories_a_cursor_pages_only_the_repository_it_is_
             "Error executing tool find_references: the cursor is of another state of the index "
             "(generation 99, now 1): the index changed since, and its uses may have moved — "
             "ask again without it (call help for the query shapes that work)")
+
+
+async def test_a_handle_of_another_repositorys_server_is_not_called_rebuilt(
+    client: Client, tmp_path: Path,
+) -> None:
+    """It was refused as 'the index was rebuilt since', which it was not."""
+    other = tmp_path / "other"
+    other.mkdir()
+    build(tmp_path / "other-index", project())
+    async with Client(build_server(other, index_dir=tmp_path / "other-index",
+                                   auto_index=False)) as elsewhere:
+        found = await elsewhere.call_tool("find_references", {"target": "Session.get"})
+        foreign = found.structured_content["target"]["handle"]
+    refused = error_text(await client.call_tool("find_references", {"handle": foreign}))
+    assert refused == (
+        "Error executing tool find_references: stale handle: it is of another build of the "
+        "index (rebuilt since the search that returned it, or another repository's) — re-run "
+        "codebase_search on this server and use the new handle")
