@@ -123,7 +123,7 @@ def format_references(answer: ReferencesAnswer) -> str:
     possible ones by receiver, what belongs elsewhere, and what was not checked."""
     target = answer.target
     if target is None:
-        lines = [f"no definition: {escape_line(answer.empty_reason)}"]
+        lines = [escape_line(answer.empty_reason)]  # "no definition named … is indexed"
         lines += [f"  did you mean {escape_line(a.qualname)}  {escape_line(a.path)}:{a.line}"
                   for a in answer.alternatives]
         return "\n".join(lines)

@@ -77,11 +77,14 @@ def resolve_repo(path: str | os.PathLike[str] | None) -> Path:
     """The repository root as an absolute, symlink-free path.
 
     Raises:
-        RepositoryError: It does not exist or is not a directory.
+        RepositoryError: It does not exist, cannot be reached, or is not a directory.
     """
     repo = Path(path or ".").expanduser()
     try:
         resolved = repo.resolve(strict=True)
+    except PermissionError as exc:  # a directory on the way the user may not enter: it exists
+        raise RepositoryError(f"repository {str(repo)!r} cannot be reached: permission denied "
+                              f"on the way to it") from exc
     except (OSError, RuntimeError) as exc:
         raise RepositoryError(f"repository {str(repo)!r} does not exist") from exc
     if not resolved.is_dir():

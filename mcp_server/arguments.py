@@ -64,3 +64,13 @@ def describe(tool: str, error: ValidationError) -> str:
         f"Error executing tool {tool}: bad arguments: {'; '.join(problems)} "
         "(tools/list has each argument's schema; call help for how to search)"
     )
+
+
+def unknown(tool: str, given: list[str], taken: list[str]) -> str:
+    """The text of a tool error for arguments the tool does not take."""
+    names = ", ".join(f"`{render.escape(name)[:_SHOWN_CHARS]}`" for name in given)
+    return (
+        f"Error executing tool {tool}: bad arguments: {tool} takes no {names} (it takes "
+        f"{', '.join(taken) or 'none'}) (tools/list has each argument's schema; call help for "
+        "how to search)"
+    )

@@ -149,8 +149,9 @@ def verify(handle: str, index_id: str, server_key: bytes = b"") -> Target:
     target, payload, mac = _decode(handle)
     if target.build != build_fingerprint(index_id):
         raise HandleError(
-            "stale handle: the index was rebuilt since the search that returned it — "
-            "re-run codebase_search and use the new handle"
+            "stale handle: it is of another build of the index (rebuilt since the search "
+            "that returned it, or another repository's) — re-run codebase_search on this "
+            "server and use the new handle"
         )
     expected = _mac(index_id, server_key, payload)
     if not hmac.compare_digest(mac.encode("ascii", "replace"), expected.encode()):

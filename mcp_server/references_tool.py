@@ -13,7 +13,7 @@ shown), then the collapsed possible and elsewhere tiers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, overload
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -37,10 +37,12 @@ from symfind.mcp_server.state import Repository
 from symfind.mcp_server.status_tool import freshness
 from symfind.storage import (
     MAX_QUERY_CHARS,
+    CursorMismatch,
     Manifest,
     ReferencesAnswer,
     ReferencesQuery,
 )
+from symfind.storage.references import page_cursor
 
 #: Text of one answer (and its JSON) stays under this; groups are cut from the end.
 ANSWER_BUDGET_CHARS = 18_000
@@ -113,11 +115,18 @@ def find_references_repos(
         chosen = {label: served.repos[label]}
     else:
         chosen = served.repos
-    outs = []
+    outs, foreign = [], ""
     for label, repo in chosen.items():
-        out, _ = _answer(repo, query, handle, label)
+        # A cursor is one repository's page: the others refuse it, and say nothing.
+        answered = _answer(repo, query, handle, label, cursor_elsewhere=not handle)
+        if isinstance(answered, str):
+            foreign = answered
+            continue
+        out, _ = answered
         if out.target is not None or handle:
             outs.append(RepoReferences(repo=label, **dict(out)))
+    if not outs and foreign:
+        raise ToolError(f"{foreign} (call help for the query shapes that work)")
     if not outs:
         raise ToolError(f"no repository of this server defines {query.target!r} — "
                         "codebase_search finds the name's spelling")
@@ -138,9 +147,21 @@ def _references(repo: Repository, query: ReferencesQuery, handle: str | None,
     return answer(out, text)
 
 
+@overload
 def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label: str
-            ) -> tuple[ReferencesOutput, str]:
-    """The answer of one repository, fitted to ANSWER_BUDGET_CHARS."""
+            ) -> tuple[ReferencesOutput, str]: ...
+
+
+@overload
+def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label: str, *,
+            cursor_elsewhere: bool) -> tuple[ReferencesOutput, str] | str: ...
+
+
+def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label: str, *,
+            cursor_elsewhere: bool = False) -> tuple[ReferencesOutput, str] | str:
+    """The answer of one repository, fitted to ANSWER_BUDGET_CHARS; with
+    `cursor_elsewhere`, why not when the query's cursor is another question's (another
+    repository's page)."""
     daemon = repo.settled_daemon()
     with tool_errors():
         if handle:  # checked outside the reader: a bad handle is no failure to read the index
@@ -156,7 +177,12 @@ def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label:
                                     cursor=query.cursor)
         with repo.reader() as searcher:
             manifest = searcher.manifest
-            found = searcher.find_references(query, daemon=daemon)
+            try:
+                found = searcher.find_references(query, daemon=daemon)
+            except CursorMismatch as exc:
+                if not cursor_elsewhere:
+                    raise
+                return str(exc)
     fresh = freshness(found.freshness, repo.activity(daemon))
     sign = _signer(manifest, label, repo.handle_key)
     out = ReferencesOutput(
@@ -179,7 +205,7 @@ def _answer(repo: Repository, query: ReferencesQuery, handle: str | None, label:
         next_cursor=found.next_cursor or None, next_actions=_next_actions(found),
         took_ms=found.took_ms, freshness=fresh,
     )
-    return _fit(out, found, query)
+    return _fit(out, found, query, manifest)
 
 
 def _signer(manifest: Manifest, label: str, key: bytes):  # noqa: ANN202
@@ -222,11 +248,11 @@ def _next_actions(found: ReferencesAnswer) -> list[str]:
     return actions
 
 
-def _fit(out: ReferencesOutput, found: ReferencesAnswer, query: ReferencesQuery
-         ) -> tuple[ReferencesOutput, str]:
+def _fit(out: ReferencesOutput, found: ReferencesAnswer, query: ReferencesQuery,
+         manifest: Manifest) -> tuple[ReferencesOutput, str]:
     """Cut resolved groups from the end until text and JSON fit; the cursor then points
     right after the last site shown."""
-    start = 0 if not query.cursor else int(query.cursor.partition(":")[2])
+    start = query.check()  # the cursor's offset (checked when the answer was made)
     while True:
         text = render.references_text(out)
         if (len(text) <= ANSWER_BUDGET_CHARS
@@ -236,6 +262,7 @@ def _fit(out: ReferencesOutput, found: ReferencesAnswer, query: ReferencesQuery
         shown = sum(len(group.sites) for group in groups)
         out = out.model_copy(update={
             "groups": groups, "truncated": True,
-            "next_cursor": f"{found.freshness.generation}:{start + shown}",
+            "next_cursor": page_cursor(manifest.index_id, found.freshness.generation,
+                                       found.target, start + shown),
             "possible_groups": out.possible_groups[:5],
         })

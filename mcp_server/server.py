@@ -168,9 +168,9 @@ def _lifespan(
 
 
 class SymfindServer(MCPServer[Any]):
-    """The SDK's server, telling arguments that fail a tool's schema in our words
-    (`mcp_server.arguments`) instead of pydantic's text, and answering on stdio every
-    request read before stdin ends (`mcp_server.stdio`)."""
+    """The SDK's server, telling arguments that fail a tool's schema, or that it does not
+    take, in our words (`mcp_server.arguments`) instead of pydantic's text (or nothing),
+    and answering on stdio every request read before stdin ends (`mcp_server.stdio`)."""
 
     async def run_stdio_async(self) -> None:
         await serve_stdio(self._lowlevel_server)
@@ -178,6 +178,13 @@ class SymfindServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments_: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        # Pydantic ignores arguments a tool does not take: `limt` would answer with the
+        # default limit, as if it had been read.
+        taken = next((tool.input_schema.get("properties", {}) for tool in await self.list_tools()
+                      if tool.name == name), None)
+        unknown = [key for key in arguments_ if taken is not None and key not in taken]
+        if unknown:
+            raise ToolError(arguments.unknown(name, unknown, list(taken or {})))
         try:
             return await super().call_tool(name, arguments_, context)
         except ToolError as exc:

@@ -18,6 +18,7 @@ from symfind.storage.contract.daemons import (
     spawn_daemon,
 )
 from symfind.storage.errors import (
+    CursorMismatch,
     IndexDamaged,
     IndexHeld,
     IndexLocked,
@@ -95,6 +96,7 @@ __all__ = [
     "WEIGHTS",
     "Channel",
     "ChannelMatch",
+    "CursorMismatch",
     "DaemonState",
     "DaemonStatus",
     "ElsewhereGroup",

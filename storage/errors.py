@@ -29,6 +29,11 @@ class QueryError(StorageError):
     """The query cannot be searched (empty, too long, or limits out of range)."""
 
 
+class CursorMismatch(QueryError):
+    """A references cursor of another question: another definition, or another
+    repository's index (a server of several asks each; the one it belongs to answers)."""
+
+
 class IndexDamaged(StorageError):
     """The index's files are damaged (a checksum fails, a file is missing, Tantivy
     cannot read them); `symfind reindex` rebuilds it."""

@@ -36,6 +36,7 @@ many files is answered within a time budget and marked partial when the budget r
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 import time
@@ -58,7 +59,7 @@ from symfind.extract.python_types import (
     tuple_item,
 )
 from symfind.extract.records import SCOPE_KINDS, Import, Symbol, SymbolKind, UseKind
-from symfind.storage.errors import QueryError
+from symfind.storage.errors import CursorMismatch, QueryError
 from symfind.storage.freshness import describe, is_partial
 from symfind.storage.priors import is_test_path
 from symfind.storage.query import SearchQuery
@@ -88,6 +89,11 @@ POSSIBLE_GROUPS = 15
 POSSIBLE_SAMPLES = 3
 ELSEWHERE_GROUPS = 10
 ALTERNATIVES = 5
+#: `next_cursor`: `<generation>:<offset>:<tag>`, the index's generation the page was read
+#: at, where the next page starts, and a tag of the index and the target, so that a cursor
+#: is refused, never misread, after the index changed or for another question.
+_CURSOR = re.compile(r"(?P<generation>[0-9]{1,18}):(?P<offset>[0-9]{1,9}):(?P<tag>[0-9a-f]{8})",
+                     re.ASCII)
 #: Files read between two looks at the clock.
 _CLOCK_EVERY = 16
 #: The share of a query's time budget spent finding and classifying uses: a hot name's
@@ -169,12 +175,20 @@ class ReferencesQuery(msgspec.Struct, frozen=True, kw_only=True):
         if not 1 <= self.budget_ms <= MAX_BUDGET_MS:
             raise QueryError(f"budget_ms must be between 1 and {MAX_BUDGET_MS}, "
                              f"got {self.budget_ms}")
-        if not self.cursor:
-            return 0
-        _, _, offset = self.cursor.partition(":")
-        if not offset.isdigit():
-            raise QueryError(f"malformed cursor {self.cursor!r}: pass `next_cursor` as given")
-        return int(offset)
+        return int(_cursor_parts(self.cursor)["offset"]) if self.cursor else 0
+
+
+def _cursor_parts(cursor: str) -> re.Match[str]:
+    """`cursor`'s generation, offset and tag.
+
+    Raises:
+        QueryError: It is not a cursor an answer gave.
+    """
+    parts = _CURSOR.fullmatch(cursor)
+    if parts is None:
+        shown = cursor if len(cursor) <= 40 else cursor[:39] + "…"
+        raise QueryError(f"malformed cursor {shown!r}: pass `next_cursor` as given")
+    return parts
 
 
 class Definition(msgspec.Struct, frozen=True, kw_only=True):
@@ -1548,7 +1562,12 @@ def _pick_target(
                 if (not name or s.name == name)
                 and (s.line == query.line or (s.start_line or s.line) <= query.line <= s.end_line)]
         if not here:
-            raise QueryError(f"no definition {name or ''} at {query.path}:{query.line} in the "
+            where = f"{query.path}:{query.line}"
+            if not index.definitions_in(query.path):  # a path search never printed
+                raise QueryError(f"no definition at {where}: the index holds none in "
+                                 f"{query.path} (outside the repository, not indexed, or "
+                                 "defining nothing) — give path:line as search prints it")
+            raise QueryError(f"no definition {name + ' ' if name else ''}at {where} in the "
                              "index (the file changed since?) — search for it again")
         exact = [s for s in here if s.line == query.line or s.start_line == query.line]
         # The innermost definition holding the line: the one starting last.
@@ -1607,14 +1626,21 @@ def find_references(
     fresh_note = describe(freshness) if is_partial(freshness) else ""
     common = {"query": query.target or f"{query.path}:{query.line}", "freshness": freshness,
               "skipped": skipped}
+    skipped_note = (f"{sum(skipped.values()):,} files the index skipped: "
+                    + ", ".join(f"{reason} {count:,}" for reason, count
+                                in sorted(skipped.items())))
     if target is None:
-        reason = missing + (f"; {fresh_note}" if fresh_note else "")
+        # The definition may be in a file the index skipped (too large, minified...).
+        reason = missing + (f"; {fresh_note}" if fresh_note else "") + (
+            f"; it may be defined in one of the {skipped_note}" if skipped else "")
         return ReferencesAnswer(
             **common, target=None, alternatives=[], resolved=0, possible=0, elsewhere=0,
             resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
             files_read=0, files_using=0, took_ms=_ms(started),
             partial=fresh_note, empty_reason=reason,
-            unchecked=list(_ALWAYS_UNCHECKED))
+            unchecked=[*_ALWAYS_UNCHECKED, *([skipped_note] if skipped else [])])
+    if query.cursor:
+        _check_cursor(query.cursor, manifest.index_id, freshness.generation, target)
     addresses, classified, out_of_time, cut, tiers, languages = _classify(
         target, index, manifest, deadline)
     name = target.name
@@ -1622,6 +1648,9 @@ def find_references(
         tiers[Tier.RESOLVED],
         key=lambda item: (is_test_path(item[0].path), _distance(item[0].path, target.path),
                           item[0].path, item[1].line, item[1].column))
+    if offset and offset >= len(resolved):
+        raise QueryError(f"the cursor starts at use {offset + 1:,}, past the last of the "
+                         f"{len(resolved):,} resolved uses — ask again without it")
     page = resolved[offset:offset + query.limit]
     groups = _groups(page, index)
     partial = []
@@ -1646,9 +1675,7 @@ def find_references(
         unchecked.append(f"{unread:,} indexed files whose uses were not read before the "
                          "parse deadline (their definitions are indexed)")
     if skipped:
-        unchecked.append(f"{sum(skipped.values()):,} files the index skipped: "
-                         + ", ".join(f"{reason} {count:,}" for reason, count
-                                     in sorted(skipped.items())))
+        unchecked.append(skipped_note)
     counts = {tier: len(tiers[tier]) for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
     more = offset + len(page) < len(resolved)
     return ReferencesAnswer(
@@ -1665,9 +1692,42 @@ def find_references(
         took_ms=_ms(started),
         partial="; ".join(partial),
         unchecked=unchecked,
-        next_cursor=f"{freshness.generation}:{offset + len(page)}" if more else "",
+        next_cursor=page_cursor(manifest.index_id, freshness.generation, target,
+                                offset + len(page)) if more else "",
         empty_reason="" if resolved else _empty_reason(name, counts, out_of_time, fresh_note),
     )
+
+
+def page_cursor(index_id: str, generation: int, target: Symbol | Definition, offset: int
+                ) -> str:
+    """The cursor of the page of `target`'s resolved uses that starts at `offset`, in the
+    index `index_id` at `generation`."""
+    return f"{generation}:{offset}:{_cursor_tag(index_id, target)}"
+
+
+def _cursor_tag(index_id: str, target: Symbol | Definition) -> str:
+    key = f"{index_id}\0{target.path}\0{target.line}\0{target.name}".encode()
+    return hashlib.blake2b(key, digest_size=4).hexdigest()
+
+
+def _check_cursor(cursor: str, index_id: str, generation: int, target: Symbol) -> None:
+    """Refuse a cursor (well formed: `ReferencesQuery.check`) that is not of this question
+    on this index as it is now: its offset would skip uses of another list.
+
+    Raises:
+        CursorMismatch: Of another target, or of another repository's index.
+        QueryError: Of another generation of this index (the uses may have moved).
+    """
+    parts = _cursor_parts(cursor)
+    if parts["tag"] != _cursor_tag(index_id, target):
+        raise CursorMismatch(
+            f"the cursor {cursor!r} is of another question (another definition, or another "
+            "repository's index) — pass `next_cursor` with the question that returned it")
+    if int(parts["generation"]) != generation:
+        raise QueryError(
+            f"the cursor is of another state of the index (generation {parts['generation']}, now "
+            f"{generation}): the index changed since, and its uses may have moved — ask again "
+            "without it")
 
 
 def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[

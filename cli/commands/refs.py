@@ -49,7 +49,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     refs.add_argument("target", metavar="TARGET", help="name, qualified name, or path:line")
     refs.add_argument("path", nargs="?", metavar="PATH",
                       help="repository (default: the one holding .)")
-    refs.add_argument("--repo", metavar="PATH", help="repository root, as PATH")
+    # Appended, so that a second --repo is refused rather than silently taken instead.
+    refs.add_argument("--repo", action="append", default=[], metavar="PATH",
+                      help="repository root, as PATH (one: the uses of one repository)")
     refs.add_argument("--limit", type=lambda text: positive_int(text, MAX_LIMIT), default=50,
                       help=f"resolved uses listed, 1..{MAX_LIMIT} (the counts cover all)")
     refs.add_argument("--cursor", default="",
@@ -61,9 +63,10 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """`refs`: the answer, as a table or JSON, and a line on stderr when the index may
     miss uses (being built, behind, failing)."""
-    if args.repo and args.path:
-        raise QueryError("give the repository once: as PATH or as --repo")
-    config = load_config(args.repo or args.path or ".")  # a bad path: exit 2
+    if len(args.repo) + bool(args.path) > 1:
+        raise QueryError("give the repository once: as PATH or as --repo (refs answers for "
+                         "one repository)")
+    config = load_config((args.repo or [args.path or "."])[0])  # a bad path: exit 2
     query = _query(args, config)
     try:
         answer = _references(config, query)
@@ -77,8 +80,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def _query(args: argparse.Namespace, config: Config) -> ReferencesQuery:
     target = args.target.strip()
     at = _AT_LINE.match(target)
-    if at and (config.repo / at["path"]).is_file():
-        return ReferencesQuery(path=Path(at["path"]).as_posix(), line=int(at["line"]),
+    path = Path(at["path"]) if at else None
+    if path and path.is_absolute() and path.is_relative_to(config.repo):
+        path = path.relative_to(config.repo)  # as an editor or grep prints it
+    if at and path and (config.repo / path).is_file():
+        return ReferencesQuery(path=path.as_posix(), line=int(at["line"]),
                                limit=args.limit, cursor=args.cursor)
     return ReferencesQuery(target=target, limit=args.limit, cursor=args.cursor)
 

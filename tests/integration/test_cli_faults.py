@@ -237,3 +237,23 @@ def test_a_reader_facing_a_stopped_lock_holder_says_so_in_one_line_and_exit_4(
     found = symfind("search", "AsyncClinet", str(repo), "--limit", "1", base=base)
     assert (found.returncode, found.stderr) == (0, "")
     assert found.stdout.split()[:3] == ["1", "class", "AsyncClient"]
+
+
+@runs_as_nobody
+@pytest.mark.parametrize("command", [["refs", "HttpClient"], ["search", "HttpClient"]],
+                         ids=lambda c: c[0])
+def test_a_repository_behind_a_directory_the_user_cannot_enter_is_not_called_missing(
+    command: list[str], shared_tmp: Path
+) -> None:
+    if reason := nobody_can_run_symfind():
+        pytest.skip(reason)
+    closed = shared_tmp / "closed"
+    closed.mkdir(mode=0o700)  # root's: nobody may not enter it
+    repo = copy_repo(closed / "repo")
+    base = shared_tmp / "indexes"
+    base.mkdir(mode=0o755)
+    assert symfind("index", str(repo), base=base).returncode == 0
+    done = symfind(*command, str(repo), base=base, as_nobody=True)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"symfind: repository '{repo}' cannot be reached: permission denied on the way "
+               "to it\n")

@@ -128,5 +128,144 @@ def test_bad_input_is_one_line_and_exit_2(shop, args: list[str], message: str) -
 def test_a_name_nothing_defines_says_so(shop) -> None:
     repo, env = shop
     result = symfind("refs", "Basket", str(repo), env=env)
-    assert result.returncode == 0
-    assert result.stdout.startswith("no definition: no definition named 'Basket' is indexed")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, "no definition named 'Basket' is indexed\n", "")
+
+
+def test_a_second_repository_is_refused_not_silently_taken_instead(shop, tmp_path: Path) -> None:
+    repo, env = shop
+    result = symfind("refs", "Cart", "--repo", str(repo), "--repo", str(tmp_path), env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", "symfind: give the repository once: as PATH or as --repo (refs answers for one "
+               "repository)\n")
+
+
+def indexed_copy(root: Path, env: dict[str, str]) -> Path:
+    """Another repository holding the shop's files, indexed."""
+    repo = root / "shop-copy"
+    for rel, text in FILES.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    (repo / ".git").mkdir()
+    result = symfind("index", str(repo), env=env)
+    assert result.returncode == 0, result.stderr
+    return repo
+
+
+def first_page_cursor(repo: Path, env: dict[str, str]) -> str:
+    """`next_cursor` of the first page of `Cart`'s uses, one use a page."""
+    result = symfind("refs", "Cart", str(repo), "--limit", "1", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    cursor = json.loads(result.stdout)["next_cursor"]
+    assert re.fullmatch(r"[0-9]+:1:[0-9a-f]{8}", cursor), cursor
+    return cursor
+
+
+def test_a_cursor_reads_its_own_next_page(shop) -> None:
+    repo, env = shop
+    cursor = first_page_cursor(repo, env)
+    result = symfind("refs", "Cart", str(repo), "--limit", "1", "--cursor", cursor, env=env)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert without_timing(result.stdout) == (
+        "Cart (class)  shop/cart.py:1 — 2 resolved in 1 file, 0 possible, 0 elsewhere\n"
+        "shop/checkout.py  in checkout\n"
+        "       5  call\n"
+        + UNCHECKED +
+        "[references; 1 file read; … ms]")
+
+
+def test_a_cursor_that_does_not_fit_the_question_is_refused_never_misread(
+    shop, tmp_path: Path,
+) -> None:
+    """Each of these was once taken as an offset into another list: a page of other uses,
+    or none at all under counts that said there were some."""
+    repo, env = shop
+    cursor = first_page_cursor(repo, env)
+    generation, _, tag = cursor.split(":")
+    other_repo = indexed_copy(tmp_path, {**env, "SYMFIND_INDEX_DIR": str(tmp_path / "index")})
+    refused = {
+        "another definition": symfind("refs", "Cart.add_many", str(repo), "--cursor", cursor,
+                                      env=env),
+        "another repository": symfind("refs", "Cart", str(other_repo), "--cursor", cursor,
+                                      env={**env, "SYMFIND_INDEX_DIR": str(tmp_path / "index")}),
+        "past the end": symfind("refs", "Cart", str(repo), "--cursor",
+                                f"{generation}:2:{tag}", env=env),
+        "another generation": symfind("refs", "Cart", str(repo), "--cursor",
+                                      f"{int(generation) + 1}:1:{tag}", env=env),
+        "too many digits": symfind("refs", "Cart", str(repo), "--cursor", "1:" + "9" * 5000,
+                                   env=env),
+    }
+    assert {why: (r.returncode, r.stdout, r.stderr) for why, r in refused.items()} == {
+        "another definition": (2, "", f"symfind: the cursor '{cursor}' is of another question "
+                               "(another definition, or another repository's index) — pass "
+                               "`next_cursor` with the question that returned it\n"),
+        "another repository": (2, "", f"symfind: the cursor '{cursor}' is of another question "
+                               "(another definition, or another repository's index) — pass "
+                               "`next_cursor` with the question that returned it\n"),
+        "past the end": (2, "", "symfind: the cursor starts at use 3, past the last of the 2 "
+                         "resolved uses — ask again without it\n"),
+        "another generation": (2, "", "symfind: the cursor is of another state of the index "
+                               f"(generation {int(generation) + 1}, now {generation}): the "
+                               "index changed since, and its uses may have moved — ask again "
+                               "without it\n"),
+        "too many digits": (2, "", "symfind: malformed cursor '1:999999999999999999999999999999"
+                            "9999999…': pass `next_cursor` as given\n"),
+    }
+
+
+def test_a_cursor_from_before_the_index_changed_is_refused(tmp_path: Path) -> None:
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "index")}
+    repo = indexed_copy(tmp_path, env)
+    cursor = first_page_cursor(repo, env)
+    with (repo / "shop" / "checkout.py").open("a", encoding="utf-8") as edited:
+        edited.write("\n\ndef again(items):\n    return Cart()\n")
+    assert symfind("index", str(repo), env=env).returncode == 0
+    generation = int(cursor.split(":")[0])
+    result = symfind("refs", "Cart", str(repo), "--cursor", cursor, env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", f"symfind: the cursor is of another state of the index (generation "
+               f"{generation}, now {generation + 1}): the index changed since, and its uses "
+               "may have moved — ask again without it\n")
+
+
+def test_a_name_nothing_indexed_defines_says_a_skipped_file_may(tmp_path: Path) -> None:
+    """The definition is in a file too large to index: the answer said only that nothing
+    defines it, as if every file had been read."""
+    repo = tmp_path / "big-repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "tables.py").write_text("def lookup_table():\n    return 1\n" + "X = 1\n" * 400,
+                                    encoding="utf-8")
+    (repo / "use.py").write_text("from tables import lookup_table\n\nlookup_table()\n",
+                                 encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "index"), "SYMFIND_MAX_FILE_BYTES": "1000"}
+    assert symfind("index", str(repo), env=env).returncode == 0
+    result = symfind("refs", "lookup_table", str(repo), env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, "no definition named 'lookup_table' is indexed; it may be defined "
+           "in one of the 1 files the index skipped: too_large 1\n", "")
+    answer = json.loads(symfind("refs", "lookup_table", str(repo), "--json", env=env).stdout)
+    assert answer["unchecked"][-1] == "1 files the index skipped: too_large 1"
+
+
+def test_path_line_forms_an_editor_prints_and_lines_that_hold_no_definition(shop) -> None:
+    repo, env = shop
+    absolute = symfind("refs", f"{repo}/shop/cart.py:2", str(repo), env=env)
+    assert (absolute.returncode, absolute.stderr) == (0, "")
+    assert absolute.stdout.splitlines()[0] == (
+        "Cart.add (method)  shop/cart.py:2 — 1 resolved in 1 file, 0 possible, 0 elsewhere")
+    (repo.parent / "elsewhere.py").write_text("def f():\n    pass\n", encoding="utf-8")
+    refused = {target: symfind("refs", target, str(repo), env=env) for target in (
+        "shop/cart.py:99", "../elsewhere.py:1", "shop/__init__.py:1")}
+    assert {t: (r.returncode, r.stdout, r.stderr) for t, r in refused.items()} == {
+        # A line past the definitions of an indexed file: the file may have changed.
+        "shop/cart.py:99": (2, "", "symfind: no definition at shop/cart.py:99 in the index (the "
+                           "file changed since?) — search for it again\n"),
+        "../elsewhere.py:1": (2, "", "symfind: no definition at ../elsewhere.py:1: the index "
+                              "holds none in ../elsewhere.py (outside the repository, not "
+                              "indexed, or defining nothing) — give path:line as search "
+                              "prints it\n"),
+        "shop/__init__.py:1": (2, "", "symfind: no definition at shop/__init__.py:1: the index "
+                               "holds none in shop/__init__.py (outside the repository, not "
+                               "indexed, or defining nothing) — give path:line as search "
+                               "prints it\n"),
+    }

@@ -118,8 +118,9 @@ async def test_handles_go_stale_when_the_file_changes_or_the_index_is_rebuilt(tm
 
         run_symfind("reindex", repo, index_base_dir())
         assert error_text(await client.call_tool("read_symbol", {"handle": fresh})) == (
-            "Error executing tool read_symbol: stale handle: the index was rebuilt since the search "
-            "that returned it — re-run codebase_search and use the new handle"
+            "Error executing tool read_symbol: stale handle: it is of another build of the index "
+            "(rebuilt since the search that returned it, or another repository's) — re-run "
+            "codebase_search on this server and use the new handle"
         )
         rebuilt = await handle_of(client, "HttpClient")
         assert rebuilt != fresh

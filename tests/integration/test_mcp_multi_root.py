@@ -148,8 +148,9 @@ async def test_several_roots_search_read_and_report_each_repository(
                    f"({served_labels}) — pass the `handle` of one of its codebase_search "
                    "results unchanged"),
             # billing's index verifies it: frontend's handle was not signed with its key.
-            ("billing", "stale handle: the index was rebuilt since the search that returned it"
-                        " — re-run codebase_search and use the new handle"),
+            ("billing", "stale handle: it is of another build of the index (rebuilt since the "
+                        "search that returned it, or another repository's) — re-run "
+                        "codebase_search on this server and use the new handle"),
         ):
             refused = await client.call_tool(
                 "read_symbol", {"handle": with_repo(second["handle"], repo)}

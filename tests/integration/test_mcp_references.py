@@ -118,3 +118,70 @@ async def test_on_several_repositories_each_one_that_defines_the_name_answers(
                               await schema(client))
         assert [(a["repo"], a["resolved"], a["files_using"]) for a in pinned["repos"]] == [
             ("two", 0, 0)]
+
+
+async def test_a_cursor_of_another_question_is_a_tool_error(client: Client) -> None:
+    first = assert_valid(await client.call_tool("find_references", {"target": "get",
+                                                                    "limit": 1}),
+                         await schema(client))
+    cursor = first["next_cursor"]
+    again = assert_valid(await client.call_tool("find_references", {
+        "target": "get", "limit": 1, "cursor": cursor}), await schema(client))
+    assert [(g["path"], [s["line"] for s in g["sites"]]) for g in again["groups"]] == [
+        ("app.py", [3])]
+    other = error_text(await client.call_tool("find_references", {
+        "target": "Session.get", "cursor": cursor}))
+    assert other == (
+        f"Error executing tool find_references: the cursor '{cursor}' is of another question "
+        "(another definition, or another repository's index) — pass `next_cursor` with the "
+        "question that returned it (call help for the query shapes that work)")
+
+
+async def test_on_several_repositories_a_cursor_pages_only_the_repository_it_is_of(
+    tmp_path: Path,
+) -> None:
+    from symfind.mcp_server.server import build_roots_server
+    from symfind.storage import index_dir_for
+
+    roots = {}
+    for label in ("one", "two"):
+        root = (tmp_path / label)
+        root.mkdir()
+        roots[label] = root.resolve()
+        build(index_dir_for(roots[label]), project())
+    async with Client(build_roots_server(list(roots.values()), auto_index=False)) as client:
+        first = assert_valid(await client.call_tool("find_references", {
+            "target": "get", "limit": 1}), await schema(client))
+        assert [(a["repo"], a["resolved"]) for a in first["repos"]] == [("one", 4), ("two", 4)]
+        cursor = first["repos"][1]["next_cursor"]
+        second = assert_valid(await client.call_tool("find_references", {
+            "target": "get", "limit": 1, "cursor": cursor}), await schema(client))
+        # Before, each repository took the other's offset: one answered a page it never gave.
+        assert [(a["repo"], [(g["path"], [s["line"] for s in g["sites"]]) for g in a["groups"]])
+                for a in second["repos"]] == [("two", [("app.py", [3])])]
+        stale = cursor.replace(cursor.split(":")[0] + ":", "99:", 1)
+        refused = error_text(await client.call_tool("find_references", {
+            "target": "get", "limit": 1, "cursor": stale}))
+        # The repository the cursor is of says why it no longer fits; the other, nothing.
+        assert refused == (
+            "Error executing tool find_references: the cursor is of another state of the index "
+            "(generation 99, now 1): the index changed since, and its uses may have moved — "
+            "ask again without it (call help for the query shapes that work)")
+
+
+async def test_a_handle_of_another_repositorys_server_is_not_called_rebuilt(
+    client: Client, tmp_path: Path,
+) -> None:
+    """It was refused as 'the index was rebuilt since', which it was not."""
+    other = tmp_path / "other"
+    other.mkdir()
+    build(tmp_path / "other-index", project())
+    async with Client(build_server(other, index_dir=tmp_path / "other-index",
+                                   auto_index=False)) as elsewhere:
+        found = await elsewhere.call_tool("find_references", {"target": "Session.get"})
+        foreign = found.structured_content["target"]["handle"]
+    refused = error_text(await client.call_tool("find_references", {"handle": foreign}))
+    assert refused == (
+        "Error executing tool find_references: stale handle: it is of another build of the "
+        "index (rebuilt since the search that returned it, or another repository's) — re-run "
+        "codebase_search on this server and use the new handle")

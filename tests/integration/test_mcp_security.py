@@ -180,8 +180,9 @@ async def test_handle_of_another_index_build_is_stale(client: Client) -> None:
                           digest="", index_id="some-other-build")
     result = await client.call_tool("read_symbol", {"handle": handle})
     assert error_text(result) == (
-        "Error executing tool read_symbol: stale handle: the index was rebuilt since the search "
-        "that returned it — re-run codebase_search and use the new handle"
+        "Error executing tool read_symbol: stale handle: it is of another build of the index "
+        "(rebuilt since the search that returned it, or another repository's) — re-run "
+        "codebase_search on this server and use the new handle"
     )
 
 

@@ -61,6 +61,34 @@ async def test_stdio_session_lists_tools_finds_a_typo_and_reads_by_handle(indexe
         assert read_back.structured_content["source"] == "\n".join(lines[23:32])
 
 
+
+async def test_arguments_a_tool_does_not_take_are_refused_and_the_server_goes_on(
+    indexed: tuple[Path, Path],
+) -> None:
+    """A misspelt argument was ignored: `limt` answered with the default limit, as if read."""
+    repo, base = indexed
+    async with (
+        stdio_client(server_params(repo, base)) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        refused = [await session.call_tool(tool, arguments) for tool, arguments in (
+            ("find_references", {"target": "AsyncClient", "limt": 1}),
+            ("codebase_search", {"query": "AsyncClient", "limit": 1, "repo": "x", "kind ": "y"}),
+        )]
+        assert [(r.is_error, [c.text for c in r.content]) for r in refused] == [
+            (True, ["Error executing tool find_references: bad arguments: find_references takes "
+                    "no `limt` (it takes target, handle, limit, cursor) (tools/list has each "
+                    "argument's schema; call help for how to search)"]),
+            (True, ["Error executing tool codebase_search: bad arguments: codebase_search takes "
+                    "no `repo`, `kind ` (it takes query, limit, kind, language, path) (tools/list "
+                    "has each argument's schema; call help for how to search)"]),
+        ]
+        answered = await session.call_tool("find_references", {"target": "AsyncClient",
+                                                               "limit": 1})
+        assert not answered.is_error
+        assert answered.structured_content["target"]["qualname"] == "AsyncClient"
+
 async def test_stdio_modern_era(indexed: tuple[Path, Path]) -> None:
     repo, base = indexed
     async with Client(server_params(repo, base)) as client:
