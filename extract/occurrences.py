@@ -35,7 +35,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
   Python's `C(...)` capitalised; in Go every call, `NewC()`, whose result `_GoTypes`
   reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
-  name takes its elements' type), `@hint.enter` the class a `with` enters (Python: what
+  name takes its elements' type), `@hint.expression` a field or an element assigned (Go's
+  `l := s.logger`, `x := n.items[i]`: the name takes its type), `@hint.enter` the class a `with` enters (Python: what
   its `__enter__` returns, which the query reads), `@hint.param` a parameter assigned to
   a member (Python: its annotation); Python's `@hint.value` an expression assigned
   (`c = await pool.get()`), `@hint.items` what a `for` runs over, `@hint.entered` a
@@ -761,7 +762,9 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
                       for part in _LEADING.match(name).group(1, 2) if part)
     elif rules.chained:  # Go: the name an expression starts with, its type read from it,
         # a `range`'s too (`for _, f := range fields`: `f` is of `fields`' elements)
-        ranged = [parsed[node.start_byte : node.end_byte] for node in captured.get("hint.range", ())]
+        ranged = [parsed[node.start_byte : node.end_byte]
+                  for capture in ("hint.range", "hint.expression")
+                  for node in captured.get(capture, ())]
         wanted.update(filter(None, (_LEADING.match(name)[2] for name in [*wanted, *ranged])))
     prefix = rules.self_name.encode() + b"."
     roots = sorted({node.start_byte: node for node in captured.get("hint", ())}.items())
@@ -820,6 +823,9 @@ _GO_VARIABLE = "="
 #: A name bound by `range` over an expression, until its element's type is settled:
 #: `range:<the expression's start byte>`.
 _GO_RANGE = "range:"
+#: A name bound to a field or an element (`l := s.logger`, `x := n.items[i]`), until its
+#: type is settled: `expression:<the expression's start byte>`.
+_GO_EXPRESSION = "expression:"
 
 
 def _go_unsettled(type_: str) -> bool:
@@ -844,6 +850,8 @@ class _GoTypes:
                  symbols: list[Symbol], module: dict[bytes, str]) -> None:
         self._nodes = captured.get("struct.field", [])  # the fields of named structs
         self._ranges = {node.start_byte: node for node in captured.get("hint.range", ())}
+        self._expressions = {node.start_byte: node
+                             for node in captured.get("hint.expression", ())}
         self._parsed = parsed
         self._packages = {record.name for record in imports if record.name not in ("", "*")}
         self._symbols = symbols
@@ -909,6 +917,9 @@ class _GoTypes:
         `range`'s elements (a few steps at most: `c := c.Parent()` names itself)."""
         if depth >= _GO_SETTLE_STEPS:
             return ""
+        if type_.startswith(_GO_EXPRESSION):
+            node = self._expressions.get(int(type_[len(_GO_EXPRESSION):]))
+            return "" if node is None else self.type_of(node, name_type, local, depth + 1)
         if type_.startswith(_GO_RANGE):
             node = self._ranges.get(int(type_[len(_GO_RANGE):]))
             if node is None or node.type not in (
@@ -937,7 +948,7 @@ class _GoTypes:
     def wants(type_: str) -> bool:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown,
         a call's result, the elements of a `range`."""
-        return not type_ or type_.endswith(")") or type_.startswith(_GO_RANGE)
+        return not type_ or type_.endswith(")") or type_.startswith((_GO_RANGE, _GO_EXPRESSION))
 
     def unbound(self, name: str, local: Callable[[bytes], bool]) -> str:
         """`=name` for a name no scope of the file binds, and no import (a variable of
@@ -1296,7 +1307,7 @@ class _PythonTypes:
 
 #: What a hint pattern may say of its name's type (`_hint_type`).
 _HINT_PARTS = frozenset({"hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                         "hint.range", "hint.enter", "hint.param", "hint.value", "hint.items",
+                         "hint.range", "hint.expression", "hint.enter", "hint.param", "hint.value", "hint.items",
                          "hint.entered"})
 
 
@@ -1319,6 +1330,8 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
         return f"{_GO_RANGE}{found['hint.range'].start_byte}", False
+    if "hint.expression" in found:  # likewise
+        return f"{_GO_EXPRESSION}{found['hint.expression'].start_byte}", False
     if "hint.type" in found and rules.class_objects:  # `cls: type[C]`, `conns: list[C]`
         annotated = _python_annotation(_text(found["hint.type"], parsed))
         if annotated:

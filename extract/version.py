@@ -57,7 +57,8 @@ History:
   longer hides a use of the type of the same name (`var libcall libcall`, `key{}` where
   `key := ...` is bound), and a type parameter hides its uses as a type; a Go element by
   index or `range` (`n.items[i]`, `s[0]`, `range n.children`) has the element type of a
-  slice or map type, this file's named ones too (`type items []Item`); Python's generic
+  slice or map type, this file's named ones too (`type items []Item`), and a name
+  assigned a field or an element (`l := s.logger`) has its type; Python's generic
   bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
 """
 

@@ -454,6 +454,7 @@ def test_go_an_element_by_index_or_range_has_the_element_type_of_a_type_defined_
         "\tfor _, c := range n.children { c.walk(i, nil) }\n"
         "\tfor _, it := range n.items { it.Less(nil) }\n"
         "\tlocal := []*node{}; local[0].walk(0, nil)\n"
+        "\tfirst := n.items[0]; first.Less(nil); kids := n.children; kids[0].walk(0, nil)\n"
         "}\n"
         "func all(list []*node) { for _, x := range list { x.walk(0, nil) } }\n"
     )
@@ -465,6 +466,8 @@ def test_go_an_element_by_index_or_range_has_the_element_type_of_a_type_defined_
         ("walk", "attribute_call", "c", "node"),
         ("Less", "attribute_call", "it", "Item"),
         ("walk", "attribute_call", "local[0]", "node"),
+        ("Less", "attribute_call", "first", "Item"),  # an element assigned
+        ("walk", "attribute_call", "kids[0]", "node"),  # a field assigned
         ("walk", "attribute_call", "x", "node"),  # `list`: a range's, not a receiver
     ]
 
