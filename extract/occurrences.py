@@ -8,9 +8,9 @@ compiled queries and of types read (`type_name`).
 Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
 
 - `@scope` a node whose bindings are local to all of it: a function, a lambda, a
-  comprehension (block scopes are read as their function's: a name bound anywhere in a
-  function is local to all of it, which may drop a use of a shadowed outer name, never
-  keep a local);
+  comprehension, Go's `if`, `for`, `switch` and `select` statements and cases (other
+  block scopes are read as their function's: a name bound anywhere in a function is
+  local to all of it, which may drop a use of a shadowed outer name, never keep a local);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
   own name); `@bind.same` a name rebound by an operation that keeps its type (Python's
@@ -1474,7 +1474,9 @@ def _occurrences(
     separate = rules.type_namespace
     builtins = rules.builtins
     if builtins:
-        builtins = builtins.difference([symbol.name.encode() for symbol in symbols],
+        # Go's blank identifier stays no use where a declaration "defines" it (`var _ = x`).
+        builtins = builtins.difference([symbol.name.encode() for symbol in symbols
+                                        if symbol.name != "_"],
                                        [record.name.encode() for record in imports])
     scopes.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel, as for skips
     stack: list[int] = []  # the scopes around the current use, outermost first

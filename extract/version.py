@@ -58,7 +58,9 @@ History:
   `key := ...` is bound), and a type parameter hides its uses as a type; a Go element by
   index or `range` (`n.items[i]`, `s[0]`, `range n.children`) has the element type of a
   slice or map type, this file's named ones too (`type items []Item`), and a name
-  assigned a field or an element (`l := s.logger`) has its type; Python's generic
+  assigned a field or an element (`l := s.logger`) has its type; Go's `if`, `for`,
+  `switch`, `select` statements and cases are scopes (two loops binding `c` to values of
+  two types keep both); Go's blank identifier `_` is never a use; Python's generic
   bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
 """
 

@@ -9,6 +9,20 @@
 (method_elem) @scope
 (function_type) @scope
 (type_spec type_parameters: (_)) @scope
+; The statements that are blocks of their own, headers included, and cases: a name bound
+; in one (`for _, c := range subs`, `if err := f(); ...`, `case v := <-ch:`) is local to
+; it, and the same name bound in another to a value of another type keeps both. Their
+; bodies' blocks are not scopes apart (each capture costs): only a bare `{ ... }` is.
+(statement_list (block) @scope)
+(if_statement) @scope
+(for_statement) @scope
+(expression_switch_statement) @scope
+(type_switch_statement) @scope
+(select_statement) @scope
+(expression_case) @scope
+(type_case) @scope
+(default_case) @scope
+(communication_case) @scope
 
 ; --- Local bindings: parameters and results, receivers and their type parameters,
 ; `:=`, `var`, `const`, `range` and type-switch names. A `var` or `const` name needs no

@@ -386,6 +386,35 @@ def test_go_a_variable_does_not_hide_the_type_of_its_name_but_a_type_parameter_d
     ]
 
 
+def test_go_a_name_bound_in_a_block_is_local_to_it() -> None:
+    # Two loops bind `c` to values of two types; `config`, bound in an `if` header, is
+    # the package's after it; `_` is never a use, even where `var _ = x` declares it.
+    source = (
+        "package p\n"
+        "var _ = check\n"
+        "func (r *Root) walk(cmds []*Command, flags []*Flag) {\n"
+        "\tfor _, c := range cmds { c.Run() }\n"
+        "\tfor _, c := range flags { c.Set() }\n"
+        "\tif config := load(); config != nil { config.Apply() }\n"
+        "\tconfig.Reset()\n"
+        "\t_, _ = r, config\n"
+        "}\n"
+    )
+    assert uses(source, "go") == [
+        ("check", "plain", "", ""),
+        ("Root", "type", "", ""),
+        ("Command", "type", "", ""),
+        ("Flag", "type", "", ""),
+        ("Run", "attribute_call", "c", "Command"),
+        ("Set", "attribute_call", "c", "Flag"),
+        ("load", "call", "", ""),
+        ("Apply", "attribute_call", "config", "load()"),
+        ("config", "plain", "", ""),
+        ("Reset", "attribute_call", "config", "=config"),
+        ("config", "plain", "", ""),
+    ]
+
+
 def test_go_receivers_and_declared_names_have_their_type() -> None:
     source = (
         "package p\n"
