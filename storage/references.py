@@ -1609,12 +1609,7 @@ def find_references(
               "skipped": skipped}
     if target is None:
         reason = missing + (f"; {fresh_note}" if fresh_note else "")
-        return ReferencesAnswer(
-            **common, target=None, alternatives=[], resolved=0, possible=0, elsewhere=0,
-            resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
-            files_read=0, files_using=0, took_ms=_ms(started),
-            partial=fresh_note, empty_reason=reason,
-            unchecked=list(_ALWAYS_UNCHECKED))
+        return no_target(query, freshness, reason, started=started, skipped=skipped)
     addresses, classified, out_of_time, cut, tiers, languages = _classify(
         target, index, manifest, deadline)
     name = target.name
@@ -1759,6 +1754,19 @@ def classified_uses(
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def no_target(query: ReferencesQuery, freshness: Freshness, reason: str, *, started: float,
+              skipped: dict[str, int] | None = None) -> ReferencesAnswer:
+    """The answer when no definition is found to look for uses of (`reason` says why;
+    also an index that has no commit yet, while its daemon builds it)."""
+    return ReferencesAnswer(
+        query=query.target or f"{query.path}:{query.line}", freshness=freshness,
+        skipped=skipped or {}, target=None, alternatives=[], resolved=0, possible=0,
+        elsewhere=0, resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
+        files_read=0, files_using=0, took_ms=_ms(started),
+        partial=describe(freshness) if is_partial(freshness) else "", empty_reason=reason,
+        unchecked=list(_ALWAYS_UNCHECKED))
 
 
 def _empty_reason(name: str, counts: dict[str, int], out_of_time: bool, fresh: str) -> str:
