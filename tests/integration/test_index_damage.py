@@ -344,66 +344,66 @@ def test_while_a_daemon_rebuilds_a_damaged_index_every_reader_says_it_is_being_b
         )
     stopped = False
     try:
-        wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
-        # Damaged, and found so by a search: the daemon drops the index and rebuilds it.
-        # Suspended once it has listed the files and committed none of them, until it is
-        # found so suspended (a commit that slipped in between: damaged again, once more).
-        while not stopped:
-            generation = read_header(index_dir).generation  # type: ignore[union-attr]
-            why = FAULTS["flipped .store"](index_dir / "tantivy")
-            deadline = time.monotonic() + REBUILD_TIMEOUT_S
-            while (done := cli("search", "some_function", "--repo", str(repo), "--limit",
-                               "1000")).returncode == 0:
-                assert time.monotonic() < deadline, "the damage was never noticed"
-            assert (done.returncode, done.stdout) == (3, "")
-            assert re.fullmatch(expected_line(index_dir, why), done.stderr), done.stderr
-            deadline = time.monotonic() + REBUILD_TIMEOUT_S
-            while not rebuilding_with_nothing_committed(index_dir, generation):
-                assert daemon.poll() is None and time.monotonic() < deadline, (
-                    read_header(index_dir), status_file(index_dir))
-                time.sleep(0.01)  # another process: its files are the only way in
-            daemon.send_signal(signal.SIGSTOP)
-            stopped = rebuilding_with_nothing_committed(index_dir, generation)
-            if not stopped:
-                daemon.send_signal(signal.SIGCONT)
-                wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
+        try:
+            wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
+            # Damaged, and found so by a search: the daemon drops the index and rebuilds it.
+            # Suspended once it has listed the files and committed none of them, until it is
+            # found so suspended (a commit that slipped in between: damaged again, once more).
+            while not stopped:
+                generation = read_header(index_dir).generation  # type: ignore[union-attr]
+                why = FAULTS["flipped .store"](index_dir / "tantivy")
+                deadline = time.monotonic() + REBUILD_TIMEOUT_S
+                while (done := cli("search", "some_function", "--repo", str(repo), "--limit",
+                                   "1000")).returncode == 0:
+                    assert time.monotonic() < deadline, "the damage was never noticed"
+                assert (done.returncode, done.stdout) == (3, "")
+                assert re.fullmatch(expected_line(index_dir, why), done.stderr), done.stderr
+                deadline = time.monotonic() + REBUILD_TIMEOUT_S
+                while not rebuilding_with_nothing_committed(index_dir, generation):
+                    assert daemon.poll() is None and time.monotonic() < deadline, (
+                        read_header(index_dir), status_file(index_dir))
+                    time.sleep(0.01)  # another process: its files are the only way in
+                daemon.send_signal(signal.SIGSTOP)
+                stopped = rebuilding_with_nothing_committed(index_dir, generation)
+                if not stopped:
+                    daemon.send_signal(signal.SIGCONT)
+                    wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
 
-        header = read_header(index_dir)  # the empty index's last commit: files listed
-        assert header is not None
-        building = ("the index is being built: 0 files indexed so far, 1,500 to go — ask "
-                    "again in 5 s")
-        search = suspended_daemon_line("search", daemon.pid)
-        done = cli("search", "some_function_12", "--repo", str(repo))
-        assert (done.returncode, done.stdout, done.stderr) == (
-            0, f"not found so far: {building}\n", f"{search}symfind: {building}\n")
-        done = cli("search", "some_function_12", "--repo", str(repo), "--json")
-        assert (done.returncode, done.stderr) == (0, f"{search}symfind: {building}\n")
-        answer = json.loads(done.stdout)
-        assert (answer["results"], answer["empty_reason"], answer["freshness"]) == (
-            [], building,
-            {"generation": header.generation, "updated_at": header.updated_at, "files": 0, "pending": REBUILT_FILES, "state": "building", "watching": True,
-             "failing": 0, "error": "", "retry_after_s": 5.0})
-        done = cli("refs", "some_function_12", "--repo", str(repo))
-        assert (done.returncode, done.stdout, done.stderr) == (
-            0, f"no definition: no definition named 'some_function_12' is indexed; {building}\n",
-            f"{suspended_daemon_line('refs', daemon.pid)}symfind: {building}\n")
-        done = cli("status", str(repo), "--json")
-        assert (done.returncode, done.stderr) == (0, "")
-        shown = json.loads(done.stdout)
-        assert (shown["files"], shown["freshness"]["state"], shown["daemon"]["state"]) == (
-            0, "building", "not_answering")
-        # Over several repositories: the other one answers, this one says it is being built.
-        done = cli("search", "some_function_1", "--repo", str(repo), "--repo", str(other),
-                   "--json")
-        assert (done.returncode, done.stderr) == (0, f"{search}symfind: repo: {building}\n")
-        federated = json.loads(done.stdout)
-        assert {result["repo"] for result in federated["results"]} == {"other"}
-        assert [(s["repo"], s["status"], s["freshness"]["state"]) for s in federated["repos"]
-                ] == [("repo", "ok", "building"), ("other", "ok", "unwatched")]
-        assert_mcp_says_building(repo, base, building)
-    finally:
-        daemon.send_signal(signal.SIGCONT)
-    try:
+            header = read_header(index_dir)  # the empty index's last commit: files listed
+            assert header is not None
+            building = ("the index is being built: 0 files indexed so far, 1,500 to go — ask "
+                        "again in 5 s")
+            search = suspended_daemon_line("search", daemon.pid)
+            done = cli("search", "some_function_12", "--repo", str(repo))
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"not found so far: {building}\n", f"{search}symfind: {building}\n")
+            done = cli("search", "some_function_12", "--repo", str(repo), "--json")
+            assert (done.returncode, done.stderr) == (0, f"{search}symfind: {building}\n")
+            answer = json.loads(done.stdout)
+            assert (answer["results"], answer["empty_reason"], answer["freshness"]) == (
+                [], building,
+                {"generation": header.generation, "updated_at": header.updated_at, "files": 0, "pending": REBUILT_FILES, "state": "building", "watching": True,
+                 "failing": 0, "error": "", "retry_after_s": 5.0})
+            done = cli("refs", "some_function_12", "--repo", str(repo))
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"no definition: no definition named 'some_function_12' is indexed; {building}\n",
+                f"{suspended_daemon_line('refs', daemon.pid)}symfind: {building}\n")
+            done = cli("status", str(repo), "--json")
+            assert (done.returncode, done.stderr) == (0, "")
+            shown = json.loads(done.stdout)
+            assert (shown["files"], shown["freshness"]["state"], shown["daemon"]["state"]) == (
+                0, "building", "not_answering")
+            # Over several repositories: the other one answers, this one says it is being built.
+            done = cli("search", "some_function_1", "--repo", str(repo), "--repo", str(other),
+                       "--json")
+            assert (done.returncode, done.stderr) == (0, f"{search}symfind: repo: {building}\n")
+            federated = json.loads(done.stdout)
+            assert {result["repo"] for result in federated["results"]} == {"other"}
+            assert [(s["repo"], s["status"], s["freshness"]["state"]) for s in federated["repos"]
+                    ] == [("repo", "ok", "building"), ("other", "ok", "unwatched")]
+            assert_mcp_says_building(repo, base, building)
+        finally:
+            daemon.send_signal(signal.SIGCONT)
         # Resumed, it completes the rebuild and answers as before the damage.
         wait_for_status(index_dir, daemon, lambda s: idle(s) and s.files == REBUILT_FILES,
                         REBUILD_TIMEOUT_S)
@@ -504,33 +504,33 @@ def test_a_daemon_answers_during_its_rebuild_that_the_index_is_being_built(
 
     indexer.count_progress = held_at_start  # type: ignore[method-assign]
     try:
-        why = FAULTS["flipped .store"](config.index_dir / "tantivy")
-        query = SearchRequest(SearchQuery(text="some_function", limit=1000))
-        deadline = time.monotonic() + REBUILD_TIMEOUT_S
-        while isinstance(reply := request(config.index_dir, query), SearchReply):
-            assert time.monotonic() < deadline, "the damage was never noticed"
-        # The search that found the damage says so, whatever the rebuild has done since.
-        assert isinstance(reply, ErrorReply) and reply.kind == "damaged", reply
-        assert re.fullmatch(expected_line(config.index_dir, why)[len("symfind: "):-2],
-                            reply.message), reply.message
-        assert listed.wait(REBUILD_TIMEOUT_S)
-        building = ("the index is being built: 0 files indexed so far, 40 to go — ask again "
-                    "in 5 s")
-        reply = request(config.index_dir, SearchRequest(SearchQuery(text="some_function_12")))
-        assert isinstance(reply, SearchReply), reply
-        assert (reply.response.results, reply.response.empty_reason,
-                reply.response.freshness.state, reply.response.freshness.pending) == (
-            [], building, "building", 40)
-        done = symfind("search", "some_function_12", "--repo", str(repo), base=base)
-        assert (done.returncode, done.stdout, done.stderr) == (
-            0, f"not found so far: {building}\n", f"symfind: {building}\n")
-        done = symfind("refs", "some_function_12", "--repo", str(repo), base=base)
-        assert (done.returncode, done.stdout, done.stderr) == (
-            0, f"no definition: no definition named 'some_function_12' is indexed; {building}\n",
-            f"symfind: {building}\n")
-    finally:
-        resume.set()
-    try:
+        try:
+            why = FAULTS["flipped .store"](config.index_dir / "tantivy")
+            query = SearchRequest(SearchQuery(text="some_function", limit=1000))
+            deadline = time.monotonic() + REBUILD_TIMEOUT_S
+            while isinstance(reply := request(config.index_dir, query), SearchReply):
+                assert time.monotonic() < deadline, "the damage was never noticed"
+            # The search that found the damage says so, whatever the rebuild has done since.
+            assert isinstance(reply, ErrorReply) and reply.kind == "damaged", reply
+            assert re.fullmatch(expected_line(config.index_dir, why)[len("symfind: "):-2],
+                                reply.message), reply.message
+            assert listed.wait(REBUILD_TIMEOUT_S)
+            building = ("the index is being built: 0 files indexed so far, 40 to go — ask again "
+                        "in 5 s")
+            reply = request(config.index_dir, SearchRequest(SearchQuery(text="some_function_12")))
+            assert isinstance(reply, SearchReply), reply
+            assert (reply.response.results, reply.response.empty_reason,
+                    reply.response.freshness.state, reply.response.freshness.pending) == (
+                [], building, "building", 40)
+            done = symfind("search", "some_function_12", "--repo", str(repo), base=base)
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"not found so far: {building}\n", f"symfind: {building}\n")
+            done = symfind("refs", "some_function_12", "--repo", str(repo), base=base)
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"no definition: no definition named 'some_function_12' is indexed; {building}\n",
+                f"symfind: {building}\n")
+        finally:
+            resume.set()
         assert running.daemon.wait_until(lambda s: s.state == "idle" and s.files == 40,
                                          REBUILD_TIMEOUT_S), running.daemon.status()
     finally:
