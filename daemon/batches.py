@@ -65,6 +65,8 @@ class BatchApplier:
             activity.pending = len(paths)  # committed at the end of the batch, all at once
             batch.taken = True  # counted here from now on, not by the watcher
             activity.set_state(DaemonState.INDEXING)
+            if damaged:  # readers see the rebuild from its start, not the damage
+                activity.write_status()
             if (resync or activity.broken or slot.writer is None
                     or not indexer.apply(rules, paths)):
                 # A batch whose paths failed is re-checked with all the other files.

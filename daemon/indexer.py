@@ -154,9 +154,11 @@ def sync_repository(
     """
     started = time.monotonic()
     root = str(config.repo)
-    first_build = writer.header.generation == 0
+    # A first build, or a rebuild from scratch (a damaged index dropped): an empty but
+    # readable index at once, so that searches work (and say so) while we build, instead
+    # of finding no index until the first commit of files.
+    first_build = writer.unpublished
     if first_build:
-        # An empty but readable index at once: searches work (and say so) while we build.
         writer.commit(to_index=UNCOUNTED)
     passed_over: dict[str, Exclusion] = {}
     on_disk = list(walk_repository(config.repo, rules, excluded=passed_over))

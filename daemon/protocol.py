@@ -97,7 +97,8 @@ class OkReply(msgspec.Struct, frozen=True, tag="ok"):
 
 
 class ErrorReply(msgspec.Struct, frozen=True, kw_only=True, tag="error"):
-    """A failed request. `kind` is `query` (bad input), `index` (no usable index yet) or
+    """A failed request. `kind` is `query` (bad input), `index` (no usable index yet),
+    `damaged` (the search found the index's files damaged: the daemon rebuilds it) or
     `internal`."""
 
     kind: str

@@ -65,7 +65,7 @@ from symfind.daemon.repair import recoverable
 from symfind.daemon.walk import IgnoreRules
 from symfind.daemon.warm_up import start_warm_up
 from symfind.daemon.watcher import RepositoryWatcher
-from symfind.storage import DaemonState, DaemonStatus, QueryError, StorageError
+from symfind.storage import DaemonState, DaemonStatus, IndexDamaged, QueryError, StorageError
 
 __all__ = ["RESYNC_FROM_EVENTS", "ROOT_CHECK_S", "Daemon", "DaemonRunning"]
 
@@ -348,6 +348,8 @@ class Daemon:
                 return OkReply("stopping")
         except QueryError as exc:
             return ErrorReply(kind="query", message=str(exc))
+        except IndexDamaged as exc:  # said as is: the client must not read the index instead
+            return ErrorReply(kind="damaged", message=str(exc))
         except StorageError as exc:
             return ErrorReply(kind="index", message=str(exc))
         except BaseException as exc:  # an entry point: one bad request must not kill the daemon

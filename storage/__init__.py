@@ -42,6 +42,7 @@ from symfind.storage.federation import (
 )
 from symfind.storage.freshness import (
     RETRY_BUILDING_S,
+    assess as assess_freshness,
     describe as describe_freshness,
     is_partial,
 )
@@ -140,6 +141,7 @@ __all__ = [
     "Why",
     "check_index",
     "check_root",
+    "assess_freshness",
     "describe_freshness",
     "file_digest",
     "find_root",

@@ -28,10 +28,14 @@ RETRY_MAX_S = 60.0
 _STARTING = frozenset({DaemonState.STARTING, DaemonState.CATCHING_UP})
 
 
-def assess(header: ManifestHeader, daemon: DaemonStatus | None, *,
+def assess(header: ManifestHeader | None, daemon: DaemonStatus | None, *,
            now: float | None = None) -> Freshness:
     """The freshness of the commit `header` describes, given the live daemon's status
-    (None when no daemon runs for the index)."""
+    (None when no daemon runs for the index). `header` None: no commit to read yet, the
+    moment a daemon starts building the index (or rebuilding it) before it commits."""
+    if header is None:
+        header = ManifestHeader(schema_version=0, options_hash="", repo_root="",
+                                generation=daemon.generation if daemon else 0)
     base = {"generation": header.generation, "updated_at": header.updated_at,
             "files": header.file_count}
     if daemon is None:

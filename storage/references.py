@@ -1633,12 +1633,8 @@ def find_references(
         # The definition may be in a file the index skipped (too large, minified...).
         reason = missing + (f"; {fresh_note}" if fresh_note else "") + (
             f"; it may be defined in one of the {skipped_note}" if skipped else "")
-        return ReferencesAnswer(
-            **common, target=None, alternatives=[], resolved=0, possible=0, elsewhere=0,
-            resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
-            files_read=0, files_using=0, took_ms=_ms(started),
-            partial=fresh_note, empty_reason=reason,
-            unchecked=[*_ALWAYS_UNCHECKED, *([skipped_note] if skipped else [])])
+        return no_target(query, freshness, reason, started=started, skipped=skipped,
+                         unchecked=[skipped_note] if skipped else [])
     if query.cursor:
         _check_cursor(query.cursor, manifest.index_id, freshness.generation, target)
     addresses, classified, out_of_time, cut, tiers, languages = _classify(
@@ -1819,6 +1815,21 @@ def classified_uses(
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def no_target(query: ReferencesQuery, freshness: Freshness, reason: str, *, started: float,
+              skipped: dict[str, int] | None = None,
+              unchecked: Sequence[str] = ()) -> ReferencesAnswer:
+    """The answer when no definition is found to look for uses of (`reason` says why;
+    also an index that has no commit yet, while its daemon builds it); `unchecked`: what
+    else was not checked (the files the index skipped)."""
+    return ReferencesAnswer(
+        query=query.target or f"{query.path}:{query.line}", freshness=freshness,
+        skipped=skipped or {}, target=None, alternatives=[], resolved=0, possible=0,
+        elsewhere=0, resolved_files=0, groups=[], possible_groups=[], elsewhere_groups=[],
+        files_read=0, files_using=0, took_ms=_ms(started),
+        partial=describe(freshness) if is_partial(freshness) else "", empty_reason=reason,
+        unchecked=[*_ALWAYS_UNCHECKED, *unchecked])
 
 
 def _empty_reason(name: str, counts: dict[str, int], out_of_time: bool, fresh: str) -> str:

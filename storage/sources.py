@@ -19,11 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from symfind.storage.contract.daemons import DaemonStatus
-from symfind.storage.errors import IndexDamaged, StorageError
+from symfind.storage.errors import IndexDamaged, IndexMissing, StorageError
+from symfind.storage.freshness import assess, describe, is_partial
 from symfind.storage.heap import release_free_memory
 from symfind.storage.query import SearchQuery
-from symfind.storage.records import SearchResponse
-from symfind.storage.references import ReferencesAnswer, ReferencesQuery
+from symfind.storage.records import Freshness, SearchResponse
+from symfind.storage.references import ReferencesAnswer, ReferencesQuery, no_target
 from symfind.storage.router import Plan
 from symfind.storage.search import Searcher
 
@@ -75,10 +76,21 @@ class IndexSource:
 
         Raises:
             QueryError: The query does not pass `SearchQuery.check`.
-            IndexMissing, SchemaMismatch, StorageError: As `reader`.
+            IndexMissing: No index, and no live daemon (`daemon`) building one; while one
+                builds it, before its first commit, the answer is empty and says so.
+            SchemaMismatch, StorageError: As `reader`.
         """
-        with self.reader() as searcher:
-            return searcher.search(query, plan, daemon=daemon)
+        started = time.perf_counter()
+        try:
+            with self.reader() as searcher:
+                return searcher.search(query, plan, daemon=daemon)
+        except IndexMissing:
+            if (fresh := _building(daemon)) is None:
+                raise
+            plan = query.check() if plan is None else plan
+            return SearchResponse(**plan.answer_fields(query.text, started), results=[],
+                                  freshness=fresh,
+                                  empty_reason=describe(fresh) if query.explain else "")
 
     def find_references(
         self, query: ReferencesQuery, *, daemon: DaemonStatus | None = None
@@ -87,10 +99,19 @@ class IndexSource:
 
         Raises:
             QueryError: The query is refused, or names no definition.
-            IndexMissing, SchemaMismatch, StorageError: As `reader`.
+            IndexMissing: As `search`.
+            SchemaMismatch, StorageError: As `reader`.
         """
-        with self.reader() as searcher:
-            return searcher.find_references(query, daemon=daemon)
+        started = time.perf_counter()
+        try:
+            with self.reader() as searcher:
+                return searcher.find_references(query, daemon=daemon)
+        except IndexMissing:
+            if (fresh := _building(daemon)) is None:
+                raise
+            query.check()
+            return no_target(query, fresh, f"not found so far: {describe(fresh)}",
+                             started=started)
 
     def _current(self) -> Searcher:
         if self._searcher is None:
@@ -114,3 +135,14 @@ class IndexSource:
         if now - self._released_at >= RELEASE_EVERY_S:
             self._released_at = now
             release_free_memory()
+
+
+def _building(daemon: DaemonStatus | None) -> Freshness | None:
+    """What an answer says when it finds no index while a live daemon builds one that has
+    no commit yet (just started, or a damaged index dropped to be rebuilt): the index is
+    being built, with the daemon's numbers — never "no index, run `symfind index`", which
+    would fight the daemon for the writer lock. None when no daemon is at work on it."""
+    if daemon is None:
+        return None
+    fresh = assess(None, daemon)
+    return fresh if is_partial(fresh) else None

@@ -245,6 +245,12 @@ class IndexWriter:
         return len(self._staged)
 
     @property
+    def unpublished(self) -> bool:
+        """Whether readers cannot see this writer's index yet: it started empty (a new
+        index, or one dropped to be rebuilt) and has not committed since."""
+        return self._fresh_log
+
+    @property
     def staged_since_open(self) -> int:
         """Paths staged by this writer's caller since the last commit: `staged` without the
         suspects of an interrupted commit that nothing has re-checked yet (a sync counts

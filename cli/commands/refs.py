@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from symfind.cli.commands.arguments import add_verbose, named_index_missing, positive_int
 from symfind.cli.commands.output import EXIT_OK, json_answer
-from symfind.cli.commands.search import FreshnessNotes
+from symfind.cli.commands.search import FreshnessNotes, reply_error
 from symfind.cli.render import format_references
 from symfind.daemon.client import request
 from symfind.daemon.config import Config, load_config
@@ -100,8 +100,8 @@ def _references(config: Config, query: ReferencesQuery) -> ReferencesAnswer:
         logger.info("daemon of %s: %s; reading the index directly", config.index_dir, exc)
         reply = None
     if isinstance(reply, ErrorReply):
-        if reply.kind == "query":
-            raise QueryError(reply.message)
+        if reply.kind in ("query", "damaged"):  # the damage as the daemon found it
+            raise reply_error(reply)
         logger.info("daemon of %s: %s; reading the index directly", config.index_dir,
                     reply.message)
         reply = None

@@ -33,6 +33,7 @@ from symfind.storage import (
     MAX_LIMIT,
     VERSION,
     Freshness,
+    IndexDamaged,
     IndexMissing,
     IndexSource,
     Plan,
@@ -140,11 +141,13 @@ def _daemon_or_index(index_dir: Path) -> RepoSearch:
     def search(query: SearchQuery, plan: Plan) -> SearchResponse:
         try:  # the daemon checks the query it receives: it is another process
             response = _search_via_daemon(index_dir, SearchRequest(query))
-        except QueryError:
+        except (QueryError, IndexDamaged):
+            # Damage the daemon found is said as it found it: reading the index now would
+            # find it dropped, or half rebuilt, and say something else.
             raise
         except (StorageError, ProtocolError) as exc:
-            # A daemon still building (or rebuilding) the index: reading the index
-            # directly says precisely why it cannot be searched (missing, schema mismatch).
+            # Reading the index directly says precisely why the daemon cannot search it
+            # (missing, schema mismatch), or that it is being built.
             logger.info("daemon of %s: %s; reading the index directly", index_dir, exc)
             response = None
         except DaemonNotAnswering as exc:  # the index on disk answers as of its last commit
@@ -164,10 +167,19 @@ def _search_via_daemon(index_dir: Path, message: SearchRequest) -> SearchRespons
     if reply is None:
         return None
     if isinstance(reply, ErrorReply):
-        raise QueryError(reply.message) if reply.kind == "query" else StorageError(reply.message)
+        raise reply_error(reply)
     if not isinstance(reply, SearchReply):
         raise StorageError("unexpected reply from the daemon")
     return reply.response
+
+
+def reply_error(reply: ErrorReply) -> StorageError:
+    """The error a daemon answered, as the exception the CLI reports it with."""
+    if reply.kind == "query":
+        return QueryError(reply.message)
+    if reply.kind == "damaged":
+        return IndexDamaged(reply.message)
+    return StorageError(reply.message)
 
 
 class FreshnessNotes:

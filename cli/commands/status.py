@@ -18,11 +18,13 @@ from symfind.cli.commands.output import EXIT_OK, json_answer
 from symfind.daemon.config import Config, load_config
 from symfind.daemon.errors import DaemonNotAnswering
 from symfind.storage import (
+    SCHEMA_VERSION,
     FileState,
     Freshness,
     IndexMissing,
     Manifest,
     Searcher,
+    assess_freshness,
     describe_freshness,
     escape_line,
     is_partial,
@@ -48,11 +50,16 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.path)
+    daemon = None
     try:
-        searcher = Searcher(config.index_dir)  # validates schema version and readability
+        searcher: Searcher | None = Searcher(config.index_dir)  # checks version, readability
     except IndexMissing:
-        raise named_index_missing(config) from None
-    manifest = searcher.manifest  # IndexDamaged when the file log does not decode
+        # No commit yet: no index, unless a live daemon is building it (just started, or
+        # rebuilding a damaged index), whose status says how far it is.
+        searcher, daemon = None, live_daemon_status(config.index_dir)
+        if daemon is None or not is_partial(assess_freshness(None, daemon)):
+            raise named_index_missing(config) from None
+    manifest = searcher.manifest if searcher else None  # IndexDamaged: a log that does not decode
     not_indexed = _not_indexed(manifest)
     with_errors = _parsed_with_errors(manifest)
     if args.skipped:
@@ -71,15 +78,19 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     skipped = _counts(not_indexed, directories=False)
     # What a search's answer would say of this index now (`storage.freshness`).
-    fresh = searcher.freshness(live_daemon_status(config.index_dir))
+    if searcher is None:
+        fresh = assess_freshness(None, daemon)
+    else:
+        fresh = searcher.freshness(live_daemon_status(config.index_dir))
+    header = searcher.header if searcher is not None else None
     skipped_dirs = _counts(not_indexed, directories=True)
     status = {
         "repo": str(config.repo),
         "index_dir": str(config.index_dir),
-        "schema_version": searcher.header.schema_version,
-        "generation": searcher.header.generation,
-        "files": searcher.header.file_count,
-        "symbols": searcher.num_symbols,
+        "schema_version": header.schema_version if header else SCHEMA_VERSION,
+        "generation": fresh.generation,
+        "files": fresh.files,
+        "symbols": searcher.num_symbols if searcher else 0,
         "skipped": skipped,
         "skipped_dirs": skipped_dirs,
         "parse_errors": {
@@ -89,14 +100,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         },
         "pending": fresh.pending,
         "freshness": fresh,
-        "updated_at": searcher.header.updated_at,
+        "updated_at": fresh.updated_at,
         "index_bytes": _directory_bytes(config.index_dir),
         "daemon": _daemon_fields(config),
     }
     if args.json:
         out.write(json_answer(status) + "\n")
         return EXIT_OK
-    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
+    when = (time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["updated_at"]))
+            if status["updated_at"] else "none yet")
     skipped_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped.items())) or "none"
     dirs_text = ", ".join(f"{n} {r}" for r, n in sorted(skipped_dirs.items())) or "none"
     out.write(

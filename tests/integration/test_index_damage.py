@@ -12,21 +12,31 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import anyio
 import pytest
 from mcp import Client
+from mcp.types import CallToolResult
 
+from symfind.daemon.client import request
+from symfind.daemon.config import Config, IndexOptions
+from symfind.daemon.protocol import ErrorReply, SearchReply, SearchRequest
+from symfind.daemon.repair import RepairingIndexer
 from symfind.mcp_server.server import build_server
-from symfind.storage import index_dir_for
+from symfind.storage import SearchQuery, index_dir_for
 from symfind.storage.manifest import read_header
 from tests.integration.daemon_process import TIMEOUT_S, idle, wait_for_status
-from tests.integration.mcp_support import error_text
+from tests.integration.mcp_support import error_text, text_of
+from tests.integration.test_daemon import Running
 
 FIXTURE_REPO = Path(__file__).resolve().parents[1] / "fixtures" / "repo"
 QUERY = "AsyncClient"
+#: A rebuild of a few thousand files on a busy machine.
+REBUILD_TIMEOUT_S = 180.0
 
 
 def symfind(*args: str, base: Path) -> subprocess.CompletedProcess[str]:
@@ -263,3 +273,266 @@ def test_a_daemon_reports_damage_as_an_error_and_rebuilds(
         daemon.send_signal(signal.SIGTERM)
         code = daemon.wait(timeout=TIMEOUT_S)
     assert code == 0, (tmp_path / "daemon.log").read_text(encoding="utf-8")[-3000:]
+
+
+# ---- while a daemon rebuilds a damaged index ----------------------------------------------
+
+#: Files of the repository a daemon rebuilds: its first commit of files comes after 1,000
+#: (`CATCH_UP_COMMIT_EVERY`), a wide window in which the index holds none yet.
+REBUILT_FILES = 1_500
+#: How long a CLI waits for a daemon that does not answer (a suspended one, here).
+DAEMON_TIMEOUT_S = 2
+
+
+def modules(repo: Path, files: int) -> Path:
+    for number in range(files):
+        directory = repo / f"pkg{number % 30}"
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / f"mod{number}.py").write_text(
+            f"def some_function_{number}():\n    return {number}\n\n\n"
+            f"def caller_{number}():\n    return some_function_{number}()\n",
+            encoding="utf-8")
+    return repo.resolve()
+
+
+def status_file(index_dir: Path) -> dict[str, object]:
+    return json.loads((index_dir / "status.json").read_bytes())
+
+
+def rebuilding_with_nothing_committed(index_dir: Path, generation: int) -> bool:
+    """The daemon has dropped the damaged index, committed the empty one it rebuilds and
+    listed every file, of which it has committed none yet: its status file says so."""
+    header = read_header(index_dir)
+    try:
+        status = status_file(index_dir)
+    except (OSError, ValueError):  # being replaced
+        return False
+    return (header is not None and header.generation > generation
+            and header.file_count == 0 and status["state"] == "indexing"
+            and status["building"] is True and status["pending"] == REBUILT_FILES)
+
+
+def suspended_daemon_line(command: str, pid: int) -> str:
+    read = "searched the index on disk instead" if command == "search" else "read the index on disk instead"
+    return (f"WARNING symfind.cli.commands.{command}: the daemon (pid {pid}) is suspended "
+            f"(stopped by a signal) and did not answer within {DAEMON_TIMEOUT_S}s — "
+            f"`kill -CONT {pid}` resumes it, `symfind daemon stop` stops it; {read} "
+            "(its last commit)\n")
+
+
+def test_while_a_daemon_rebuilds_a_damaged_index_every_reader_says_it_is_being_built(
+    tmp_path: Path,
+) -> None:
+    repo = modules(tmp_path / "repo", REBUILT_FILES)
+    other = modules(tmp_path / "other", 3)  # searched beside it
+    base = tmp_path / "indexes"
+    index_dir = base / index_dir_for(repo).name
+    env = {**os.environ, "SYMFIND_INDEX_DIR": str(base), "SYMFIND_WORKERS": "1",
+           "SYMFIND_DAEMON_TIMEOUT": str(DAEMON_TIMEOUT_S)}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-P", "-m", "symfind.cli", *args],
+                              capture_output=True, text=True, check=False,
+                              timeout=TIMEOUT_S, env=env)
+
+    for indexed in (repo, other):
+        assert cli("index", str(indexed)).returncode == 0
+    with open(tmp_path / "daemon.log", "wb") as log:
+        daemon = subprocess.Popen(
+            [sys.executable, "-P", "-m", "symfind.cli", "daemon", "run", str(repo)],
+            env=env, stderr=log, start_new_session=True,
+        )
+    stopped = False
+    try:
+        try:
+            wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
+            # Damaged, and found so by a search: the daemon drops the index and rebuilds it.
+            # Suspended once it has listed the files and committed none of them, until it is
+            # found so suspended (a commit that slipped in between: damaged again, once more).
+            while not stopped:
+                generation = read_header(index_dir).generation  # type: ignore[union-attr]
+                why = FAULTS["flipped .store"](index_dir / "tantivy")
+                deadline = time.monotonic() + REBUILD_TIMEOUT_S
+                while (done := cli("search", "some_function", "--repo", str(repo), "--limit",
+                                   "1000")).returncode == 0:
+                    assert time.monotonic() < deadline, "the damage was never noticed"
+                assert (done.returncode, done.stdout) == (3, "")
+                assert re.fullmatch(expected_line(index_dir, why), done.stderr), done.stderr
+                deadline = time.monotonic() + REBUILD_TIMEOUT_S
+                while not rebuilding_with_nothing_committed(index_dir, generation):
+                    assert daemon.poll() is None and time.monotonic() < deadline, (
+                        read_header(index_dir), status_file(index_dir))
+                    time.sleep(0.01)  # another process: its files are the only way in
+                daemon.send_signal(signal.SIGSTOP)
+                stopped = rebuilding_with_nothing_committed(index_dir, generation)
+                if not stopped:
+                    daemon.send_signal(signal.SIGCONT)
+                    wait_for_status(index_dir, daemon, idle, REBUILD_TIMEOUT_S)
+
+            header = read_header(index_dir)  # the empty index's last commit: files listed
+            assert header is not None
+            building = ("the index is being built: 0 files indexed so far, 1,500 to go — ask "
+                        "again in 5 s")
+            search = suspended_daemon_line("search", daemon.pid)
+            done = cli("search", "some_function_12", "--repo", str(repo))
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"not found so far: {building}\n", f"{search}symfind: {building}\n")
+            done = cli("search", "some_function_12", "--repo", str(repo), "--json")
+            assert (done.returncode, done.stderr) == (0, f"{search}symfind: {building}\n")
+            answer = json.loads(done.stdout)
+            assert (answer["results"], answer["empty_reason"], answer["freshness"]) == (
+                [], building,
+                {"generation": header.generation, "updated_at": header.updated_at, "files": 0, "pending": REBUILT_FILES, "state": "building", "watching": True,
+                 "failing": 0, "error": "", "retry_after_s": 5.0})
+            done = cli("refs", "some_function_12", "--repo", str(repo))
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"no definition named 'some_function_12' is indexed; {building}\n",
+                f"{suspended_daemon_line('refs', daemon.pid)}symfind: {building}\n")
+            done = cli("status", str(repo), "--json")
+            assert (done.returncode, done.stderr) == (0, "")
+            shown = json.loads(done.stdout)
+            assert (shown["files"], shown["freshness"]["state"], shown["daemon"]["state"]) == (
+                0, "building", "not_answering")
+            # Over several repositories: the other one answers, this one says it is being built.
+            done = cli("search", "some_function_1", "--repo", str(repo), "--repo", str(other),
+                       "--json")
+            assert (done.returncode, done.stderr) == (0, f"{search}symfind: repo: {building}\n")
+            federated = json.loads(done.stdout)
+            assert {result["repo"] for result in federated["results"]} == {"other"}
+            assert [(s["repo"], s["status"], s["freshness"]["state"]) for s in federated["repos"]
+                    ] == [("repo", "ok", "building"), ("other", "ok", "unwatched")]
+            assert_mcp_says_building(repo, base, building)
+        finally:
+            daemon.send_signal(signal.SIGCONT)
+        # Resumed, it completes the rebuild (every file indexed, or skipped: a parse may
+        # run out of time on a busy machine) and answers as an index up to date.
+        wait_for_status(index_dir, daemon, lambda s: idle(s) and s.files + sum(
+            s.skipped.values()) == REBUILT_FILES, REBUILD_TIMEOUT_S)
+        done = cli("search", "some_function_12", "--repo", str(repo), "--json", "--limit", "1")
+        assert (done.returncode, done.stderr) == (0, "")
+        assert json.loads(done.stdout)["freshness"]["state"] == "current"
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=TIMEOUT_S)
+    assert code == 0, (tmp_path / "daemon.log").read_text(encoding="utf-8")[-3000:]
+
+
+def assert_mcp_says_building(repo: Path, base: Path, building: str) -> None:
+    """The MCP tools, reading the index and the daemon's status file as the CLI does."""
+
+    async def ask() -> list[CallToolResult]:
+        async with Client(build_server(repo, auto_index=False)) as client:
+            return [await client.call_tool("codebase_search", {"query": "some_function_12"}),
+                    await client.call_tool("find_references", {"target": "some_function_12"})]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SYMFIND_INDEX_DIR", str(base))
+        search, references = anyio.run(ask)
+    for answer in (search, references):
+        assert not answer.is_error, text_of(answer)
+        fresh = answer.structured_content["freshness"]  # type: ignore[index]
+        assert (fresh["state"], fresh["files"], fresh["pending"], fresh["message"]) == (
+            "building", 0, REBUILT_FILES, building)
+    assert f"\nNot found so far: {building}" in text_of(search)
+
+
+@pytest.mark.parametrize("command", ["search", "refs", "status"])
+def test_no_index_yet_is_being_built_while_a_live_daemon_builds_it_else_run_index(
+    command: str, tmp_path: Path,
+) -> None:
+    # The instant a daemon has started (or dropped a damaged index) and not committed yet:
+    # its status file says it builds the index, which has no commit to read.
+    repo = modules(tmp_path / "repo", 2)
+    base = tmp_path / "indexes"
+    index_dir = base / index_dir_for(repo).name
+    index_dir.mkdir(parents=True)
+    args = {"search": ["search", "some_function_1", "--repo", str(repo)],
+            "refs": ["refs", "some_function_1", "--repo", str(repo)],
+            "status": ["status", str(repo)]}[command]
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        for pid, alive in ((sleeper.pid, True), (dead_pid(), False)):
+            (index_dir / "status.json").write_text(json.dumps({
+                "pid": pid, "repo": str(repo), "state": "catching_up", "building": True,
+                "busy_since": time.time()}), encoding="utf-8")
+            done = symfind(*args, base=base)
+            if not alive:  # no daemon at work on it: nothing builds it
+                assert (done.returncode, done.stdout, done.stderr) == (
+                    3, "", f"symfind: no index of {repo} (looked in {index_dir}) — run "
+                    f"`symfind index {repo}` first\n")
+                continue
+            building = ("the index is being built: 0 files indexed so far, still listing "
+                        "the repository's files — ask again in 5 s")
+            assert done.returncode == 0, done.stderr
+            if command == "status":
+                assert done.stderr == ""
+                assert f"freshness     building, 0 pending — {building}\n" in done.stdout
+                assert "last commit   none yet\n" in done.stdout
+                continue
+            said = {"search": f"not found so far: {building}\n",
+                    "refs": f"not found so far: {building}\n"}[command]
+            assert (done.stdout, done.stderr) == (said, f"symfind: {building}\n")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def dead_pid() -> int:
+    """A pid no process has any more."""
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_a_daemon_answers_during_its_rebuild_that_the_index_is_being_built(
+    tmp_path: Path,
+) -> None:
+    # The daemon itself answering (the CLI asks it first): held at the start of its
+    # rebuild, once it has listed the files and committed none, by its progress callback.
+    repo = modules(tmp_path / "repo", 40)
+    base = tmp_path / "indexes"
+    config = Config(repo=repo, index_dir=base / index_dir_for(repo).name,
+                    options=IndexOptions(), workers=1)
+    running = Running(config).start()
+    indexer = running.daemon.keeper._batches.indexer  # noqa: SLF001
+    listed, resume = threading.Event(), threading.Event()
+
+    def held_at_start(done: int, total: int) -> None:
+        RepairingIndexer.count_progress(indexer, done, total)
+        if done == 0:
+            listed.set()
+            assert resume.wait(REBUILD_TIMEOUT_S)
+
+    indexer.count_progress = held_at_start  # type: ignore[method-assign]
+    try:
+        try:
+            why = FAULTS["flipped .store"](config.index_dir / "tantivy")
+            query = SearchRequest(SearchQuery(text="some_function", limit=1000))
+            deadline = time.monotonic() + REBUILD_TIMEOUT_S
+            while isinstance(reply := request(config.index_dir, query), SearchReply):
+                assert time.monotonic() < deadline, "the damage was never noticed"
+            # The search that found the damage says so, whatever the rebuild has done since.
+            assert isinstance(reply, ErrorReply) and reply.kind == "damaged", reply
+            assert re.fullmatch(expected_line(config.index_dir, why)[len("symfind: "):-2],
+                                reply.message), reply.message
+            assert listed.wait(REBUILD_TIMEOUT_S)
+            building = ("the index is being built: 0 files indexed so far, 40 to go — ask again "
+                        "in 5 s")
+            reply = request(config.index_dir, SearchRequest(SearchQuery(text="some_function_12")))
+            assert isinstance(reply, SearchReply), reply
+            assert (reply.response.results, reply.response.empty_reason,
+                    reply.response.freshness.state, reply.response.freshness.pending) == (
+                [], building, "building", 40)
+            done = symfind("search", "some_function_12", "--repo", str(repo), base=base)
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"not found so far: {building}\n", f"symfind: {building}\n")
+            done = symfind("refs", "some_function_12", "--repo", str(repo), base=base)
+            assert (done.returncode, done.stdout, done.stderr) == (
+                0, f"no definition named 'some_function_12' is indexed; {building}\n",
+                f"symfind: {building}\n")
+        finally:
+            resume.set()
+        assert running.daemon.wait_until(lambda s: s.state == "idle" and s.files == 40,
+                                         REBUILD_TIMEOUT_S), running.daemon.status()
+    finally:
+        running.stop()
