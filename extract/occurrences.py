@@ -36,9 +36,9 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   Python's `C(...)` capitalised; in Go every call, `NewC()`, whose result `_GoTypes`
   reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
   name takes its elements' type), `@hint.expression` a field or an element assigned (Go's
-  `l := s.logger`, `x := n.items[i]`: the name takes its type), `@hint.enter` the class a `with` enters (Python: what
-  its `__enter__` returns, which the query reads), `@hint.param` a parameter assigned to
-  a member (Python: its annotation); Python's `@hint.value` an expression assigned
+  `l := s.logger`, `x := n.items[i]`: the name takes its type), `@hint.enter` the class
+  a `with` enters (Python: what its `__enter__` returns, which the query reads),
+  `@hint.param` a parameter assigned to a member (Python: its annotation); Python's `@hint.value` an expression assigned
   (`c = await pool.get()`), `@hint.items` what a `for` runs over, `@hint.entered` a
   method's result a `with` enters, each settled with the uses (`_PythonTypes`). A name
   given two types, or also bound without one, gets none (a member's declared type wins
@@ -1307,8 +1307,8 @@ class _PythonTypes:
 
 #: What a hint pattern may say of its name's type (`_hint_type`).
 _HINT_PARTS = frozenset({"hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                         "hint.range", "hint.expression", "hint.enter", "hint.param", "hint.value", "hint.items",
-                         "hint.entered"})
+                         "hint.range", "hint.expression", "hint.enter", "hint.param",
+                         "hint.value", "hint.items", "hint.entered"})
 
 
 def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,

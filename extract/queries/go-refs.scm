@@ -127,7 +127,8 @@
 ; `l := s.logger`, `x := n.items[i]`: the field's or the element's type.
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)
-  right: (expression_list . [(selector_expression) (index_expression)] @hint.expression .)) @hint
+  right: (expression_list .
+    [(selector_expression) (index_expression)] @hint.expression .)) @hint
 
 ; `for _, sub := range c.Commands()`: the value, the type of the elements.
 (range_clause
