@@ -58,6 +58,15 @@ def element_type(written: str) -> str:
     return ""
 
 
+def defined_type(signature: str) -> tuple[str, str]:
+    """The name a type declaration's signature defines and the type it defines it as
+    (`type items []Item` → (`items`, `[]Item`)); ("", "") for another signature."""
+    if not signature.startswith("type "):
+        return "", ""
+    name, _, underlying = signature[5:].partition(" ")
+    return name, underlying.strip()
+
+
 _VARIABLE = re.compile(r"(\w+)\s*(?P<type>[^=]*?)\s*(?:=\s*(?P<value>.*))?")
 _VALUE_CALL = re.compile(r"(\w+(?:\.\w+)?)\s*\(")
 _VALUE_LITERAL = re.compile(r"&?\s*(\w+(?:\.\w+)?)\s*\{")

@@ -64,7 +64,13 @@ from typing import NamedTuple
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
-from symfind.extract.go_types import element_type, first_result, go_package, named_type
+from symfind.extract.go_types import (
+    defined_type,
+    element_type,
+    first_result,
+    go_package,
+    named_type,
+)
 from symfind.extract.languages import LANGUAGES
 from symfind.extract.python_types import (
     ENTERED,
@@ -890,9 +896,9 @@ class _GoTypes:
         if self._defined_as is None:
             self._defined_as = {}
             for symbol in self._symbols:  # `type items []Item`: the signature says it
-                if symbol.kind is SymbolKind.TYPE and symbol.signature.startswith("type "):
-                    name, _, underlying = symbol.signature[5:].partition(" ")
-                    self._defined_as.setdefault(name, underlying.strip())
+                if symbol.kind is SymbolKind.TYPE:
+                    name, underlying = defined_type(symbol.signature)
+                    self._defined_as.setdefault(name, underlying)
         return element_type(self._defined_as.get(named_type(written), ""))
 
     def _result(self, called: str, element: bool = False) -> str:
@@ -978,8 +984,9 @@ class _GoTypes:
             return ""
         if kind == "identifier":
             found = self._name(_text(node, self._parsed), name_type, local, depth)
-            return self._elements(found) if element and not _go_unsettled(found) else (
-                "" if element else found)
+            if not element:
+                return found
+            return "" if _go_unsettled(found) else self._elements(found)
         if kind == "index_expression" and not element:  # `n.items[i]`: an element
             operand = node.child_by_field_name("operand")
             return "" if operand is None else self.type_of(operand, name_type, local,
