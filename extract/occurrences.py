@@ -638,6 +638,7 @@ def _bindings(
     module: dict[bytes, str] = {}
     bound: list[dict[bytes, str]] = [{} for _ in scopes]
     sites: list[tuple[int, bytes]] = []
+    defined_locally: list[tuple[int, bytes]] = []  # (scope, name) of definitions not at the top
     binds.sort(key=_first)
     # The scopes around each binding, by a sweep (as `_Nest`, written out: it runs for
     # every binding of the file).
@@ -657,6 +658,7 @@ def _bindings(
         if depth < 0:
             names = module
         elif start in definitions:
+            defined_locally.append((stack[depth], name))
             continue
         else:
             names = bound[stack[depth]]
@@ -668,6 +670,10 @@ def _bindings(
         elif known != type_:
             names[name] = _rebound(known, type_) if unions else ""
         sites.append((start, name))  # a binding, a module's too, is no use
+    # A name a scope both defines (`def func`, indexed) and assigns (`func = f(...)` in
+    # another branch) may be either there: its uses stay uses, of the definition.
+    for scope, name in defined_locally:
+        bound[scope].pop(name, None)
     if globals_:
         nest = _Nest(scopes)
         for start, name in sorted(globals_):

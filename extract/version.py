@@ -62,7 +62,9 @@ History:
   `switch`, `select` statements and cases are scopes (two loops binding `c` to values of
   two types keep both); Go's blank identifier `_` is never a use; Python's generic
   bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
+- 12: a name a function both defines (a nested `def func`) and assigns (`func = f()` in
+  another branch) is no local there: its uses stay uses, of the definition.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 11
+EXTRACTION_VERSION = 12

@@ -88,6 +88,22 @@ def test_python_closures_see_the_enclosing_function_locals() -> None:
     assert uses(source) == [("key", "plain", "", "")]  # key is a definition symfind indexes
 
 
+def test_python_a_name_both_defined_and_assigned_in_a_function_stays_a_use() -> None:
+    # `func` is the nested definition in one branch, a value in the other: the use may be
+    # the definition's (jedi counts it), so it is kept, untyped.
+    source = (
+        "def prepare(flag):\n"
+        "    if flag:\n"
+        "        func = make()\n"
+        "    else:\n"
+        "        def func(item):\n"
+        "            return item\n"
+        "    return func, func.name\n"
+    )
+    assert uses(source) == [("make", "call", "", ""), ("func", "plain", "", ""),
+                            ("func", "plain", "", ""), ("name", "attribute", "func", "")]
+
+
 def test_python_a_global_declaration_makes_assignments_uses() -> None:
     source = "count = 0\n\ndef bump():\n    global count\n    count += 1\n"
     assert uses(source) == [("count", "plain", "", "")]
