@@ -1569,9 +1569,12 @@ def _pick_target(
                                  "defining nothing) — give path:line as search prints it")
             raise QueryError(f"no definition {name + ' ' if name else ''}at {where} in the "
                              "index (the file changed since?) — search for it again")
-        exact = [s for s in here if s.line == query.line or s.start_line == query.line]
-        # The innermost definition holding the line: the one starting last.
-        return max(exact or here, key=lambda s: (s.start_line or s.line, s.line)), [], ""
+        # The definition named on the line, as search prints it (`typedef struct s {...} t;`
+        # holds both: the struct named at its first line, `t` at its last); else one that
+        # starts there; else the innermost definition holding the line: the one starting last.
+        exact = ([s for s in here if s.line == query.line]
+                 or [s for s in here if s.start_line == query.line] or here)
+        return max(exact, key=lambda s: (s.start_line or s.line, s.line)), [], ""
     response = search(SearchQuery(text=query.target, limit=20, explain=True))
     wanted = query.target.strip()
     named = [r for r in response.results if r.name == name] or [

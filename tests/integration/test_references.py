@@ -484,3 +484,23 @@ def test_an_alias_of_another_modules_name_in_the_targets_own_module_is_elsewhere
     assert [(g.path, [(s.line, s.reason) for s in g.sites]) for g in answer.groups] == [
         ("pkg/errors.py", [(8, "in its own module")])]
     assert (answer.resolved, answer.possible, answer.elsewhere) == (1, 0, 3)
+
+
+def test_path_and_line_name_the_definition_named_on_that_line(tmp_path: Path) -> None:
+    # `typedef struct cctx_s { ... } cctx_t;`: both start on line 3; the struct is named
+    # there (as search prints it), the typedef on line 9, where its name is.
+    def c_definition(qualname: str, kind: SymbolKind, line: int, start: int) -> Symbol:
+        return msgspec.structs.replace(defn("frame.c", qualname, kind, line, 9),
+                                       language="c", start_line=start)
+
+    files: Files = {
+        "frame.c": ([c_definition("cctx_s", SymbolKind.STRUCT, 3, 3),
+                     c_definition("cctx_t", SymbolKind.TYPE, 9, 3)],
+                    [use("cctx_t", 12, UseKind.TYPE), use("cctx_s", 14, UseKind.TYPE)], []),
+    }
+    searcher = build(tmp_path / "index", files)
+    asked = {line: searcher.find_references(ReferencesQuery(path="frame.c", line=line))
+             for line in (3, 9, 5)}
+    assert {line: (found.target.qualname, [s.line for g in found.groups for s in g.sites])
+            for line, found in asked.items()} == {
+        3: ("cctx_s", [14]), 9: ("cctx_t", [12]), 5: ("cctx_t", [12])}
