@@ -402,7 +402,12 @@ def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
     directories on the include path."""
     version = subprocess.run(["clangd", "--version"], capture_output=True, text=True,
                              check=False).stdout.splitlines()[0]
-    includes = sorted({f"-I{(root / rel).parent}" for rel in source_files(root, "c")})
+    # Every directory holding a source file, and those above it up to the root:
+    # `#include <brotli/encode.h>` wants the `include/` above `include/brotli/`.
+    directories = {(root / rel).parent for rel in source_files(root, "c")}
+    directories |= {above for directory in directories for above in directory.parents
+                    if above.is_relative_to(root)}
+    includes = sorted(f"-I{directory}" for directory in directories)
     database = [{"directory": str(root), "file": str(root / rel),
                  "arguments": ["cc", "-c", "-std=gnu11", "-DLUA_USE_LINUX", *includes,
                                str(root / rel)]}

@@ -994,6 +994,9 @@ class _Resolver:
         if language == "go":
             return _Verdict(Tier.ELSEWHERE, "a name of another package",
                             f"package of {posixpath.dirname(record.path) or '.'}")
+        own = self.other_top.get(record.path)
+        if own:  # the file defines the name itself: its uses are of that definition
+            return _Verdict(Tier.ELSEWHERE, "defined in this file too", _where(own[0]))
         stars = [i for i in record.imports if i.name == "*" or (
             language in _INCLUDES and not i.name)]
         if any(self._provides(record, i.source) for i in stars):
@@ -1530,9 +1533,12 @@ def _distance(one: str, other: str) -> int:
 
 
 def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
-    """Whether `symbol` is the C or C++ target's declaration in a header (`int f(void);`
-    for `int f(void) {...}`): the same definition, not another one."""
+    """Whether `symbol` is the C or C++ target's declaration in a header (`int f(void);`,
+    or a `static inline` stub for a configuration, for `int f(void) {...}`): the same
+    definition, not another one. A type defined again in a header (a struct of a
+    template header included under several macros) is another type."""
     return (target.language in _INCLUDES and symbol.qualname == target.qualname
+            and symbol.kind not in _CLASS_KINDS
             and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
 
 

@@ -504,3 +504,37 @@ def test_path_and_line_name_the_definition_named_on_that_line(tmp_path: Path) ->
     assert {line: (found.target.qualname, [s.line for g in found.groups for s in g.sites])
             for line, found in asked.items()} == {
         3: ("cctx_s", [14]), 9: ("cctx_t", [12]), 5: ("cctx_t", [12])}
+
+
+def test_a_file_that_defines_the_name_itself_uses_its_own_definition(tmp_path: Path) -> None:
+    # Two template headers each define their own `Hasher` struct (a C header's type is
+    # another type, not a declaration of the target); a Python module defines and calls
+    # its own `get`.
+    def c_definition(path: str, qualname: str, kind: SymbolKind, line: int) -> Symbol:
+        return msgspec.structs.replace(defn(path, qualname, kind, line, line + 3),
+                                       language="c")
+
+    files: Files = {
+        "enc/hasher_a.h": ([c_definition("enc/hasher_a.h", "Hasher", SymbolKind.STRUCT, 2)],
+                           [use("Hasher", 8, UseKind.TYPE)], []),
+        "enc/hasher_b.h": ([c_definition("enc/hasher_b.h", "Hasher", SymbolKind.STRUCT, 2)],
+                           [use("Hasher", 9, UseKind.TYPE)], []),
+        "pkg/api.py": project()["pkg/api.py"],
+        "pkg/mirror.py": ([defn("pkg/mirror.py", "get", SymbolKind.FUNCTION, 1, 3)],
+                          [use("get", 6)], []),
+    }
+    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
+        for path, (symbols, occurrences, imports) in files.items():
+            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
+                                                language=symbols[0].language),
+                                symbols, occurrences, imports)
+        writer.commit()
+    searcher = Searcher(tmp_path / "index")
+    hasher = searcher.find_references(ReferencesQuery(path="enc/hasher_a.h", line=2))
+    get = searcher.find_references(ReferencesQuery(path="pkg/api.py", line=1))
+    assert [([(g.path, [s.line for s in g.sites]) for g in found.groups], found.possible,
+             [(g.of, g.reason, g.count) for g in found.elsewhere_groups])
+            for found in (hasher, get)] == [
+        ([("enc/hasher_a.h", [8])], 0,
+         [("Hasher (enc/hasher_b.h:2)", "defined in this file too", 1)]),
+        ([], 0, [("get (pkg/mirror.py:1)", "defined in this file too", 1)])]
