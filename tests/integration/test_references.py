@@ -89,6 +89,17 @@ def build(index_dir: Path, files: Files, *, skipped: dict[str, str] | None = Non
     return Searcher(index_dir)
 
 
+def build_in_languages(index_dir: Path, files: Files) -> Searcher:
+    """`build`, each file in the language of its first definition."""
+    with IndexWriter(index_dir, repo_root=index_dir.parent, options_hash="t") as writer:
+        for path, (symbols, occurrences, imports) in files.items():
+            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
+                                                language=symbols[0].language),
+                                symbols, occurrences, imports)
+        writer.commit()
+    return Searcher(index_dir)
+
+
 def answer_of(searcher: Searcher, query: ReferencesQuery, **kwargs: Any) -> dict[str, Any]:
     """The whole answer, without what changes from run to run."""
     found = msgspec.to_builtins(searcher.find_references(query, **kwargs))
@@ -444,13 +455,7 @@ def test_typescript_relative_imports_and_c_includes_are_followed(tmp_path: Path)
                             [use("list_add", 5, UseKind.CALL, "", "", "init")],
                             [Import(name="", source="stdio.h", line=1)]),
     }
-    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
-        for path, (symbols, occurrences, imports) in files.items():
-            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
-                                                language=symbols[0].language),
-                                symbols, occurrences, imports)
-        writer.commit()
-    searcher = Searcher(tmp_path / "index")
+    searcher = build_in_languages(tmp_path / "index", files)
     found = searcher.find_references(ReferencesQuery(target="send", path="src/client.ts",
                                                      line=1))
     assert [(g.path, s.line, s.reason) for g in found.groups for s in g.sites] == [
@@ -523,13 +528,7 @@ def test_a_file_that_defines_the_name_itself_uses_its_own_definition(tmp_path: P
         "pkg/mirror.py": ([defn("pkg/mirror.py", "get", SymbolKind.FUNCTION, 1, 3)],
                           [use("get", 6)], []),
     }
-    with IndexWriter(tmp_path / "index", repo_root=tmp_path, options_hash="t") as writer:
-        for path, (symbols, occurrences, imports) in files.items():
-            writer.replace_file(path, FileState(mtime_ns=1, size=1, digest=path,
-                                                language=symbols[0].language),
-                                symbols, occurrences, imports)
-        writer.commit()
-    searcher = Searcher(tmp_path / "index")
+    searcher = build_in_languages(tmp_path / "index", files)
     hasher = searcher.find_references(ReferencesQuery(path="enc/hasher_a.h", line=2))
     get = searcher.find_references(ReferencesQuery(path="pkg/api.py", line=1))
     assert [([(g.path, [s.line for s in g.sites]) for g in found.groups], found.possible,
