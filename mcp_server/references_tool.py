@@ -18,7 +18,7 @@ from typing import Annotated, Any, overload
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from symfind.mcp_server import handles, render
 from symfind.mcp_server.calls import answer, repository, roots, same_parameters, tool_errors
