@@ -6,6 +6,11 @@ The SDK validates a call's arguments against the tool's schema before the tool r
 reports a failure as pydantic's own text (a header, one block per error, a documentation
 URL per error). An agent needs one line per argument, naming it, the value it gave and
 what is allowed, and what to do next.
+
+Every tool's integer and boolean arguments are strict (pydantic's `StrictInt`,
+`StrictBool`), which leaves their schema as it was (`"type": "integer"`): in its default
+lax mode pydantic reads `"5"` as 5 and `"yes"` as true, so a client that sends the wrong
+type would never hear of it.
 """
 
 from __future__ import annotations
@@ -51,6 +56,10 @@ def _problem(error: ErrorDetails) -> str:
     if kind == "string_too_long":
         size = len(given) if isinstance(given, str) else "too many"
         return f"`{name}` is {size} characters; the limit is {ctx.get('max_length')}"
+    if kind == "int_type":
+        return f"`{name}` must be an integer (got {_shown(given)})"
+    if kind == "bool_type":
+        return f"`{name}` must be true or false (got {_shown(given)})"
     if kind == "literal_error":
         return f"`{name}` must be one of: {_allowed(error)} (got {_shown(given)})"
     message = error["msg"]

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from symfind.mcp_server import handles, render
 from symfind.mcp_server.calls import answer, repository, roots, tool_errors
@@ -37,7 +37,7 @@ Handle = Annotated[
     ),
 ]
 MaxBytes = Annotated[
-    int,
+    StrictInt,  # as every tool's integer: `"4096"` is a bad argument (`arguments`)
     Field(ge=256, le=READ_MAX_BYTES, description="Cap on the source returned, in bytes."),
 ]
 

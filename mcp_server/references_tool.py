@@ -18,7 +18,7 @@ from typing import Annotated, Any, overload
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from symfind.mcp_server import handles, render
 from symfind.mcp_server.calls import answer, repository, roots, same_parameters, tool_errors
@@ -60,8 +60,9 @@ Handle = Annotated[
     Field(min_length=1, max_length=8192,
           description="A codebase_search result's `handle`: exactly that definition."),
 ]
-Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Resolved uses listed (the "
-                                                             "counts cover all).")]
+#: Strict, as every tool's integer: `"5"` is a bad argument, never read as 5 (`arguments`).
+Limit = Annotated[StrictInt, Field(ge=1, le=MAX_LIMIT,
+                                   description="Resolved uses listed (the counts cover all).")]
 Cursor = Annotated[
     str | None,
     Field(min_length=1, max_length=64,
@@ -138,6 +139,9 @@ def _query(target: str | None, handle: str | None, limit: int, cursor: str | Non
            ) -> ReferencesQuery:
     if not (target or handle):
         raise ToolError("give `target` (a name) or `handle` (a codebase_search result's)")
+    if target and handle:  # the handle would answer, and the target go unread
+        raise ToolError("give `target` (a name) or `handle` (a codebase_search result's), "
+                        "not both")
     return ReferencesQuery(target=target or "", limit=limit, cursor=cursor or "")
 
 

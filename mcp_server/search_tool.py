@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from symfind.mcp_server import handles, render
 from symfind.mcp_server.calls import answer, repository, roots, same_parameters, tool_errors
@@ -77,7 +77,8 @@ Query = Annotated[
         "question in words. Plain text: no operators or field syntax.",
     ),
 ]
-Limit = Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")]
+#: Strict, as every tool's integer: `"5"` is a bad argument, never read as 5 (`arguments`).
+Limit = Annotated[StrictInt, Field(ge=1, le=MAX_RESULTS, description="Results wanted.")]
 Kind = Annotated[
     KindName | None,  # pyright: ignore[reportInvalidTypeForm]
     Field(description="Only definitions of this kind."),

@@ -12,8 +12,10 @@ tier:
   module (or, in Go, its package), or in a file whose import binds it from the target's
   module (directly or through a module that re-exports it); a member used on a receiver
   whose type the file shows to be the target's class or a subclass (`self` in the class;
-  in Python, not a subclass that overrides it, and `super()` in a subclass); a function
-  defined inside a function, used there; a bare name the repository defines once;
+  in Python, not a subclass that overrides it, and `super()` in a subclass); a Python
+  class's construction, for its `__init__` (`_constructors`: resolved as the use of the
+  class is); a function defined inside a function, used there; a bare name the
+  repository defines once;
 - **possible**: nothing says no, nothing says yes: a receiver whose type the file does not
   show, or a base class or interface that declares the member (the call may dispatch
   here); collapsed by receiver (`s.get` ×34) with the reason;
@@ -123,6 +125,8 @@ _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 _FUNCTIONS = frozenset({SymbolKind.FUNCTION})
 _ENTER_METHODS = ("__enter__", "__aenter__")
+#: A call of a class's name (`Cart(...)`, `shop.Cart(...)`) constructs it.
+_CONSTRUCTING = frozenset({UseKind.CALL, UseKind.ATTRIBUTE_CALL})
 #: A Python receiver's type as extraction leaves it for the query to read
 #: (`extract.occurrences._PythonTypes`): a base (a class, or a call `f()`, `mod.f()`,
 #: `C.m()`), then steps: `:m()` what method m returns, `:p` what property p gives, `[]` an
@@ -140,6 +144,10 @@ class Tier:
     RESOLVED = "resolved"
     POSSIBLE = "possible"
     ELSEWHERE = "elsewhere"
+
+
+#: The tiers from the most to the least tied to the target.
+_TIER_RANK = {Tier.RESOLVED: 0, Tier.POSSIBLE: 1, Tier.ELSEWHERE: 2}
 
 
 class ReferencesQuery(msgspec.Struct, frozen=True, kw_only=True):
@@ -619,6 +627,8 @@ class _Resolver:
         self.family: set[str] = {self.container} if self.member else set()
         #: The family's classes by name → the bases they were found under (`learn_hierarchy`).
         self._parents: dict[str, set[str]] = defaultdict(set)
+        #: The family's subclasses by name → where each is defined: (path, qualname).
+        self.subclasses_at: dict[str, set[tuple[str, str]]] = defaultdict(set)
         self.local_to, self.local_twins, self.local_shadows = _enclosing_function(
             target, own, others)
         self._bases: set[str] | None = None  # `bases`, read when first needed
@@ -667,12 +677,13 @@ class _Resolver:
                     if use.kind is UseKind.INHERIT and use.enclosing:
                         found.add(_last(use.enclosing))
                         self._parents[_last(use.enclosing)].add(name)
+                        self.subclasses_at[_last(use.enclosing)].add((use.path, use.enclosing))
             frontier = found - self.family
             self.family |= frontier
             if not frontier:
                 break
 
-    def _overrides(self, typed: str) -> Symbol | None:
+    def overrides(self, typed: str) -> Symbol | None:
         """The member of the target's name that `typed`, a class of the family, or a class
         between it and the target's class defines, overriding the target (None: calls on a
         `typed` dispatch to the target).
@@ -700,7 +711,7 @@ class _Resolver:
         parts = qualifier_parts(enclosing)
         cls = parts[-2] if len(parts) > 1 else ""
         if cls in self.family and cls != self.container:
-            overridden = [self._overrides(parent) for parent in sorted(self._parents[cls])]
+            overridden = [self.overrides(parent) for parent in sorted(self._parents[cls])]
             if overridden and all(overridden):
                 return _Verdict(Tier.ELSEWHERE, f"through super() in {cls}: another base's "
                                 f"{self.name}", _where(overridden[0]))
@@ -1421,7 +1432,7 @@ class _Resolver:
                                     f"another class of that name",
                                     f"members of {typed} ({_listed(homes) or 'not indexed'})")
             if typed in self.family:
-                override = self._overrides(typed)
+                override = self.overrides(typed)
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
                                     f"{_overriding(typed, override)}", _where(override))
@@ -1452,7 +1463,7 @@ class _Resolver:
             head = _head(use.receiver)
             if use.receiver == owner or _last(use.receiver) in self.family and (
                     use.receiver.split(".")[-1][:1].isupper()):
-                override = self._overrides(_last(use.receiver))
+                override = self.overrides(_last(use.receiver))
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"called on the class {use.receiver}"
                                     f"{_overriding(_last(use.receiver), override)}",
@@ -1646,7 +1657,7 @@ def find_references(
                          unchecked=[skipped_note] if skipped else [])
     if query.cursor:
         _check_cursor(query.cursor, manifest.index_id, freshness.generation, target)
-    addresses, classified, out_of_time, cut, tiers, languages = _classify(
+    addresses, classified, out_of_time, cut, tiers, languages, names = _classify(
         target, index, manifest, deadline)
     name = target.name
     resolved = sorted(
@@ -1661,7 +1672,8 @@ def find_references(
     partial = []
     if out_of_time:
         partial.append(f"the time budget ({query.budget_ms} ms) ran out: {classified:,} of "
-                       f"the {len(addresses):,} files that use {name} were read")
+                       f"the {len(addresses):,} files that use {_alternatives(names)} were "
+                       "read")
     if cut:
         named = ", ".join(cut[:_CUT_NAMED]) + (
             f" and {len(cut) - _CUT_NAMED:,} more" if len(cut) > _CUT_NAMED else "")
@@ -1735,22 +1747,71 @@ def _check_cursor(cursor: str, index_id: str, generation: int, target: Symbol) -
             "without it")
 
 
-def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
-        list[int], int, bool, list[str],
-        dict[str, list[tuple[FileUses, Use, _Verdict]]], set[str]]:
-    """Every use of `target`'s name in the files classified before `deadline`, in its tier:
-    the files that use the name, how many were classified, whether time ran out, the
-    classes whose subclasses were not all found in time, the tiers, and the languages
-    read."""
-    name = target.name
-    named = [s for s in index.definitions_named(name)
+def _resolver_for(target: Symbol, index: UseIndex, files: frozenset[str]) -> _Resolver:
+    """The resolver of `target`'s uses, told the other definitions of its name."""
+    named = [s for s in index.definitions_named(target.name)
              if (s.path, s.line, s.qualname) != (target.path, target.line, target.qualname)]
     others = [s for s in named if not _declaration_of(s, target)]
-    files = frozenset(manifest.files)
     resolver = _Resolver(target, others, index, files)
     # A C or C++ definition's declarations in headers stand for it: including one of them
     # brings it.
     resolver.providers |= {s.path for s in named if _declaration_of(s, target)}
+    return resolver
+
+
+def _constructors(target: Symbol, resolver: _Resolver, index: UseIndex,
+                  files: frozenset[str]) -> dict[str, list[_Resolver]]:
+    """Where a Python class's `__init__` runs besides the calls of its name: where the
+    class is constructed (`Cart(...)`, `shop.Cart(...)`), or a subclass found by
+    `learn_hierarchy` that neither defines `__init__` nor inherits one from a class
+    between. Each class's name, with a resolver per definition of it: a construction is
+    resolved as a use of the class is. Empty for any other target."""
+    if target.language != "python" or target.name != "__init__" or not resolver.member:
+        return {}
+    owner = resolver.container
+    places = {**resolver.subclasses_at,
+              owner: {(target.path, target.qualname.rpartition(".")[0])}}
+    makers: dict[str, list[_Resolver]] = {}
+    for name, defined_at in sorted(places.items()):
+        if name != owner and resolver.overrides(name) is not None:
+            continue  # its own __init__ (or a class between's) runs instead
+        classes = [s for path, qualname in sorted(defined_at)
+                   for s in index.definitions_in(path)
+                   if s.qualname == qualname and s.kind in _CLASS_KINDS]
+        if classes:
+            makers[name] = [_resolver_for(cls, index, files) for cls in classes]
+    return makers
+
+
+def _construction(makers: list[_Resolver], owner: str, record: FileUses, use: Use
+                  ) -> _Verdict:
+    """A call of a class's name, as a use of `owner`'s `__init__`: in the tier a use of the
+    class has (the best of its definitions', when the repository defines it twice)."""
+    verdict = min((maker.classify(record, use) for maker in makers),
+                  key=lambda found: _TIER_RANK[found.tier])
+    made = makers[0].name
+    what = f"constructs {made}" + ("" if made == owner else
+                                   f", which inherits {owner}.__init__")
+    return _Verdict(verdict.tier, f"{what}: {verdict.reason}", verdict.of)
+
+
+def _aliases(record: FileUses, name: str) -> list[str]:
+    """The other names `record`'s imports bind `name` under (`from m import get as fetch`)."""
+    return sorted({item.name for item in record.imports
+                   if item.imported == name and item.name not in ("", "*", name)})
+
+
+def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: float) -> tuple[
+        list[int], int, bool, list[str],
+        dict[str, list[tuple[FileUses, Use, _Verdict]]], set[str], list[str]]:
+    """Every use of `target`'s name in the files classified before `deadline`, in its tier
+    (and, for a Python `__init__`, every construction of its class: `_constructors`):
+    the files that use the names, how many were classified, whether time ran out, the
+    classes whose subclasses were not all found in time, the tiers, the languages read,
+    and the names whose uses were read."""
+    name = target.name
+    files = frozenset(manifest.files)
+    resolver = _resolver_for(target, index, files)
     cache: dict[str, list[Use]] = {}
     cut: list[str] = []  # class names whose uses were not all read in time
 
@@ -1768,7 +1829,8 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
         return cache[other]
 
     resolver.learn_hierarchy(uses_of)
-    addresses = index.files_using([name])
+    makers = _constructors(target, resolver, index, files)
+    addresses = index.files_using([name, *makers])
     records: list[FileUses] = []
     out_of_time = False
     # Reading takes at most half the time left: what is read must be classified too, and
@@ -1781,9 +1843,10 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
             break
         records.append(index.read_uses(address))
     # Modules that re-export every name of another (`export * from`) use no name.
-    wildcards = [] if resolver.member else [
+    wildcards = [] if resolver.member and not makers else [
         index.read_uses(source) for source in index.files_using([WILDCARD])]
-    resolver.learn_reexports([*records, *wildcards])
+    for learner in (resolver, *(maker for each in makers.values() for maker in each)):
+        learner.learn_reexports([*records, *wildcards])
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
     classified = 0
@@ -1792,13 +1855,16 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
             out_of_time = True
             break
         languages.add(record.language)
-        aliases = {item.name for item in record.imports
-                   if item.imported == name and item.name not in ("", "*", name)}
-        for use in uses_named(record, [name, *sorted(aliases)]):
+        for use in uses_named(record, [name, *_aliases(record, name)]):
             verdict = resolver.classify(record, use)
             tiers[verdict.tier].append((record, use, verdict))
+        for made, each in makers.items():
+            for use in uses_named(record, [made, *_aliases(record, made)]):
+                if use.kind in _CONSTRUCTING:
+                    verdict = _construction(each, resolver.container, record, use)
+                    tiers[verdict.tier].append((record, use, verdict))
         classified += 1
-    return addresses, classified, out_of_time, cut, tiers, languages
+    return addresses, classified, out_of_time, cut, tiers, languages, [name, *makers]
 
 
 def classified_uses(
@@ -1821,6 +1887,11 @@ def classified_uses(
     tiers = _classify(target, index, index.manifest, deadline)[4]
     return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
             for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
+
+def _alternatives(names: list[str]) -> str:
+    """`get`, `__init__ or Cart`, `__init__, Cart or BigCart`."""
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

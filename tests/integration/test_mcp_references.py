@@ -82,6 +82,18 @@ async def test_find_references_failures_are_tool_errors_that_say_what_to_do(
     neither = error_text(await client.call_tool("find_references", {}))
     assert neither == ("Error executing tool find_references: give `target` (a name) or "
                        "`handle` (a codebase_search result's)")
+    found = assert_valid(await client.call_tool("find_references", {"target": "get"}),
+                         await schema(client))
+    both = error_text(await client.call_tool("find_references", {
+        "target": "Session.get", "handle": found["target"]["handle"]}))
+    # The handle answered, for `get`, and the target went unread.
+    assert both == ("Error executing tool find_references: give `target` (a name) or "
+                    "`handle` (a codebase_search result's), not both")
+    as_text = error_text(await client.call_tool("find_references", {"target": "get",
+                                                                    "limit": "5"}))
+    assert as_text == ("Error executing tool find_references: bad arguments: `limit` must be "
+                       "an integer (got '5') (tools/list has each argument's schema; call "
+                       "help for how to search)")
     forged = error_text(await client.call_tool("find_references", {"handle": "s1.abc.def"}))
     assert forged.startswith("Error executing tool find_references: invalid handle: it does "
                              "not decode")
@@ -118,6 +130,14 @@ async def test_on_several_repositories_each_one_that_defines_the_name_answers(
                               await schema(client))
         assert [(a["repo"], a["resolved"], a["files_using"]) for a in pinned["repos"]] == [
             ("two", 0, 0)]
+        refused = [error_text(await client.call_tool("find_references", arguments))
+                   for arguments in ({"target": "get", "handle": handle},
+                                     {"target": "get", "limit": "5"})]
+        assert refused == [
+            "Error executing tool find_references: give `target` (a name) or `handle` (a "
+            "codebase_search result's), not both",
+            "Error executing tool find_references: bad arguments: `limit` must be an integer "
+            "(got '5') (tools/list has each argument's schema; call help for how to search)"]
 
 
 async def test_a_cursor_of_another_question_is_a_tool_error(client: Client) -> None:

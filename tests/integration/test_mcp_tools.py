@@ -309,8 +309,14 @@ PATH_HELP = ("a path filter is a glob relative to the repository root: `src/**/*
         ({"query": "HttpClient", "path": "[["},
          f"path filter '[[' has an unclosed '['; {PATH_HELP}"),
         ({"query": "HttpClient", "limit": "ten"},
-         "bad arguments: `limit`: input should be a valid integer, unable to parse string as "
-         "an integer (got 'ten')" + ARGUMENTS_HINT),
+         "bad arguments: `limit` must be an integer (got 'ten')" + ARGUMENTS_HINT),
+        # pydantic's lax mode read "5" as 5: a client sending the wrong type never knew.
+        ({"query": "HttpClient", "limit": "5"},
+         "bad arguments: `limit` must be an integer (got '5')" + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "limit": 5.0},
+         "bad arguments: `limit` must be an integer (got 5.0)" + ARGUMENTS_HINT),
+        ({"query": "HttpClient", "limit": True},
+         "bad arguments: `limit` must be an integer (got True)" + ARGUMENTS_HINT),
         ({}, "bad arguments: `query` is required" + ARGUMENTS_HINT),
     ],
 )
@@ -319,6 +325,30 @@ async def test_bad_arguments_are_clear_tool_errors(
 ) -> None:
     text = error_text(await call(client, "codebase_search", arguments))
     assert text.removeprefix("Error executing tool codebase_search: ") == message
+
+
+async def test_every_integer_or_boolean_argument_of_every_tool_refuses_a_string(
+    client: Client,
+) -> None:
+    """Read from tools/list, so that a tool added later is held to it too: its integer or
+    boolean given as a string ("5", "true") is a bad argument naming it, and its schema
+    still says integer or boolean."""
+    typed = {}
+    for tool in (await client.list_tools()).tools:
+        for name, schema in tool.input_schema.get("properties", {}).items():
+            if schema.get("type") in ("integer", "boolean"):
+                typed[(tool.name, name)] = schema["type"]
+                required = {other: "x" for other in tool.input_schema.get("required", [])}
+                given = "true" if schema["type"] == "boolean" else str(schema["default"])
+                result = await call(client, tool.name, {**required, name: given})
+                expected = ("must be true or false" if schema["type"] == "boolean"
+                            else "must be an integer")
+                assert error_text(result) == (
+                    f"Error executing tool {tool.name}: bad arguments: `{name}` {expected} "
+                    f"(got {given!r})" + ARGUMENTS_HINT)
+    assert typed == {("codebase_search", "limit"): "integer",
+                     ("read_symbol", "max_bytes"): "integer",
+                     ("find_references", "limit"): "integer"}
 
 
 async def test_the_language_filter_lists_the_languages(client: Client) -> None:

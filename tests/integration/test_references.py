@@ -259,6 +259,29 @@ def test_the_time_budget_marks_the_answer_partial_with_what_was_read(tmp_path: P
                            "files that use get were read")
 
 
+def test_a_partial_answer_about_an_init_names_the_class_whose_constructions_it_read(
+        tmp_path: Path) -> None:
+    files: Files = {"shop/cart.py": ([defn("shop/cart.py", "Cart", SymbolKind.CLASS, 1, 3),
+                                      defn("shop/cart.py", "Cart.__init__", SymbolKind.METHOD,
+                                           2, 3)], [], [])}
+    for number in range(600):
+        path = f"makers/m{number}.py"
+        files[path] = ([defn(path, f"make{number}", SymbolKind.FUNCTION, 2, 3)],
+                       [use("Cart", 3, UseKind.CALL, "", "", f"make{number}")],
+                       [Import(name="Cart", source="shop.cart", imported="Cart", line=1)])
+    searcher = build(tmp_path / "index", files)
+    query = ReferencesQuery(path="shop/cart.py", line=2)
+    whole = searcher.find_references(msgspec.structs.replace(query, budget_ms=MAX_BUDGET_MS))
+    assert (whole.partial, whole.files_read, whole.files_using, whole.resolved) == (
+        "", 600, 600, 600)
+    cut = searcher.find_references(msgspec.structs.replace(query, budget_ms=1))
+    assert cut.files_read < cut.files_using == 600
+    # Then the subclasses of Cart may not all have been found in time either: said after.
+    assert cut.partial.split("; ")[0] == (
+        f"the time budget (1 ms) ran out: {cut.files_read:,} of the 600 files that use "
+        "__init__ or Cart were read")
+
+
 def test_a_hierarchy_too_wide_for_the_budget_makes_the_answer_partial_naming_a_few(
     tmp_path: Path,
 ) -> None:

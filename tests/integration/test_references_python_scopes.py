@@ -4,7 +4,8 @@ local of it, and within it the definition of the name last made before a use is 
 used; a call on a subclass that overrides the method is the override's; `super().m()` in
 a subclass is the base's; a receiver typed by a class of the target's name is the
 target's only where the file's imports lead to the target's module; a name assigned a
-function's call has the class the function's return annotation names."""
+function's call has the class the function's return annotation names; constructing a
+class (or a subclass that inherits its `__init__`) is a use of its `__init__`."""
 
 from __future__ import annotations
 
@@ -751,3 +752,79 @@ def test_a_for_over_a_class_gives_what_its_iteration_methods_say(
         "possible": [],
         "elsewhere": [],
     }
+
+
+CONSTRUCTIONS = {
+    "shop/__init__.py": "",
+    "shop/cart.py": (
+        "class Cart:\n"                                       # 1
+        "    def __init__(self, items):\n"                    # 2
+        "        self.items = items\n"                        # 3
+        "\n"                                                  # 4
+        "\n"                                                  # 5
+        "class BigCart(Cart):\n"                              # 6
+        "    pass\n"                                          # 7
+        "\n"                                                  # 8
+        "\n"                                                  # 9
+        "class HugeCart(BigCart):\n"                          # 10
+        "    pass\n"                                          # 11
+        "\n"                                                  # 12
+        "\n"                                                  # 13
+        "class OwnCart(Cart):\n"                              # 14
+        "    def __init__(self):\n"                           # 15
+        "        super().__init__([])\n"                      # 16
+        "\n"                                                  # 17
+        "\n"                                                  # 18
+        "def empty():\n"                                      # 19
+        "    return Cart([])\n"                               # 20
+    ),
+    "shop/checkout.py": (
+        "import shop.cart\n"                                  # 1
+        "from shop.cart import BigCart, HugeCart, OwnCart\n"  # 2
+        "from shop.cart import Cart as Basket\n"              # 3
+        "\n"                                                  # 4
+        "\n"                                                  # 5
+        "def checkout(items):\n"                              # 6
+        "    one = Basket(items)\n"                           # 7
+        "    two = shop.cart.Cart(items)\n"                   # 8
+        "    three = BigCart(items)\n"                        # 9
+        "    four = HugeCart(items)\n"                        # 10
+        "    five = OwnCart()\n"                              # 11
+        "    Basket.__init__(one, [])\n"                      # 12
+        "    return Basket, one, two, three, four, five\n"    # 13
+    ),
+    "legacy.py": "class Cart:\n    pass\n",
+    "old.py": "from legacy import Cart\n\n\ndef old():\n    return Cart()\n",
+    "scripts/demo.py": "def demo():\n    return Cart([])\n",  # run with Cart in its globals
+}
+
+
+def test_constructing_a_class_is_a_use_of_its_init(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`Cart(...)` runs `Cart.__init__`, and so does constructing a subclass that inherits
+    it (`BigCart`, and `HugeCart` below it), not one that defines its own (`OwnCart()`,
+    line 11); each construction in the tier a use of its class has: through an alias or a
+    module, possible where no import says which `Cart`, elsewhere for another `Cart`."""
+    searcher = searcher_over(tmp_path_factory, "py-constructions", CONSTRUCTIONS)
+    inherited = "which inherits Cart.__init__: imported from shop.cart"
+    assert tiers(searcher, "shop/cart.py", 2) == {
+        "resolved": [
+            ("shop/cart.py", 16, "through super() in OwnCart, a subclass of Cart"),
+            ("shop/cart.py", 20, "constructs Cart: in its own module"),
+            ("shop/checkout.py", 7, "constructs Cart: imported from shop.cart"),
+            ("shop/checkout.py", 8, "constructs Cart: through module shop.cart"),
+            ("shop/checkout.py", 9, f"constructs BigCart, {inherited}"),
+            ("shop/checkout.py", 10, f"constructs HugeCart, {inherited}"),
+            ("shop/checkout.py", 12, "called on the class Cart"),
+        ],
+        "possible": [
+            ("", "constructs Cart: no import in the file says which definition", 1)],
+        "elsewhere": [
+            ("Cart (legacy.py:1)", "constructs Cart: imported from another module", 1)],
+    }
+    assert tiers(searcher, "shop/cart.py", 15) == {  # OwnCart.__init__
+        "resolved": [("shop/checkout.py", 11, "constructs OwnCart: imported from shop.cart")],
+        "possible": [("super()", "through super(): a base's member", 1)],
+        "elsewhere": [("module shop.cart.Cart", "from another module", 1)],
+    }
+
