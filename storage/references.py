@@ -1042,6 +1042,29 @@ class _Resolver:
             return self._elsewhere_in(paths, source)
         return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
 
+    def _another_class(self, record: FileUses, name: str) -> Symbol | None:
+        """The class that `name`, a class name of the target's family written alone, is in
+        `record` when that is not the family's: one the file defines itself, or one
+        defined in the module its import of the name comes from (`from shop.legacy import
+        Cart` where `shop/legacy.py` defines a `Cart` of its own). A module that only
+        re-exports the name is no evidence either way."""
+        target = self.target
+        if "." in name or _same_unit(record.language, record.path, target.path):
+            return None
+        classes = [s for s in self._named(name) if s.kind in _CLASS_KINDS
+                   and not _same_unit(s.language, s.path, target.path)
+                   and (s.path, s.qualname) not in self.subclasses_at.get(name, ())]
+        own = [s for s in classes if s.path == record.path]
+        if own:
+            return own[0]
+        item = self._binding(record, name)
+        if item is None or record.language not in _MODULE_FILES:
+            return None
+        paths = self._module_files(record, item.source)
+        if item.imported and record.language == "python":
+            paths |= self._module_files(record, _join(item.source, item.imported))
+        return next((s for s in classes if s.path in paths), None)
+
     def _named(self, name: str) -> list[Symbol]:
         """`definitions_named`, once per name (the same functions and types are asked of
         for many files)."""
@@ -1463,6 +1486,10 @@ class _Resolver:
             head = _head(use.receiver)
             if use.receiver == owner or _last(use.receiver) in self.family and (
                     use.receiver.split(".")[-1][:1].isupper()):
+                other = self._another_class(record, use.receiver)
+                if other is not None:
+                    return _Verdict(Tier.ELSEWHERE, f"called on another class named {owner}",
+                                    _where(other))
                 override = self.overrides(_last(use.receiver))
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"called on the class {use.receiver}"

@@ -828,3 +828,26 @@ def test_constructing_a_class_is_a_use_of_its_init(
         "elsewhere": [("module shop.cart.Cart", "from another module", 1)],
     }
 
+
+
+def test_a_method_called_on_another_class_of_the_same_name_is_elsewhere(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    searcher = searcher_over(tmp_path_factory, "py-class-names", {
+        "shop/__init__.py": "from .cart import Cart\n",
+        "shop/cart.py": ("class Cart:\n    @classmethod\n    def empty(cls):\n        return cls()\n"
+                         "\n\nCart.empty()\n"),
+        "shop/cart.pyi": "class Cart:\n    @classmethod\n    def empty(cls) -> Cart: ...\n",
+        "shop/legacy.py": "class Cart:\n    @classmethod\n    def empty(cls):\n        return cls()\n",
+        "app.py": "from shop import Cart\n\nCart.empty()\n",
+        "old.py": "from shop.legacy import Cart\n\nCart.empty()\n",
+        "own.py": "class Cart:\n    pass\n\nCart.empty()\n",
+    })
+    # The stub describes the same module: its class is no other class.
+    assert [tiers(searcher, path, 3) for path in ("shop/cart.py", "shop/cart.pyi")] == [{
+        "resolved": [("shop/cart.py", 7, "called on the class Cart"),
+                     ("app.py", 3, "called on the class Cart")],
+        "possible": [],
+        "elsewhere": [("Cart (own.py:1)", "called on another class named Cart", 1),
+                      ("Cart (shop/legacy.py:1)", "called on another class named Cart", 1)],
+    }] * 2
