@@ -1915,6 +1915,7 @@ def classified_uses(
     return {tier: sorted((record.path, use.line, use.column) for record, use, _ in tiers[tier])
             for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
 
+
 def _alternatives(names: list[str]) -> str:
     """`get`, `__init__ or Cart`, `__init__, Cart or BigCart`."""
     return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
