@@ -73,7 +73,6 @@ import posixpath
 import unicodedata
 from collections.abc import Iterable
 from importlib import resources
-from typing import NamedTuple
 
 import msgspec
 import tantivy
@@ -217,7 +216,9 @@ def _name_parts(name: str) -> tuple[str, tuple[str, ...]]:
     return initials(words), tuple(heads(words))
 
 
-class _Texts(NamedTuple):
+# A struct, not a NamedTuple: made in C (~0.3 µs less a definition) and, holding only
+# strings and numbers, never walked by the garbage collector (`gc=False`).
+class _Texts(msgspec.Struct, frozen=True, gc=False):
     """What a symbol's document holds of its names, signature, doc and body (`_texts`):
     all of it but what its path, kind and language make."""
 
