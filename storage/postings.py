@@ -218,14 +218,10 @@ def _held(searcher: tantivy.Searcher, schema: tantivy.Schema, selection: Selecti
         else:
             query = Query.boolean_query(
                 clauses + unscored + [(Occur.Must, Query.const_score_query(select, 0.0))])
-        found = [(address.segment_ord, address.doc, int(bits) << start)
-                 for bits, address in searcher.search(query, count, count=False).hits if bits]
-        if not held:  # the first chunk (the only one but for more than MASK_TERMS terms)
-            held = {(segment, doc): bits for segment, doc, bits in found}
-            continue
-        for segment, doc, bits in found:
-            key = (segment, doc)
-            held[key] = held.get(key, 0) | bits
+        for bits, address in searcher.search(query, count, count=False).hits:
+            if bits:
+                key = (address.segment_ord, address.doc)
+                held[key] = held.get(key, 0) | int(bits) << start
     return held
 
 
