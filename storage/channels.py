@@ -33,7 +33,7 @@ from symfind.storage.abbreviations import (
     style,
 )
 from symfind.storage.abbreviations import initials as word_initials
-from symfind.storage.postings import Matches, Selection, score_ceiling, scored
+from symfind.storage.postings import Matches, Selection, narrowed, score_ceiling, scored
 from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
 from symfind.storage.schema import analyzers, scope_terms
@@ -153,6 +153,8 @@ class ChannelContext(NamedTuple):
     #: (`_closeness`): a tie at a channel's cut is broken among thousands of matches, read
     #: again as a channel widens its reading, and the channels rank many of the same.
     closeness_keys: dict[tuple[int, int], tuple[object, ...]]
+    #: The name channels' matches scored from postings in this search (`_listed`).
+    listed: dict[tuple[str, tuple[str, ...]], tuple[Selection, BM25, Matches]]
 
 
 def kind_rank(symbol: Symbol) -> int:
@@ -186,7 +188,10 @@ def known_closeness(plan: Plan, known: dict[tuple[int, int], tuple[object, ...]]
 
 def _closeness(ctx: ChannelContext, candidate: Candidate) -> tuple[object, ...]:
     """`closeness` of a candidate to the search's plan, computed once a search."""
-    return known_closeness(ctx.plan, ctx.closeness_keys, candidate.key, candidate.symbol)
+    found = ctx.closeness_keys.get(candidate.key)
+    if found is None:  # (asked of thousands of candidates a search: the call saved)
+        found = known_closeness(ctx.plan, ctx.closeness_keys, candidate.key, candidate.symbol)
+    return found
 
 
 #: `priors.is_test_path` of the paths met (a search breaks ties among hundreds of
@@ -324,8 +329,9 @@ def _search(
             return found
         # Scope is most of a candidate's cost: looked at only for those Tantivy finds may
         # be in it, of all the matches (thousands of names, a few in scope).
-        maybe = (_maybe_in_scope(ctx, must, max(result.count or 0, len(found)))
-                 if ctx.plan.scope else None)
+        if not ctx.plan.scope:  # every rank's first key is 0: the tie-break alone
+            return heapq.nsmallest(limit, found, key=lambda c: _closeness(ctx, c))
+        maybe = _maybe_in_scope(ctx, must, max(result.count or 0, len(found)))
 
         def rank(c: Candidate) -> tuple[int, tuple[object, ...]]:
             outside = maybe is not None and c.key not in maybe
@@ -467,8 +473,8 @@ def _search_terms(
     Tantivy's postings (`storage.postings`) and only those kept read (and those whose
     scope decides, for a qualified query); otherwise, or past `SCORE_ALL_MATCHES`
     matches, as `_search` reads them."""
-    matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
-                     SCORE_ALL_MATCHES) if ctx.stats.num_docs > POSTINGS_SCORED_FROM else None
+    matches = (_listed(ctx, selection, scorer) if ctx.stats.num_docs > POSTINGS_SCORED_FROM
+               else None)
     if matches is None:
         return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings,
                        _ceiling(ctx, scorer))
@@ -476,6 +482,23 @@ def _search_terms(
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))
     return _kept(ctx, matches, limit, selection)
+
+
+def _listed(ctx: ChannelContext, selection: Selection, scorer: BM25) -> Matches | None:
+    """`postings.scored` of `selection` (None: more than `SCORE_ALL_MATCHES`), or, when
+    this search scored the matches of the same terms by the same BM25 holding fewer of
+    them (the fuzzy channel's pool, before the ngram channel), those holding enough
+    (`postings.narrowed`), without listing them again."""
+    key = (selection.field, selection.drivers)
+    wider = ctx.listed.get(key)
+    if (wider is not None and wider[1] is scorer and not selection.others
+            and not wider[0].others and wider[0].least <= selection.least):
+        return narrowed(wider[2], selection.least)
+    matches = scored(ctx.searcher, ctx.schema, ctx.stats, selection, scorer, ctx.filters,
+                     SCORE_ALL_MATCHES)
+    if matches is not None:
+        ctx.listed[key] = (selection, scorer, matches)
+    return matches
 
 
 def _kept(ctx: ChannelContext, matches: Matches, limit: int,
@@ -872,13 +895,20 @@ def words(ctx: ChannelContext) -> list[Candidate]:
 
     def order(c: Candidate) -> tuple[object, ...]:
         symbol = c.symbol
-        # split_identifier skips scope separators too, at a third of split_text's cost.
-        return (-len(wanted.intersection(split_identifier(symbol.qualname))),
-                -len(wanted.intersection(split_identifier(symbol.name))),
+        return (-len(wanted.intersection(_identifier_words(symbol.qualname))),
+                -len(wanted.intersection(_identifier_words(symbol.name))),
                 -round(c.score, 5), *_closeness(ctx, c))
 
     found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms))
     return _ranked(ctx, found, order)
+
+
+@functools.lru_cache(maxsize=65536)  # the words channel ranks the same names search after search
+def _identifier_words(identifier: str) -> tuple[str, ...]:
+    """The words of a name or qualified name (`split_identifier`, which skips scope
+    separators too, at a third of `split_text`'s cost). A tuple of strings, which the
+    garbage collector stops tracking once it has seen it, where a set it keeps walking."""
+    return tuple(split_identifier(identifier))
 
 
 #: How much a word found in a definition's body (`Symbol.body`) counts against one found

@@ -85,6 +85,8 @@ class Matches(NamedTuple):
     scores: dict[Key, float]
     addresses: dict[Key, tantivy.DocAddress]
     unsure: list[Key]
+    #: Which of the BM25's terms each match holds, as bits (`_held`; none: no match).
+    held: dict[Key, int] | None = None
 
 
 def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,
@@ -121,24 +123,39 @@ def scored(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics
     if constants is None:
         return None
     held = _held(searcher, schema, selection, terms, unscored, len(hits))
-    lengths = searcher.fast_field_values(NAME_LENGTHS_FIELD, [address for _, address in hits])
+    listed = [address for _, address in hits]
+    keys = [(address.segment_ord, address.doc) for address in listed]
+    addresses.update(zip(keys, listed))
+    lengths = [name_length(both, field)
+               for both in searcher.fast_field_values(NAME_LENGTHS_FIELD, listed)]
     read = _Reading(searcher, field, constants, scorer)
-    known = read.known
-    for (given, address), both in zip(hits, lengths):
-        key = (address.segment_ord, address.doc)
-        addresses[key] = address
-        length = name_length(both, field)
-        mask = held.get(key, 0)
-        entry = known.get((mask, length))
-        if entry is None:
-            entry = read.entry(mask, length)
-        indexed, margin, score = entry
+    known, entry_of, held_of = read.known, read.entry, held.get
+    # One loop over up to `most` matches a channel, kept tight (a name search runs three).
+    for (given, _), key, length in zip(hits, keys, lengths):
+        mask = held_of(key, 0)
+        entry = known.get((mask, length)) or entry_of(mask, length)
         slack = SCORE_TOLERANCE * given
-        if abs(given - indexed) <= slack and margin > 4 * slack:
-            scores[key] = score
+        if abs(given - entry[0]) <= slack and entry[1] > 4 * slack:
+            scores[key] = entry[2]
         else:
             unsure.append(key)
-    return Matches(scores, addresses, unsure)
+    return Matches(scores, addresses, unsure, held)
+
+
+def narrowed(wider: Matches, least: int) -> Matches:
+    """The matches of a selection holding at least `least` of its terms, from `wider`,
+    those of the same selection holding fewer (`Selection.least`), the same BM25 scoring
+    them, and no `others`: a match's terms held are its bits in `held`. The fuzzy
+    channel's pool and the ngram channel select by the same grams, 30 % and half of them:
+    the ngram channel's matches are some of the pool's, not listed again. In `wider`'s
+    order (Tantivy's, which both selections score alike); its unsure matches whose
+    records have scored them since (in `scores`) are no longer unsure."""
+    held = wider.held or {}
+    scores = {key: score for key, score in wider.scores.items()
+              if held.get(key, 0).bit_count() >= least}
+    unsure = [key for key in wider.unsure
+              if key not in scores and held.get(key, 0).bit_count() >= least]
+    return Matches(scores, wider.addresses, unsure, held)
 
 
 def score_ceiling(searcher: tantivy.Searcher, schema: tantivy.Schema, stats: Statistics,

@@ -360,7 +360,7 @@ class Searcher:
             return found.candidates(self._searcher, hits)
 
         ctx = ChannelContext(self._searcher, self._schema, plan, filters, fetch, {}, self._stats,
-                             {}, found.closeness)
+                             {}, found.closeness, {})
         rankings: dict[str, list[tuple[int, int]]] = {}
         failures: dict[str, str] = {}
         slipped: dict[str, list[Candidate]] = {}  # the fuzzy and abbreviation channels'
@@ -456,7 +456,10 @@ class _Found:
         self._records = records
         self._splits = splits
         self._learns = learns
-        self.symbols: dict[tuple[int, int], Symbol] = {}
+        #: The symbols met, by document key: a search that learns no splits (one for a
+        #: name) meets them in the searcher's records themselves, which stay as they are
+        #: until the next search (`Searcher._run`), without copying each one met here.
+        self.symbols: dict[tuple[int, int], Symbol] = {} if learns else records
         #: `channels.closeness` of the symbols ranked, by document key: the channels'
         #: tie-break, the fusion's too.
         self.closeness: dict[tuple[int, int], tuple[object, ...]] = {}
@@ -487,6 +490,8 @@ class _Found:
             records[key] = decode_record(document["record"][0])
             stored = document.get_first(SPLITS_FIELD)
             splits[key] = stored.decode() if stored else ""
+        if symbols is records:  # nothing to learn: each is its record (`__init__`)
+            return [new_candidate(key, records[key], score) for (score, _), key in zip(hits, keys)]
         found = []
         for (score, _), key in zip(hits, keys):
             symbol = symbols.get(key)

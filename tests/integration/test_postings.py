@@ -11,7 +11,7 @@ from tantivy import Query
 
 from symfind.storage import Searcher
 from symfind.storage.channels import ChannelContext, Selection, _in_scope, _maybe_in_scope
-from symfind.storage.postings import _explained, score_ceiling, scored
+from symfind.storage.postings import _explained, narrowed, score_ceiling, scored
 from symfind.storage.router import route
 from symfind.storage.schema import decode_record
 from symfind.storage.scoring import BM25
@@ -91,6 +91,31 @@ def test_matches_scored_from_postings_score_as_from_their_records(tmp_path: Path
     # `Connection<n>.connect` holds the stem `connect` twice: its record scores it.
     assert sorted(records[key].qualname for key in unsure) == sorted(
         f"Connection{n}.connect" for n in range(12))
+
+
+def test_a_stricter_selections_matches_are_the_wider_ones_holding_enough(
+        tmp_path: Path) -> None:
+    # The ngram channel takes the fuzzy channel's pool (the same grams, fewer of them
+    # held) instead of listing its matches again: the same matches, scores, unsure ones
+    # and order as listed afresh, whatever share of the grams each selection asks.
+    searcher = with_deleted_documents(tmp_path, b"readline")
+    stats = searcher._stats
+    grams = ("rea", "ead", "adl", "dli", "lin", "ine")
+    scorer = BM25(stats, "name_ngram", grams)
+
+    def listed(least: int):
+        return scored(searcher._searcher, searcher._schema, stats,
+                      Selection("name_ngram", grams, least), scorer, [], most=10_000)
+
+    sizes = set()
+    for wider in (1, 2, 3):
+        for least in range(wider, len(grams) + 1):
+            afresh, taken = listed(least), narrowed(listed(wider), least)
+            assert list(taken.scores.items()) == list(afresh.scores.items()), (wider, least)
+            assert taken.unsure == afresh.unsure
+            assert set(afresh.addresses) <= set(taken.addresses)
+            sizes.add(len(afresh.scores))
+    assert len(sizes) > 1  # the selections differ: a share of the grams decides
 
 
 def test_more_matches_than_asked_for_are_left_to_the_records(tmp_path: Path) -> None:
@@ -222,7 +247,7 @@ def test_tantivy_finds_every_match_in_a_qualified_querys_scope(tmp_path: Path) -
         plan = route(text)
         ctx = ChannelContext(searcher._searcher, searcher._schema, plan, [],
                              lambda h: found.candidates(searcher._searcher, h), {},
-                             searcher._stats, {}, {})
+                             searcher._stats, {}, {}, {})
         maybe = _maybe_in_scope(ctx, query, len(hits))
         assert maybe is not None
         in_scope = {c.key for c in ctx.fetch(hits) if _in_scope(ctx, c)}

@@ -27,7 +27,7 @@ def _context(plan: Plan, candidates: dict[object, Candidate] | None = None) -> C
     known = candidates or {}
     return ChannelContext(None, None, plan, [],  # type: ignore[arg-type]
                           lambda hits: [known[address] for _, address in hits], {}, None,  # type: ignore[arg-type]
-                          {}, {})
+                          {}, {}, {})
 
 
 def _symbol(name: str = "closeStream", **fields: object) -> Symbol:
