@@ -203,7 +203,7 @@ class _Deadline:
         """Raises:
             ParseTimeout: The deadline passed.
         """
-        if self.passed():
+        if time.monotonic() > self.at:  # not `self.passed()`: called per match and definition
             raise ParseTimeout(f"extraction exceeded {self.seconds:.1f}s")
 
 
@@ -561,13 +561,16 @@ def _signature(node: Node, source: bytes) -> str:
         header = _first_line(source, node.start_byte, node.end_byte)
     else:
         header = source[node.start_byte : body.start_byte].partition(b"\n{")[0]
-    # Comments between the header and the body are not part of the signature.
-    lines = header.decode("utf-8", errors="replace").splitlines()
-    # The first line is code even when it looks like a comment (JS `*gen()`, Go `*T`).
-    code = lines[:1] + [line for line in lines[1:] if not _COMMENT_LINE.match(line)]
+    text = header.decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    if len(lines) > 1:
+        # Comments between the header and the body are not part of the signature. The
+        # first line is code even when it looks like a comment (JS `*gen()`, Go `*T`).
+        text = " ".join([lines[0], *(line for line in lines[1:] if not _COMMENT_LINE.match(line))])
     # Each run of white space as one space, none at the ends (as `\s+` → " " then strip,
-    # in a third of the time: `str.split` and `\s` know the same white space).
-    text = " ".join(" ".join(code).split())
+    # in a third of the time: `str.split` and `\s` know the same white space, line breaks
+    # included).
+    text = " ".join(text.split())
     return _shortened(text.rstrip(":;={ ").strip())
 
 
@@ -650,18 +653,20 @@ def _body_words(node: Node, source: bytes, members: list[tuple[int, int]]) -> st
     and body, comments and strings included), in order of appearance; the byte ranges of
     its `members` (sorted) are passed over: their words are theirs, and a class holding
     every word of its methods would answer every question about them."""
-    end = node.end_byte
-    words: list[bytes] = []
-    start, taken = node.start_byte, 0
-    for member_start, member_end in [*members, (end, end)]:
-        if member_start > start:
-            # Read in place: no word runs over the end of a part.
-            stop = min(member_start, start + BODY_SCAN_BYTES - taken)
-            words += _BODY_TOKEN.findall(source, start, stop)
-            taken += stop - start
-            if taken >= BODY_SCAN_BYTES:
-                break
-        start = max(start, member_end)
+    start, end = node.start_byte, node.end_byte
+    if not members:  # most definitions: one part
+        words = _BODY_TOKEN.findall(source, start, min(end, start + BODY_SCAN_BYTES))
+    else:
+        words, taken = [], 0
+        for member_start, member_end in [*members, (end, end)]:
+            if member_start > start:
+                # Read in place, part by part: no word runs over the end of a part.
+                stop = min(member_start, start + BODY_SCAN_BYTES - taken)
+                words += _BODY_TOKEN.findall(source, start, stop)
+                taken += stop - start
+                if taken >= BODY_SCAN_BYTES:
+                    break
+            start = max(start, member_end)
     return b" ".join(itertools.islice(dict.fromkeys(words), BODY_MAX_WORDS)).decode("ascii")
 
 
@@ -977,13 +982,18 @@ def _is_declaration(node: Node, parents: list[Node], parsed: bytes) -> bool:
     body = node.child_by_field_name("body")
     if body is None:
         return False
-    # Statements as the grammar gives them: an expression alone or in its statement.
-    statements = [
-        statement.named_children[0]
-        if statement.type == "expression_statement" and statement.named_child_count == 1
-        else statement
-        for statement in body.named_children if statement.type != "comment"
-    ]
+    # Statements as the grammar gives them: an expression alone or in its statement. A
+    # stub has two at most (its docstring, `...`): a body is not listed past a third.
+    statements = []
+    for index in range(body.named_child_count):
+        statement = body.named_child(index)
+        if statement.type == "comment":
+            continue
+        if statement.type == "expression_statement" and statement.named_child_count == 1:
+            statement = statement.named_child(0)
+        statements.append(statement)
+        if len(statements) > 2:
+            return False
     if statements and statements[0].type == "string":
         statements = statements[1:]  # the docstring
     return [statement.type for statement in statements] == ["ellipsis"]
