@@ -70,11 +70,10 @@ class BlankReport:
 
 
 def _doc_nodes(
-    definition: parse._Definition, body: parse.Node | None, anchor: parse.Node,
-    parent: parse.Node | None,
+    definition: parse._Definition, anchor: parse.Node, parent: parse.Node | None
 ) -> list[parse.Node]:
     """The nodes `parse._doc` read its text from (the same walk, nodes instead of text)."""
-    doc_node = definition.doc_node or parse._docstring(body)
+    doc_node = definition.doc_node or parse._docstring(definition.node)
     if doc_node is not None:
         return [doc_node]
     nodes = []
@@ -96,14 +95,14 @@ def extract_with_doc_ranges(path: str, source: bytes) -> tuple[list, bytes, set[
     seen_source: list[bytes] = []
     original = parse._doc
 
-    def recording(definition, body, anchor, parent, text: bytes) -> str:  # noqa: ANN001 (parse's types)
-        doc = original(definition, body, anchor, parent, text)
+    def recording(definition, anchor, parent, text: bytes) -> str:  # noqa: ANN001 (parse's types)
+        doc = original(definition, anchor, parent, text)
         if not seen_source:
             seen_source.append(text)
         if doc:
-            docstring = definition.doc_node is None and parse._docstring(body) is not None
+            docstring = definition.doc_node is None and parse._docstring(definition.node) is not None
             ranges.update((n.start_byte, n.end_byte, docstring)
-                          for n in _doc_nodes(definition, body, anchor, parent))
+                          for n in _doc_nodes(definition, anchor, parent))
         return doc
 
     parse._doc = recording

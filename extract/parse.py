@@ -553,8 +553,8 @@ def _with_closing_line(first: bytes, source: bytes, closing_at: int, end: int) -
     return first.rstrip() + b" ... " + closing if named else first
 
 
-def _signature(node: Node, body: Node | None, source: bytes) -> str:
-    """The header of a definition `node` whose `body` field is `body`."""
+def _signature(node: Node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
     if body is None:  # grammars without a `body` field (Kotlin `class_body`, `function_body`)
         body = next((c for c in reversed(node.named_children) if c.type.endswith("_body")), None)
     if body is None:
@@ -607,8 +607,9 @@ def _clean_doc(text: str) -> str:
     return text.strip("\"'`").strip()[:DOC_MAX_CHARS]
 
 
-def _docstring(body: Node | None) -> Node | None:
-    """A Python-style docstring: a string literal as the first statement of `body`."""
+def _docstring(node: Node) -> Node | None:
+    """A Python-style docstring: a string literal as the body's first statement."""
+    body = node.child_by_field_name("body")
     # `named_child(0)`, not `named_children[0]`: a class body's list of members costs in
     # proportion to their number, for the first one.
     first = body.named_child(0) if body is not None and body.named_child_count else None
@@ -631,10 +632,8 @@ def _node_before(anchor: Node, parent: Node | None) -> Node | None:
     return sibling
 
 
-def _doc(definition: _Definition, body: Node | None, anchor: Node, parent: Node | None,
-         source: bytes) -> str:
-    """The doc of a definition whose `body` field is `body`."""
-    doc_node = definition.doc_node or _docstring(body)
+def _doc(definition: _Definition, anchor: Node, parent: Node | None, source: bytes) -> str:
+    doc_node = definition.doc_node or _docstring(definition.node)
     if doc_node is not None:
         return _clean_doc(_text(doc_node, source))
     comments: list[str] = []
@@ -922,13 +921,10 @@ def _symbols_in(
         name = written[-1]
         if names is not None:
             names.append((definition.name_node.start_byte, definition.name_node.end_byte))
-        line = definition.name_node.start_point.row + 1
-        # Its `body` field, read once: for its doc, signature and whether it is a declaration.
-        body = definition.node.child_by_field_name("body")
-        if (line, name) in known:
+        if (definition.name_node.start_point.row + 1, name) in known:
             if definition.kind in SCOPE_KINDS:  # its doc still goes to its members found here
                 anchor, parent = _anchor(definition.node, ancestors.of(definition.node), attributes)
-                docs[definition.node.id] = _doc(definition, body, anchor, parent, source)
+                docs[definition.node.id] = _doc(definition, anchor, parent, source)
             continue
         parents = ancestors.of(definition.node)
         chain = [] if definition.detached else _enclosing_scopes(parents, scopes)
@@ -943,10 +939,10 @@ def _symbols_in(
         if definition.receiver:
             parts.append(definition.receiver)
         anchor, parent = _anchor(definition.node, parents, attributes)
-        doc = _doc(definition, body, anchor, parent, source)
+        doc = _doc(definition, anchor, parent, source)
         if kind in SCOPE_KINDS:
             docs[definition.node.id] = doc
-        declaration = stubs or (declarations and _is_declaration(definition.node, body, parents, parsed))
+        declaration = stubs or (declarations and _is_declaration(definition.node, parents, parsed))
         nodes.append(definition.node)
         lineages.append(parents)
         symbols.append(
@@ -956,10 +952,10 @@ def _symbols_in(
                 kind=kind,
                 language=spec.name,
                 path=path,
-                line=line,
+                line=definition.name_node.start_point.row + 1,
                 end_line=_end_line(definition.node),
                 start_line=anchor.start_point.row + 1,
-                signature=_signature(definition.node, body, source),
+                signature=_signature(definition.node, source),
                 doc=doc,
                 declaration=declaration,
             )
@@ -967,11 +963,10 @@ def _symbols_in(
     return _with_bodies(symbols, nodes, lineages, docs, source)
 
 
-def _is_declaration(node: Node, body: Node | None, parents: list[Node], parsed: bytes) -> bool:
+def _is_declaration(node: Node, parents: list[Node], parsed: bytes) -> bool:
     """Whether a Python or TypeScript definition is a declaration without a body
     (`Symbol.declaration`): a TypeScript signature or `declare`d definition, a Python
-    `@overload` or a Python function whose body (`body`, its field) is `...` alone (its
-    docstring aside)."""
+    `@overload` or a Python function whose body is `...` alone (its docstring aside)."""
     if node.type in _SIGNATURE_NODES:
         return True
     if any(parent.type == "ambient_declaration" for parent in parents):
@@ -984,6 +979,7 @@ def _is_declaration(node: Node, body: Node | None, parents: list[Node], parsed: 
         for child in wrapper.children
     ):
         return True
+    body = node.child_by_field_name("body")
     if body is None:
         return False
     # Statements as the grammar gives them: an expression alone or in its statement. A
