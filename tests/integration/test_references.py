@@ -240,13 +240,16 @@ def test_an_index_being_built_makes_the_answer_partial_and_says_how_far(
     assert found.empty_reason.endswith(f"; {said}")
 
 
+def callers(name: str, module: str, count: int = 600) -> Files:
+    """`count` files, each importing `name` from `module` and calling it once."""
+    return {f"callers/c{number}.py": (
+        [defn(f"callers/c{number}.py", f"call{number}", SymbolKind.FUNCTION, 2, 3)],
+        [use(name, 3, UseKind.CALL, "", "", f"call{number}")],
+        [Import(name=name, source=module, imported=name, line=1)]) for number in range(count)}
+
+
 def test_the_time_budget_marks_the_answer_partial_with_what_was_read(tmp_path: Path) -> None:
-    files = project()
-    for number in range(600):
-        path = f"callers/c{number}.py"
-        files[path] = ([defn(path, f"call{number}", SymbolKind.FUNCTION, 2, 3)],
-                       [use("get", 3, UseKind.CALL, "", "", f"call{number}")],
-                       [Import(name="get", source="pkg.api", imported="get", line=1)])
+    files = {**project(), **callers("get", "pkg.api")}
     searcher = build(tmp_path / "index", files)
     query = ReferencesQuery(target="get", path="pkg/api.py", line=1)
     # The longest budget: on a busy machine the default second may not read all 604.
@@ -264,11 +267,7 @@ def test_a_partial_answer_about_an_init_names_the_class_whose_constructions_it_r
     files: Files = {"shop/cart.py": ([defn("shop/cart.py", "Cart", SymbolKind.CLASS, 1, 3),
                                       defn("shop/cart.py", "Cart.__init__", SymbolKind.METHOD,
                                            2, 3)], [], [])}
-    for number in range(600):
-        path = f"makers/m{number}.py"
-        files[path] = ([defn(path, f"make{number}", SymbolKind.FUNCTION, 2, 3)],
-                       [use("Cart", 3, UseKind.CALL, "", "", f"make{number}")],
-                       [Import(name="Cart", source="shop.cart", imported="Cart", line=1)])
+    files.update(callers("Cart", "shop.cart"))
     searcher = build(tmp_path / "index", files)
     query = ReferencesQuery(path="shop/cart.py", line=2)
     whole = searcher.find_references(msgspec.structs.replace(query, budget_ms=MAX_BUDGET_MS))
