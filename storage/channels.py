@@ -872,6 +872,16 @@ def _any_terms(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Selecti
     return Selection(field, tuple(drivers), 1, others)
 
 
+def _every_term(ctx: ChannelContext, field: str, terms: Sequence[str]) -> Selection | None:
+    """Documents with every one of `terms`, BM25 over them; None when one of them is in
+    no document. Where any of a name's words selected thousands of names (go-stdlib's
+    `new`, `reader`), all of them select tens."""
+    unique = tuple(dict.fromkeys(terms))
+    if not unique or not all(ctx.stats.doc_freq(field, term) for term in unique):
+        return None
+    return Selection(field, unique, len(unique))
+
+
 def ngram(ctx: ChannelContext) -> list[Candidate]:
     """Names sharing 2–3-grams with the query: substrings and prefixes (BM25 order)."""
     grams = rare_grams(ctx, ctx.plan.key)
@@ -886,9 +896,17 @@ def words(ctx: ChannelContext) -> list[Candidate]:
     """Qualnames made of the query's words (`http client` ↔ `HttpClient`): those holding
     the most of them as typed first, then those whose own name holds the most (the name
     is what a description describes: `test append if missing` is `testAppendIfMissing`,
-    not `StringUtils.appendIfMissing`), then BM25 (which also matches word stems)."""
+    not `StringUtils.appendIfMissing`), then BM25 (which also matches word stems).
+
+    For a name typed as one (`Route.IDENTIFIER`, `Route.QUALIFIED`), only the qualnames
+    holding every one of its words (`_every_term`): its words swapped or one forgotten
+    (`AdminIntegerBigFieldWidget`, `AdminBigFieldWidget`). A name lacking one of them is
+    no reading of it the other channels miss: a word typo'd is the fuzzy channel's, a
+    word abbreviated the abbreviation channel's."""
     terms = analyzers()["words_en"].analyze(" ".join(ctx.plan.words))
-    selection = _any_terms(ctx, "words", terms)
+    typed_as_name = ctx.plan.route in (Route.IDENTIFIER, Route.QUALIFIED)
+    selection = _every_term(ctx, "words", terms) if typed_as_name else _any_terms(
+        ctx, "words", terms)
     if selection is None:
         return []
     wanted = set(split_text(" ".join(ctx.plan.words)))

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from symfind.daemon.config import Config
 from symfind.storage import QueryError, Searcher, SearchQuery
+from symfind.storage.router import route
 
 GOLDENS = Path(__file__).resolve().parent / "goldens" / "search.json"
 
@@ -93,6 +95,26 @@ def test_response_carries_the_plan_that_ran(searcher: Searcher) -> None:
     given = searcher.search(query, other.check())
     assert (given.plan, given.route, given.results) == (
         str(other.check()), "qualified", searcher.search(other).results)
+
+
+def words_ranking(searcher: Searcher, query: str) -> list[str]:
+    """The words channel's own order for `query`: qualnames."""
+    plan = msgspec.structs.replace(route(query), weights={"words": 1.0})
+    rankings, found, _ = searcher._run(plan, [])
+    return [found.symbols[key].qualname for key in rankings["words"]]
+
+
+def test_a_name_typed_reads_the_names_holding_all_its_words(searcher: Searcher) -> None:
+    """Typed as a name (`ClientHttp`, its words swapped), the words channel reads the
+    names holding every one of its words; typed as words (`client http`), those holding
+    any, the most first. A word no name holds (`Htpp`, a typo) leaves it nothing."""
+    both = ["HttpClient", "HttpClient.__init__", "HttpClient.send", "HttpClient.close"]
+    assert words_ranking(searcher, "ClientHttp") == both
+    assert words_ranking(searcher, "client http") == both + [
+        "HTTPServerError", "netgo.Handler.ServeHTTP", "AsyncClient", "FetchClient",
+        "AsyncClient.send", "AsyncClient.aclose", "FetchClient.constructor",
+        "FetchClient.request"]
+    assert words_ranking(searcher, "HtppClient") == []
 
 
 def test_ignored_directory_is_not_indexed(searcher: Searcher) -> None:
