@@ -36,7 +36,7 @@ from symfind.storage.abbreviations import initials as word_initials
 from symfind.storage.postings import Matches, Selection, narrowed, score_ceiling, scored
 from symfind.storage.priors import is_test_code, is_test_path
 from symfind.storage.router import Channel, Plan, Route, max_edits_for
-from symfind.storage.schema import analyzers, scope_terms
+from symfind.storage.schema import NAME_LENGTHS_FIELD, analyzers, scope_terms
 from symfind.storage.scoring import BM25, Statistics, tie_key
 from symfind.storage.words import (
     fold,
@@ -662,6 +662,19 @@ def _maybe_in_scope(ctx: ChannelContext, query: Query, most: int) -> set[tuple[i
     Levenshtein automaton with transpositions finds every term that close (its distance
     is never above that alignment's). Only for segments in ASCII, which the field's
     lower-casing and Python's agree on, and not empty (no term is)."""
+    near = _near_scope(ctx)
+    if near is None:
+        return None
+    clauses = [(Occur.Must, Query.const_score_query(query, 0.0)),
+               (Occur.Must, Query.const_score_query(near, 0.0))]
+    clauses += [(Occur.Must, Query.const_score_query(f, 0.0)) for f in ctx.filters]
+    hits = ctx.searcher.search(Query.boolean_query(clauses), max(most, 1), count=False).hits
+    return {(address.segment_ord, address.doc) for _, address in hits}
+
+
+def _near_scope(ctx: ChannelContext) -> Query | None:
+    """The documents that may be in a qualified query's scope (`_maybe_in_scope`): any
+    scope term within a segment's edits; None when Tantivy's matching might miss one."""
     wanted = [squash(segment) for segment in ctx.plan.scope]
     if not all(term and term.isascii() for term in wanted):
         return None
@@ -671,11 +684,37 @@ def _maybe_in_scope(ctx: ChannelContext, query: Query, most: int) -> set[tuple[i
         near.append((Occur.Should, Query.fuzzy_term_query(
             ctx.schema, "scope", term, distance=edits, transposition_cost_one=True)
             if edits else Query.term_query(ctx.schema, "scope", term)))
-    clauses = [(Occur.Must, Query.const_score_query(query, 0.0)),
-               (Occur.Must, Query.const_score_query(Query.boolean_query(near), 0.0))]
-    clauses += [(Occur.Must, Query.const_score_query(f, 0.0)) for f in ctx.filters]
-    hits = ctx.searcher.search(Query.boolean_query(clauses), max(most, 1), count=False).hits
-    return {(address.segment_ord, address.doc) for _, address in hits}
+    return Query.boolean_query(near)
+
+
+def _shortest(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
+    """The `limit` matches of `must` (under the filters; for a qualified query, of those
+    that may be in its scope) with the shortest names: by `NAME_LENGTHS_FIELD` (the
+    name's grams, then its qualified name's words), equal lengths at the cut told apart
+    by `closeness`. For a channel that ranks the names it reads by fit, then shorter
+    names first (the abbreviation channel: thousands of go-stdlib's names have the head
+    `op`), read by Tantivy in that order, not all read (`_search`: up to MAX_RETRIEVED)
+    to take the first in the tree's order."""
+    clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
+    if ctx.plan.scope:
+        near = _near_scope(ctx)
+        if near is None:
+            return _search(ctx, must, limit)
+        clauses.append((Occur.Must, near))
+    query = Query.boolean_query(clauses) if len(clauses) > 1 else must
+    hits = ctx.searcher.search(query, limit, count=False, order_by_field=NAME_LENGTHS_FIELD,
+                               order=tantivy.Order.Asc).hits
+    if len(hits) < limit:
+        return ctx.fetch([(0.0, address) for _, address in hits])
+    cut = hits[-1][0]
+    shorter = [(0.0, address) for length, address in hits if length < cut]
+    at_cut = Query.boolean_query([(Occur.Must, query), (Occur.Must, Query.range_query(
+        ctx.schema, NAME_LENGTHS_FIELD, tantivy.FieldType.Unsigned, cut, cut))])
+    count = ctx.searcher.search(at_cut, 1, count=True).count or 1
+    tied = ctx.fetch([(0.0, address) for _, address in
+                      ctx.searcher.search(at_cut, count, count=False).hits])
+    return ctx.fetch(shorter) + heapq.nsmallest(limit - len(shorter), tied,
+                                                key=lambda c: _closeness(ctx, c))
 
 
 def _scope_boosts(ctx: ChannelContext) -> list[Query]:
@@ -1110,7 +1149,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     for guess in sorted(g for g in guesses if len(g) > 1):
         if ctx.searcher.doc_freq("initials", guess):
             must = Query.term_query(ctx.schema, "initials", guess)
-            consider(_search(ctx, must, INITIALS_CANDIDATES))
+            consider(_shortest(ctx, must, INITIALS_CANDIDATES))
     # The heads find the names a query of words or word prefixes fits with words left
     # over, forgotten or swapped, whose initials are not the query's.
     # A lower-case run (`tesintfiedes`, `tesi32sdef`) says nothing of where its words
@@ -1123,7 +1162,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
         fitted = len(fits)
         for chunking in head_chunkings(run, lambda head: ctx.searcher.doc_freq("heads", head) > 0,
                                        RUN_CHUNKINGS):
-            consider(_search(ctx, _all_heads_query(ctx, chunking), HEADS_CANDIDATES))
+            consider(_shortest(ctx, _all_heads_query(ctx, chunking), HEADS_CANDIDATES))
             if len(fits) > fitted:
                 break
         if len(fits) == fitted:
@@ -1133,7 +1172,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
         wanted = [segment[:HEAD_CHARS] for segment in segments]
         least = len(wanted)  # of those some name has (`_heads_query`)
     heads_query = _heads_query(ctx, wanted, least) if wanted else None
-    by_heads = _search(ctx, heads_query, HEADS_CANDIDATES) if heads_query is not None else []
+    by_heads = _shortest(ctx, heads_query, HEADS_CANDIDATES) if heads_query is not None else []
     consider(by_heads)
     # Words typed whole, some forgotten or two swapped: the names holding every one of
     # them, when their heads are shared by more names than were read (`tes`, `val` of
@@ -1142,7 +1181,7 @@ def abbreviation(ctx: ChannelContext) -> list[Candidate]:
     spelled_query = (_all_words_query(ctx, segments)
                      if len(segments) > 1 and len(by_heads) >= HEADS_CANDIDATES else None)
     if spelled_query is not None:
-        consider(_search(ctx, spelled_query, HEADS_CANDIDATES))
+        consider(_shortest(ctx, spelled_query, HEADS_CANDIDATES))
     found = [pool[key] for key in fits]
     if plan.scope:  # a qualified abbreviation reads names in its scope only
         found = [c for c in found if _in_scope(ctx, c)]

@@ -246,3 +246,26 @@ def test_words_typed_whole_find_the_name_among_many_sharing_their_heads(
         ("testMapGet3", ["abbrev", "ngram", "words"]),
         ("mapGet", ["ngram"]),
     ]
+
+
+@pytest.fixture(scope="module")
+def shared_initials_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    """More names with the initials `gme` than the channel reads (`INITIALS_CANDIDATES`),
+    all of one length but the shortest, last in the tree's order."""
+    return indexed(tmp_path_factory.mktemp("initials") / "index", {
+        "src/a.py": [f"getMapping{number:03d}Entries" for number in range(240)],
+        "src/z.py": ["getMapEntry"],
+    })
+
+
+def test_initials_shared_by_many_names_read_the_shortest_first(
+    shared_initials_searcher: Searcher,
+) -> None:
+    """The channel reads the 200 names with the shortest names of those holding the
+    initials (the order it ranks equal fits in), not the first 200 in the tree: the
+    shortest, in the tree's last file, is read and first. Of the 240 of one length, the
+    199 read are the tree's first (the tie at the cut broken by path and line)."""
+    plan = msgspec.structs.replace(route("GME"), weights={"abbrev": 1.0})
+    rankings, found, _ = shared_initials_searcher._run(plan, [])
+    assert [found.symbols[key].name for key in rankings["abbrev"]] == (
+        ["getMapEntry"] + [f"getMapping{number:03d}Entries" for number in range(199)])
