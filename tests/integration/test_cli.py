@@ -65,7 +65,7 @@ def test_search_prints_a_ranked_table(repo: Path, index_env: dict[str, str]) -> 
     lines = result.stdout.splitlines()
     assert result.returncode == 0, result.stderr
     assert lines[0].split() == [
-        "1", "class", "AsyncClient", "httpkit/client.py:24", "fuzzy#1(d1)", "ngram#1", "words#1",
+        "1", "class", "AsyncClient", "httpkit/client.py:24", "fuzzy#1(d1)", "ngram#1",
     ]
     assert lines[1].startswith("[identifier; ")
 

@@ -50,8 +50,6 @@ TASK = [
     "PollFuture::Complete harness.rs:25",
     "PollFuture::Dealloc harness.rs:26",
     "PollFuture::Done harness.rs:27",
-    "Harness::poll harness.rs:9",
-    "Harness::poll_inner harness.rs:18",
 ]
 
 
@@ -80,17 +78,17 @@ def test_a_name_typed_in_lower_case_means_the_name_equal_to_it_ignoring_case(
             "_FILE_INFORMATION_CLASS::FileAccessInformation winapi.h:9",  # two `_` fewer
             "PFILE_ACCESS_INFORMATION winapi.h:20",
             "FILE_INFORMATION_CLASS winapi.h:11",
-            "_FILE_INFORMATION_CLASS::FileBasicInformation winapi.h:8",
             "_FILE_INFORMATION_CLASS winapi.h:6",
-            "FILE_MODE_INFORMATION winapi.h:24",
-            "FILE_BASIC_INFORMATION winapi.h:16",
             "PFILE_INFORMATION_CLASS winapi.h:11",
+            "_FILE_INFORMATION_CLASS::FileBasicInformation winapi.h:8",
+            "FILE_BASIC_INFORMATION winapi.h:16",
             "_FILE_BASIC_INFORMATION winapi.h:13",
-            "_FILE_MODE_INFORMATION winapi.h:22",
             "PFILE_BASIC_INFORMATION winapi.h:16",
-            "_FILE_INFORMATION_CLASS::FileDirectoryInformation winapi.h:7",
+            "FILE_MODE_INFORMATION winapi.h:24",
+            "_FILE_MODE_INFORMATION winapi.h:22",
             "_FILE_INFORMATION_CLASS::FileModeInformation winapi.h:10",
             "PFILE_MODE_INFORMATION winapi.h:24",
+            "_FILE_INFORMATION_CLASS::FileDirectoryInformation winapi.h:7",
         ]),
         ("fileaccessinformation", [
             "_FILE_INFORMATION_CLASS::FileAccessInformation winapi.h:9",  # equal ignoring case
