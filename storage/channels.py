@@ -763,8 +763,31 @@ def _ranked(
 def exact(ctx: ChannelContext) -> list[Candidate]:
     """Names equal to the query once case, `_`, `-` and `$` are ignored."""
     must = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
-    found = _search(ctx, must, EXACT_CANDIDATES)
+    found = _in_scope_only(ctx, must, EXACT_CANDIDATES) if ctx.plan.scope else []
+    if not found:
+        found = _search(ctx, must, EXACT_CANDIDATES)
     return _ranked(ctx, found, lambda c: _closeness(ctx, c))
+
+
+def _in_scope_only(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
+    """For a qualified query, the best `limit` by `closeness` of the matches of `must` in
+    its scope, read from those Tantivy finds may be in it (`_near_scope`); [] when none
+    is, or when those are too many to read (then `_search` reads the matches as a whole).
+
+    What `_ranked` keeps of `_search`'s candidates when any is in scope, without reading
+    the matches out of it: django's `Redirect.Meta` read every one of its thousands of
+    `Meta` classes to find the few in `Redirect`."""
+    near = _near_scope(ctx)
+    if near is None:
+        return []
+    clauses = [(Occur.Must, must), (Occur.Must, near)] + [(Occur.Must, f) for f in ctx.filters]
+    query = Query.boolean_query(clauses)
+    count = ctx.searcher.search(query, 1, count=True).count or 0
+    if not count or count > MAX_RETRIEVED:
+        return []
+    hits = ctx.searcher.search(query, count, count=False).hits
+    found = [c for c in ctx.fetch(hits) if _in_scope(ctx, c)]
+    return heapq.nsmallest(limit, found, key=lambda c: _closeness(ctx, c))
 
 
 def fuzzy(ctx: ChannelContext) -> list[Candidate]:

@@ -1,0 +1,34 @@
+"""A qualified query whose name is defined many times: the definitions in its scope,
+whatever the tree's order (a real index; shaped on django, whose thousands of `Meta`
+classes a query such as `Redirect.Meta` names one of)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage import Searcher, SearchQuery
+
+from tests.integration.conftest import searcher_over
+
+#: More `Meta` classes before the one meant than a channel keeps (`EXACT_CANDIDATES`).
+FILES = {
+    "app/models.py": "".join(f"class Model{i}:\n    class Meta:\n        pass\n\n\n"
+                             for i in range(150)),
+    "zoo/zebra.py": "class Zebre:\n    class Meta:\n        pass\n\n\n"
+                    "class Zebra:\n    class Meta:\n        pass\n",
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return searcher_over(tmp_path_factory, "metas", FILES)
+
+
+def test_the_name_in_the_scope_typed_comes_first(searcher: Searcher) -> None:
+    answer = searcher.search(SearchQuery(text="Zebra.Meta", limit=3))
+    # Then `Zebre`'s, a scope one edit away; the other `Meta` classes are out of scope.
+    assert [(r.qualname, r.path, r.line, sorted(r.why.channels)) for r in answer.results] == [
+        ("Zebra.Meta", "zoo/zebra.py", 7, ["exact", "fuzzy", "ngram"]),
+        ("Zebre.Meta", "zoo/zebra.py", 2, ["exact", "fuzzy", "ngram"]),
+    ]
+    assert answer.results[0].why.channels["exact"].rank == 1
