@@ -11,6 +11,7 @@ match the symbol's qualname and path (`scope_cost`), so `Server.Serve` prefers t
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import math
@@ -406,15 +407,36 @@ def _best_of_all(
     return _best(ctx, read.found, read.scores, limit)
 
 
+class _InScope:
+    """The scores of a qualified query's candidates read that are in its scope, sorted,
+    each candidate looked at once (`_settled` asks after each chunk of up to
+    MAX_RETRIEVED read: looking at all of them each time was most of a qualified typo's
+    search on go-stdlib, `SymType.Strin`)."""
+
+    def __init__(self, before: _InScope | None = None) -> None:
+        self.scores: list[float] = [] if before is None else list(before.scores)
+        self.looked_at = 0 if before is None else before.looked_at
+
+    def above(self, ctx: ChannelContext, found: list[Candidate], scores: list[float],
+              floor: float) -> int:
+        """How many of `found` (scored `scores`) are in scope and score above `floor`."""
+        for position in range(self.looked_at, len(found)):
+            if _in_scope(ctx, found[position]):
+                bisect.insort(self.scores, scores[position])
+        self.looked_at = len(found)
+        return len(self.scores) - bisect.bisect_right(self.scores, floor)
+
+
 class _Read(NamedTuple):
     """The first of Tantivy's hits read (`_read_while_open`): their candidates and
-    scores, the best `limit` of those scores, best first, and whether they settle the
-    best `limit` of all the hits."""
+    scores, the best `limit` of those scores, best first, whether they settle the best
+    `limit` of all the hits, and (a qualified query) which are in scope as far as looked."""
 
     found: list[Candidate]
     scores: list[float]
     best: list[float]
     settled: bool
+    in_scope: _InScope
 
 
 def _read_while_open(
@@ -432,15 +454,16 @@ def _read_while_open(
         return before  # the same checks settle it at the same hit
     found, scores, best = ([], [], []) if before is None else (
         list(before.found), list(before.scores), before.best)
+    in_scope = _InScope(None if before is None else before.in_scope)
     if ceiling is None:
         chunk = ctx.fetch(hits[len(found):])
-        return _Read(found + chunk, scores + score(chunk), best, False)
+        return _Read(found + chunk, scores + score(chunk), best, False, in_scope)
     position = len(found)
     while position < len(hits):
         # Checked at each chunk's end that some hit follows (`_settled`).
         if position % SCORED_CHUNK == 0 and position and _settled(
-                ctx, found, scores, best, limit, ceiling * hits[position][0]):
-            return _Read(found, scores, best, True)
+                ctx, found, scores, best, limit, ceiling * hits[position][0], in_scope):
+            return _Read(found, scores, best, True, in_scope)
         end = min(len(hits), (position // SCORED_CHUNK + 1) * SCORED_CHUNK)
         chunk = ctx.fetch(hits[position:end])
         found += chunk
@@ -448,21 +471,22 @@ def _read_while_open(
         scores += chunk_scores
         best = heapq.nlargest(limit, best + chunk_scores)
         position = end
-    return _Read(found, scores, best, False)
+    return _Read(found, scores, best, False, in_scope)
 
 
 def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float],
-             best: list[float], limit: int, bound: float) -> bool:
+             best: list[float], limit: int, bound: float, in_scope: _InScope) -> bool:
     """Whether `limit` of the candidates found (in scope, for a qualified query) score
     clearly above `bound`, the most any candidate not yet read can score. `best`: the
     best `limit` of `scores`, best first (asked after each chunk of thousands of
-    matches, counting them all each time cost as much as reading them)."""
+    matches, counting them all each time cost as much as reading them); `in_scope`, the
+    scores of those found in scope as far as looked at before."""
     floor = bound + _BELOW_ROUNDING
     if len(best) < limit or (best and best[-1] <= floor):
         return False  # fewer than `limit` above it: scope looked at only when enough are
     if not ctx.plan.scope:
         return True
-    return sum(score > floor and _in_scope(ctx, c) for c, score in zip(found, scores)) >= limit
+    return in_scope.above(ctx, found, scores, floor) >= limit
 
 
 def _search_terms(
@@ -837,7 +861,8 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         must = Query.fuzzy_term_query(
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
         )
-        consider(_search(ctx, must, FUZZY_CANDIDATES))
+        scoped = _in_scope_only(ctx, must, FUZZY_CANDIDATES) if plan.scope else []
+        consider(scoped or _search(ctx, must, FUZZY_CANDIDATES))
     if not found:
         return []
     best = min(c.distance or 0 for c in found.values())

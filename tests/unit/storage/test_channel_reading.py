@@ -8,12 +8,16 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from symfind.extract.records import Symbol, SymbolKind
 from symfind.storage.channels import (
     SCORED_CHUNK,
     Candidate,
     ChannelContext,
     _best,
+    _in_scope,
+    _InScope,
     _last_kept,
     _read_while_open,
     closeness,
@@ -75,16 +79,19 @@ def test_a_tie_at_the_cut_is_broken_by_closeness_as_an_uncached_sort_breaks_it()
             assert [c.key for c in _best(ctx, found, scores, limit)] == expected
 
 
-def test_tantivys_best_read_on_from_fewer_of_them_are_read_as_afresh() -> None:
+@pytest.mark.parametrize("query", ["closeStream", "t.closeStream"])
+def test_tantivys_best_read_on_from_fewer_of_them_are_read_as_afresh(query: str) -> None:
     # Scores in runs of equal ones, so that some chunks' ends settle the best and others
-    # do not; prefixes ending on a chunk's end and within one.
-    plan = route("closeStream")
+    # do not; prefixes ending on a chunk's end and within one. Qualified: a third of the
+    # candidates in scope (`t`), the rest not.
+    plan = route(query)
     rng = random.Random(7)
     for run in (1, 40, 70, 130):
         scores = sorted((float(rng.randrange(0, 300 // run + 2)) for _ in range(300)),
                         reverse=True)
-        candidates = {document: new_candidate((0, document), _symbol(line=document), score)
-                      for document, score in enumerate(scores)}
+        candidates = {document: new_candidate(
+            (0, document), _symbol(line=document, qualname=f"{'tuv'[document % 3]}.closeStream"),
+            score) for document, score in enumerate(scores)}
         hits = [(score, document) for document, score in enumerate(scores)]
 
         def score(found: list[Candidate]) -> list[float]:
@@ -119,3 +126,20 @@ def test_the_last_score_kept_is_the_last_of_the_best_without_breaking_the_tie() 
                 best = _best(_context(plan), found, scores, limit)
                 expected = best[-1].score if len(best) == limit else None
                 assert _last_kept(_context(plan), found, scores, limit) == expected
+
+
+def test_what_is_in_scope_is_counted_once_each_as_a_full_count_counts_it() -> None:
+    # A qualified query's reading asks after each chunk how many read are in scope above
+    # a bound that falls as it reads: counted on from the last count, the same number.
+    plan = route("t.closeStream")
+    rng = random.Random(5)
+    found = [new_candidate((0, document), _symbol(
+        line=document, qualname=f"{rng.choice('tuv')}.closeStream"), 0.0)
+        for document in range(500)]
+    scores = [float(rng.randrange(0, 40)) for _ in found]
+    ctx = _context(plan)
+    counted = _InScope()
+    # Bounds equal to some scores (which count only above them) and between scores.
+    for end, floor in zip(range(0, 501, 37), (n / 2 for n in range(80, 0, -6))):
+        assert counted.above(ctx, found[:end], scores[:end], floor) == sum(
+            score > floor and _in_scope(ctx, c) for c, score in zip(found[:end], scores[:end]))
