@@ -302,6 +302,7 @@ def _segment_cost(wanted: str, tiers: tuple[tuple[str, ...], ...]) -> int:
 def _search(
     ctx: ChannelContext, must: Query, limit: int, score: Score | None = None,
     most: int | None = None, ceiling: float | None = None, scored_by: Query | None = None,
+    in_scope_first: bool = False,
 ) -> list[Candidate]:
     """Run `must` under the filters; for qualified queries matching scopes lift a hit so
     that the candidate cap keeps it.
@@ -316,7 +317,9 @@ def _search(
     be as a multiple of Tantivy's score of it by `must`, or by `scored_by` when given
     (every term `score` counts, for every match: `must` may leave some unscored, see
     `text`): matches are then listed by that score and read only as far as they might
-    still be among the best (`_best_of_all`)."""
+    still be among the best (`_best_of_all`). `in_scope_first` (without `score`): for a
+    qualified query with more matches than `limit`, only those in its scope when some
+    are (`_in_scope_only`: what the exact and fuzzy channels keep of the others)."""
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
@@ -324,6 +327,9 @@ def _search(
         result = ctx.searcher.search(query, limit, count=True)
         hits = result.hits
         if (result.count or 0) > len(hits):
+            scoped = _in_scope_only(ctx, must, limit) if in_scope_first and ctx.plan.scope else []
+            if scoped:
+                return scoped
             hits = ctx.searcher.search(query, min(result.count, MAX_RETRIEVED), count=False).hits
         found = ctx.fetch(hits)
         if len(found) <= limit:
@@ -787,9 +793,7 @@ def _ranked(
 def exact(ctx: ChannelContext) -> list[Candidate]:
     """Names equal to the query once case, `_`, `-` and `$` are ignored."""
     must = Query.term_query(ctx.schema, "name_exact", ctx.plan.key)
-    found = _in_scope_only(ctx, must, EXACT_CANDIDATES) if ctx.plan.scope else []
-    if not found:
-        found = _search(ctx, must, EXACT_CANDIDATES)
+    found = _search(ctx, must, EXACT_CANDIDATES, in_scope_first=True)
     return _ranked(ctx, found, lambda c: _closeness(ctx, c))
 
 
@@ -798,9 +802,10 @@ def _in_scope_only(ctx: ChannelContext, must: Query, limit: int) -> list[Candida
     its scope, read from those Tantivy finds may be in it (`_near_scope`); [] when none
     is, or when those are too many to read (then `_search` reads the matches as a whole).
 
-    What `_ranked` keeps of `_search`'s candidates when any is in scope, without reading
-    the matches out of it: django's `Redirect.Meta` read every one of its thousands of
-    `Meta` classes to find the few in `Redirect`."""
+    What the exact channel's `_ranked` keeps of `_search`'s candidates when any is in
+    scope, without reading the matches out of it: django's `Redirect.Meta` read every
+    one of its thousands of `Meta` classes to find the few in `Redirect`. Asked only when
+    the matches are more than `limit` (the scope's automaton walks its dictionary)."""
     near = _near_scope(ctx)
     if near is None:
         return []
@@ -861,8 +866,7 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         must = Query.fuzzy_term_query(
             ctx.schema, "name_fuzzy", plan.key, distance=edits, transposition_cost_one=True
         )
-        scoped = _in_scope_only(ctx, must, FUZZY_CANDIDATES) if plan.scope else []
-        consider(scoped or _search(ctx, must, FUZZY_CANDIDATES))
+        consider(_search(ctx, must, FUZZY_CANDIDATES, in_scope_first=True))
     if not found:
         return []
     best = min(c.distance or 0 for c in found.values())
