@@ -740,7 +740,8 @@ def _shortest(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
     shorter = [(0.0, address) for length, address in hits if length < cut]
     at_cut = Query.boolean_query([(Occur.Must, query), (Occur.Must, Query.range_query(
         ctx.schema, NAME_LENGTHS_FIELD, tantivy.FieldType.Unsigned, cut, cut))])
-    count = ctx.searcher.search(at_cut, 1, count=True).count or 1
+    # (At most MAX_RETRIEVED of them, as `_search` reads: past it, those Tantivy lists first.)
+    count = min(ctx.searcher.search(at_cut, 1, count=True).count or 1, MAX_RETRIEVED)
     tied = ctx.fetch([(0.0, address) for _, address in
                       ctx.searcher.search(at_cut, count, count=False).hits])
     return ctx.fetch(shorter) + heapq.nsmallest(limit - len(shorter), tied,
