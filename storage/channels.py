@@ -496,13 +496,16 @@ def _settled(ctx: ChannelContext, found: list[Candidate], scores: list[float],
 
 
 def _search_terms(
-    ctx: ChannelContext, selection: Selection, limit: int, scorer: BM25
+    ctx: ChannelContext, selection: Selection, limit: int, scorer: BM25,
+    in_scope_first: bool = False,
 ) -> list[Candidate]:
     """The best `limit` of the documents `selection` holds by `scorer` (a name channel's
     BM25), as `_search` gives them: in a large index, every live match scored from
     Tantivy's postings (`storage.postings`) and only those kept read (and those whose
     scope decides, for a qualified query); otherwise, or past `SCORE_ALL_MATCHES`
-    matches, as `_search` reads them."""
+    matches, as `_search` reads them. `in_scope_first`: for a channel that keeps only
+    the candidates in a qualified query's scope when any is (`_ranked`), those alone
+    when scored from postings (`_kept`)."""
     matches = (_listed(ctx, selection, scorer) if ctx.stats.num_docs > POSTINGS_SCORED_FROM
                else None)
     if matches is None:
@@ -511,7 +514,7 @@ def _search_terms(
     if matches.unsure:
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))
-    return _kept(ctx, matches, limit, selection)
+    return _kept(ctx, matches, limit, selection, in_scope_first)
 
 
 def _listed(ctx: ChannelContext, selection: Selection, scorer: BM25) -> Matches | None:
@@ -532,11 +535,13 @@ def _listed(ctx: ChannelContext, selection: Selection, scorer: BM25) -> Matches 
 
 
 def _kept(ctx: ChannelContext, matches: Matches, limit: int,
-          selection: Selection) -> list[Candidate]:
+          selection: Selection, in_scope_first: bool = False) -> list[Candidate]:
     """`_best` of scored matches, reading the records of the ones kept only (and of those
     the tree's order cannot tell apart at the cut without them, or, for a qualified
     query, of those whose scope decides the best in scope: only those Tantivy finds
-    may be in scope, `_maybe_in_scope`)."""
+    may be in scope, `_maybe_in_scope`). `in_scope_first`: the best in scope only, when
+    any is (the rest are what `_ranked` drops: django's `Redirect.Meta` broke a tie
+    among a thousand `Meta` classes out of scope for the ngram channel's last places)."""
     keys = list(matches.scores)
     scores = list(matches.scores.values())
     if ctx.plan.scope:
@@ -552,6 +557,8 @@ def _kept(ctx: ChannelContext, matches: Matches, limit: int,
         maybe = _maybe_in_scope(ctx, selection.query(ctx.schema), len(keys))
         outside = None if maybe is None else (lambda position: keys[position] not in maybe)
         order, rank = _scope_order(ctx, candidate, scores, limit, outside)
+        if in_scope_first and order and rank(order[0])[0] == 0:  # in scope first
+            order = [p for p in order if rank(p)[0] == 0]
         chosen = _cut(order, rank, limit, lambda tied, wanted: heapq.nsmallest(
             wanted, tied, key=lambda p: _closeness(ctx, candidate(p))))
         return [candidate(p) for p in chosen]
@@ -851,7 +858,8 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
             distance = DamerauLevenshtein.distance(typed, fold(candidate.symbol.name))
             found[candidate.key] = candidate._replace(distance=distance)
 
-    consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES))
+    consider(_search(ctx, Query.term_query(ctx.schema, "name_fuzzy", plan.key), FUZZY_CANDIDATES,
+                     in_scope_first=True))
     if plan.max_edits and not any(c.distance == 0 for c in found.values()):
         grams = rare_grams(ctx, plan.key)
         pool = _should_terms("name_ngram", grams, FUZZY_POOL_MIN_SHARE)
@@ -983,7 +991,8 @@ def ngram(ctx: ChannelContext) -> list[Candidate]:
     selection = _should_terms("name_ngram", grams, NGRAM_MIN_SHARE)
     if selection is None:
         return []
-    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams))
+    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "name_ngram", grams),
+                          in_scope_first=True)
     return _ranked(ctx, found, lambda c: (-round(c.score, 5), *_closeness(ctx, c)))
 
 
@@ -1012,7 +1021,8 @@ def words(ctx: ChannelContext) -> list[Candidate]:
                 -len(wanted.intersection(_identifier_words(symbol.name))),
                 -round(c.score, 5), *_closeness(ctx, c))
 
-    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms))
+    found = _search_terms(ctx, selection, BM25_CANDIDATES, _scorer(ctx, "words", terms),
+                          in_scope_first=True)
     return _ranked(ctx, found, order)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from symfind.storage import Searcher, SearchQuery
+from symfind.storage import Searcher, SearchQuery, channels
 
 from tests.integration.conftest import searcher_over
 
@@ -24,7 +24,19 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     return searcher_over(tmp_path_factory, "metas", FILES)
 
 
-def test_the_name_in_the_scope_typed_comes_first(searcher: Searcher) -> None:
+@pytest.mark.parametrize("from_postings", [False, True])
+def test_the_name_in_the_scope_typed_comes_first(
+    searcher: Searcher, from_postings: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The name channels score their matches from Tantivy's postings in a large index
+    # only (`channels.POSTINGS_SCORED_FROM`): here forced too, the same answer.
+    if from_postings:
+        monkeypatch.setattr(channels, "POSTINGS_SCORED_FROM", 0)
+    rankings, found, _ = searcher._run(SearchQuery(text="Zebra.Meta").check(), [])
+    assert {channel: [found.symbols[key].qualname for key in keys]
+            for channel, keys in rankings.items()} == {
+        "exact": ["Zebra.Meta", "Zebre.Meta"], "fuzzy": ["Zebra.Meta", "Zebre.Meta"],
+        "abbrev": [], "ngram": ["Zebra.Meta", "Zebre.Meta"]}
     answer = searcher.search(SearchQuery(text="Zebra.Meta", limit=3))
     # Then `Zebre`'s, a scope one edit away; the other `Meta` classes are out of scope.
     assert [(r.qualname, r.path, r.line, sorted(r.why.channels)) for r in answer.results] == [
