@@ -317,9 +317,19 @@ def _search(
     be as a multiple of Tantivy's score of it by `must`, or by `scored_by` when given
     (every term `score` counts, for every match: `must` may leave some unscored, see
     `text`): matches are then listed by that score and read only as far as they might
-    still be among the best (`_best_of_all`). `in_scope_first` (without `score`): for a
-    qualified query with more matches than `limit`, only those in its scope when some
-    are (`_in_scope_only`: what the exact and fuzzy channels keep of the others)."""
+    still be among the best (`_best_of_all`). `in_scope_first`, for a qualified query:
+    only the matches in its scope when some are, for a channel that keeps those alone
+    when any is (`_ranked`): without `score`, when the matches are more than `limit`
+    (`_in_scope_only`); with it, those Tantivy finds may be in scope are scored first."""
+    if in_scope_first and score is not None and ctx.plan.scope:
+        near = _near_scope(ctx)
+        if near is not None:
+            scoped_must = Query.boolean_query(
+                [(Occur.Must, must), (Occur.Must, Query.const_score_query(near, 0.0))])
+            found = [c for c in _search(ctx, scoped_must, limit, score, most, ceiling, scored_by)
+                     if _in_scope(ctx, c)]
+            if found:
+                return found
     clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
     clauses += [(Occur.Should, q) for q in _scope_boosts(ctx)]
     query = Query.boolean_query(clauses) if len(clauses) > 1 else must
@@ -510,7 +520,7 @@ def _search_terms(
                else None)
     if matches is None:
         return _search(ctx, selection.query(ctx.schema), limit, scorer, scorer.postings,
-                       _ceiling(ctx, scorer))
+                       _ceiling(ctx, scorer), in_scope_first=in_scope_first)
     if matches.unsure:
         found = ctx.fetch([(0.0, matches.addresses[key]) for key in matches.unsure])
         matches.scores.update(zip((c.key for c in found), scorer(found)))

@@ -7,13 +7,15 @@ from __future__ import annotations
 import pytest
 
 from symfind.storage import Searcher, SearchQuery, channels
+from symfind.storage import search as search_module
 
 from tests.integration.conftest import searcher_over
 
-#: More `Meta` classes before the one meant than a channel keeps (`EXACT_CANDIDATES`).
+#: More `Meta` classes before the one meant than a channel keeps (`EXACT_CANDIDATES`,
+#: `FUZZY_CANDIDATES`).
 FILES = {
     "app/models.py": "".join(f"class Model{i}:\n    class Meta:\n        pass\n\n\n"
-                             for i in range(150)),
+                             for i in range(250)),
     "zoo/zebra.py": "class Zebre:\n    class Meta:\n        pass\n\n\n"
                     "class Zebra:\n    class Meta:\n        pass\n",
 }
@@ -44,3 +46,24 @@ def test_the_name_in_the_scope_typed_comes_first(
         ("Zebre.Meta", "zoo/zebra.py", 2, ["exact", "fuzzy", "ngram"]),
     ]
     assert answer.results[0].why.channels["exact"].rank == 1
+
+
+@pytest.mark.parametrize("from_postings", [False, True])
+def test_the_names_out_of_the_scope_typed_are_not_read(
+    searcher: Searcher, from_postings: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The 250 `Meta` classes out of scope are more than a channel keeps: each channel
+    reads the matches in scope first (the exact and fuzzy channels' lookups, the ngram
+    channel's scored matches), and only those, as some are in scope."""
+    if from_postings:
+        monkeypatch.setattr(channels, "POSTINGS_SCORED_FROM", 0)
+    read: list[int] = []
+    candidates = search_module._Found.candidates
+
+    def counted(found: object, tantivy_searcher: object, hits: list) -> list:
+        read.append(len(hits))
+        return candidates(found, tantivy_searcher, hits)
+
+    monkeypatch.setattr(search_module._Found, "candidates", counted)
+    searcher.search(SearchQuery(text="Zebra.Meta", limit=3))
+    assert 0 < sum(read) < 20, read
