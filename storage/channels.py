@@ -874,8 +874,11 @@ def fuzzy(ctx: ChannelContext) -> list[Candidate]:
         grams = rare_grams(ctx, plan.key)
         pool = _should_terms("name_ngram", grams, FUZZY_POOL_MIN_SHARE)
         if pool is not None:
+            # For a qualified query, the pool in scope when any of it is (as the automaton
+            # reads below): a name out of scope, closer as written, no longer takes the
+            # closest tier for being in the pool (`_in_scope_only`).
             consider(_search_terms(ctx, pool, BM25_CANDIDATES,
-                                   _scorer(ctx, "name_ngram", grams)))
+                                   _scorer(ctx, "name_ngram", grams), in_scope_first=True))
     for edits in range(1, plan.max_edits + 1):
         # Squashing never lengthens a distance, so a name within `edits` squashed edits is
         # at least as far as written: once a name this close is found, the automaton

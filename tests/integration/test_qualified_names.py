@@ -49,12 +49,14 @@ def test_the_name_in_the_scope_typed_comes_first(
 
 
 @pytest.mark.parametrize("from_postings", [False, True])
+@pytest.mark.parametrize("query", ["Zebra.Meta", "Zebra.Metta"])
 def test_the_names_out_of_the_scope_typed_are_not_read(
-    searcher: Searcher, from_postings: bool, monkeypatch: pytest.MonkeyPatch
+    searcher: Searcher, query: str, from_postings: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The 250 `Meta` classes out of scope are more than a channel keeps: each channel
-    reads the matches in scope first (the exact and fuzzy channels' lookups, the ngram
-    channel's scored matches), and only those, as some are in scope."""
+    reads the matches in scope first (the exact and fuzzy channels' lookups, the fuzzy
+    channel's pool for a typo, the ngram channel's scored matches), and only those, as
+    some are in scope."""
     if from_postings:
         monkeypatch.setattr(channels, "POSTINGS_SCORED_FROM", 0)
     read: list[int] = []
@@ -65,5 +67,5 @@ def test_the_names_out_of_the_scope_typed_are_not_read(
         return candidates(found, tantivy_searcher, hits)
 
     monkeypatch.setattr(search_module._Found, "candidates", counted)
-    searcher.search(SearchQuery(text="Zebra.Meta", limit=3))
+    searcher.search(SearchQuery(text=query, limit=3))
     assert 0 < sum(read) < 20, read
