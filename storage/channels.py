@@ -514,8 +514,8 @@ def _search_terms(
     Tantivy's postings (`storage.postings`) and only those kept read (and those whose
     scope decides, for a qualified query); otherwise, or past `SCORE_ALL_MATCHES`
     matches, as `_search` reads them. `in_scope_first`: for a channel that keeps only
-    the candidates in a qualified query's scope when any is (`_ranked`), those alone
-    when scored from postings (`_kept`)."""
+    the candidates in a qualified query's scope when any is (`_ranked`), those alone,
+    either way (`_kept`, `_search`)."""
     matches = (_listed(ctx, selection, scorer) if ctx.stats.num_docs > POSTINGS_SCORED_FROM
                else None)
     if matches is None:
