@@ -57,7 +57,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -572,6 +572,7 @@ def occurrences_and_imports(
     # parser's input callback: 0.8 s on one large Go file).
     skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
                  if 0x61 <= parsed[node.start_byte] <= 0x7A)
+    skips.extend(_compiled_out(captured.get("skip.if_zero", ()), parsed))
     skips.extend(defined)
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
                          unions=rules.rebinding_unions)
@@ -583,6 +584,21 @@ def occurrences_and_imports(
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained)
     return occurrences, imports
+
+
+def _compiled_out(conditions: Sequence[Node], parsed: bytes) -> list[tuple[int, int]]:
+    """The spans C's `#if 0` compiles out, from each `#if` whose condition is a number:
+    after a `0` up to its `#else` / `#elif`, or its `#endif` (a compiler never sees the
+    names there: clangd counts none of them)."""
+    spans = []
+    for condition in conditions:
+        if parsed[condition.start_byte : condition.end_byte] != b"0":
+            continue
+        block = condition.parent
+        alternative = block.child_by_field_name("alternative") if block else None
+        end = alternative.start_byte if alternative else (block.end_byte if block else 0)
+        spans.append((condition.end_byte, end))
+    return spans
 
 
 class _Uses(NamedTuple):

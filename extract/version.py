@@ -64,7 +64,9 @@ History:
   bases (`class T(Serializer[str])`, `t.Generic[T]`) are inherited.
 - 12: a name a function both defines (a nested `def func`) and assigns (`func = f()` in
   another branch) is no local there: its uses stay uses, of the definition.
+- 13: C and C++ names inside `#if 0` (up to its `#else`, `#elif` or `#endif`) are no uses:
+  compiled out, as clangd counts them.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 12
+EXTRACTION_VERSION = 13

@@ -36,6 +36,9 @@
 
 ; --- Not uses: enumerators and designated initialisers' fields, labels.
 (enumerator name: (identifier) @skip)
+; `#if 0`: what it holds is compiled out (its `#else` is not). The condition's text is
+; read in Python (`occurrences._compiled_out`), not by a predicate.
+(preproc_if condition: (number_literal) @skip.if_zero)
 
 ; --- Uses. A receiver is captured once, by the `field_expression` pattern
 ; below that matches every one: each capture costs (a node made for Python).

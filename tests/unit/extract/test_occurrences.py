@@ -706,6 +706,34 @@ def test_c_declarations_parameters_and_prototypes_are_not_uses() -> None:
     ]
 
 
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_c_names_inside_if_0_are_compiled_out(language: str) -> None:
+    """Up to its `#else`, `#elif` or `#endif`, `#if 0` holds no use: a compiler never
+    sees it (clangd counts none). What `#else` holds, `#if 1`, and a `#if 0` inside a
+    function body are read as always."""
+    source = (
+        "#if 0\n"
+        "static int dead(void) { return used_fn(1) + gone_fn(2); }\n"
+        "#else\n"
+        "static int alive(void) { return used_fn(3); }\n"
+        "#endif\n"
+        "#if 1\n"
+        "int live(void) { return used_fn(4); }\n"
+        "#endif\n"
+        "int body(void) {\n"
+        "#if 0\n"
+        "  gone_fn(5);\n"
+        "#elif HAVE_IT\n"
+        "  kept_fn(6);\n"
+        "#endif\n"
+        "  return used_fn(7);\n"
+        "}\n"
+    )
+    extraction = extract_file(f"t.{language}", source.encode(), language=language)
+    assert [(o.name, o.line) for o in extraction.occurrences] == [
+        ("used_fn", 4), ("used_fn", 7), ("HAVE_IT", 12), ("kept_fn", 13), ("used_fn", 15)]
+
+
 def test_cpp_this_in_an_out_of_line_method_and_auto_constructions() -> None:
     source = (
         "namespace net {\n"
