@@ -594,9 +594,9 @@ def _compiled_out(conditions: Sequence[Node], parsed: bytes) -> list[tuple[int, 
     for condition in conditions:
         if parsed[condition.start_byte : condition.end_byte] != b"0":
             continue
-        block = condition.parent
-        alternative = block.child_by_field_name("alternative") if block else None
-        end = alternative.start_byte if alternative else (block.end_byte if block else 0)
+        block = condition.parent  # the `#if` (a capture's parent: never None)
+        alternative = block.child_by_field_name("alternative")
+        end = alternative.start_byte if alternative is not None else block.end_byte
         spans.append((condition.end_byte, end))
     return spans
 

@@ -734,6 +734,18 @@ def _near_scope(ctx: ChannelContext) -> Query | None:
     return Query.boolean_query(near)
 
 
+def _filtered(ctx: ChannelContext, must: Query) -> Query | None:
+    """`must` under the filters and, for a qualified query, among the documents that may
+    be in its scope (`_near_scope`); None when Tantivy's matching might miss one of those."""
+    clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
+    if ctx.plan.scope:
+        near = _near_scope(ctx)
+        if near is None:
+            return None
+        clauses.append((Occur.Must, near))
+    return Query.boolean_query(clauses) if len(clauses) > 1 else must
+
+
 def _shortest(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
     """The `limit` matches of `must` (under the filters; for a qualified query, of those
     that may be in its scope) with the shortest names: by `NAME_LENGTHS_FIELD` (the
@@ -742,13 +754,9 @@ def _shortest(ctx: ChannelContext, must: Query, limit: int) -> list[Candidate]:
     names first (the abbreviation channel: thousands of go-stdlib's names have the head
     `op`), read by Tantivy in that order, not all read (`_search`: up to MAX_RETRIEVED)
     to take the first in the tree's order."""
-    clauses = [(Occur.Must, must)] + [(Occur.Must, f) for f in ctx.filters]
-    if ctx.plan.scope:
-        near = _near_scope(ctx)
-        if near is None:
-            return _search(ctx, must, limit)
-        clauses.append((Occur.Must, near))
-    query = Query.boolean_query(clauses) if len(clauses) > 1 else must
+    query = _filtered(ctx, must)
+    if query is None:
+        return _search(ctx, must, limit)
     hits = ctx.searcher.search(query, limit, count=False, order_by_field=NAME_LENGTHS_FIELD,
                                order=tantivy.Order.Asc).hits
     if len(hits) < limit:
@@ -827,11 +835,9 @@ def _in_scope_only(ctx: ChannelContext, must: Query, limit: int) -> list[Candida
     scope, closer as written, no longer takes the tier for being among the first read
     (no answer of the relevance bench's 8,400 moved). Asked only when the matches are
     more than `limit` (the scope's automaton walks its dictionary)."""
-    near = _near_scope(ctx)
-    if near is None:
+    query = _filtered(ctx, must)
+    if query is None:
         return []
-    clauses = [(Occur.Must, must), (Occur.Must, near)] + [(Occur.Must, f) for f in ctx.filters]
-    query = Query.boolean_query(clauses)
     count = ctx.searcher.search(query, 1, count=True).count or 0
     if not count or count > MAX_RETRIEVED:
         return []
@@ -1340,11 +1346,10 @@ def _all_words_query(ctx: ChannelContext, segments: Sequence[str]) -> Query | No
     """Names whose qualified names hold every segment as a word (a number too: `3` of
     `mapGet3`), None when a segment is no word any name has (an abbreviation)."""
     terms = [analyzers()["words_en"].analyze(segment) for segment in segments]
-    if not all(len(stems) == 1 and ctx.searcher.doc_freq("words", stems[0])
-               for stems in terms):
+    if not all(len(stems) == 1 for stems in terms):
         return None
-    return Query.boolean_query([(Occur.Must, Query.term_query(ctx.schema, "words", stems[0]))
-                                for stems in dict.fromkeys(tuple(t) for t in terms)])
+    selection = _every_term(ctx, "words", [stems[0] for stems in terms])
+    return None if selection is None else selection.query(ctx.schema)
 
 
 def _all_heads_query(ctx: ChannelContext, terms: Sequence[str]) -> Query:
