@@ -95,6 +95,24 @@ def variable_type(declaration: str) -> str:
 
 def _first_result(signature: str) -> tuple[str, set[str]]:
     """The first result's type as written, and the type parameters' names."""
+    lists = _signature_lists(signature)
+    if lists is None:
+        return "", set()
+    _, rest, generic = lists
+    if rest.startswith("("):
+        close = closing(rest, 0)
+        if close < 0:
+            return "", generic
+        parts = _parts(rest[1:close])
+        named = [part for part in parts if " " in part and not part.startswith(_UNNAMED)]
+        rest = named[0].split(" ", 1)[1].strip() if named else (parts[0] if parts else "")
+    return rest, generic
+
+
+def _signature_lists(signature: str) -> tuple[str, str, set[str]] | None:
+    """A function's or method's parameter list (inside its brackets), what follows it
+    (its results, as written) and its type parameters' names; None when the signature
+    holds no parameter list whole."""
     text = signature.strip()
     declared = text.startswith("func")  # else an interface's method: `Root() *Command`
     at = _skip_space(text, 4) if declared else 0
@@ -108,19 +126,54 @@ def _first_result(signature: str) -> tuple[str, set[str]]:
         generic = {part.split(" ", 1)[0] for part in _parts(text[at + 1:close])}
         at = close + 1
     if at <= 0 or at >= len(text) or text[at] != "(":
-        return "", generic
+        return None
     end = closing(text, at)
     if end < 0:
-        return "", generic
-    rest = text[end + 1:].strip().removesuffix("{").strip()
-    if rest.startswith("("):
-        close = closing(rest, 0)
+        return None
+    return text[at + 1:end], text[end + 1:].strip().removesuffix("{").strip(), generic
+
+
+#: Words a parameter's type starts with, never its name (`chan int`, `func()`).
+_TYPE_WORDS = frozenset({"chan", "func", "map", "struct", "interface"})
+_QUALIFIER = re.compile(r"\b\w+\.(?=\w)")
+
+
+def method_shape(signature: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """What Go compares when a method implements an interface's, as far as its signature
+    shows: the parameters' and results' types, names and packages left out (`Open(name
+    string) (File, error)` and `func (d dirFS) Open(name string) (fs.File, error)` both
+    → (("string",), ("File", "error"))); None when the signature is cut short (`...` for
+    its last parameters) or unread."""
+    lists = _signature_lists(signature)
+    if lists is None:
+        return None
+    parameters, results, _ = lists
+    if results.startswith("("):
+        close = closing(results, 0)
         if close < 0:
-            return "", generic
-        parts = _parts(rest[1:close])
-        named = [part for part in parts if " " in part and not part.startswith(_UNNAMED)]
-        rest = named[0].split(" ", 1)[1].strip() if named else (parts[0] if parts else "")
-    return rest, generic
+            return None
+        results = results[1:close]
+    shapes = (_types(_parts(parameters)), _types(_parts(results)))
+    return None if "..." in shapes[0] else shapes
+
+
+def _types(parts: list[str]) -> tuple[str, ...]:
+    """The types of a parameter or result list's parts: named (`a, b int` → `int`, `int`)
+    or not (`[]byte`, `int`); packages left out, spaces too."""
+    typed = [part.split(" ", 1) for part in parts if part]
+    named = any(len(words) == 2 and words[0] not in _TYPE_WORDS
+                and words[0].isidentifier() for words in typed)
+    types: list[str] = []
+    pending = 0  # names waiting for the type a later part gives them (`a, b int`)
+    for words in typed:
+        if named and len(words) == 1 and words[0].isidentifier():
+            pending += 1
+            continue
+        written = words[1] if named and len(words) == 2 else " ".join(words)
+        written = _QUALIFIER.sub("", written).replace(" ", "")
+        types.extend([written] * (pending + 1))
+        pending = 0
+    return tuple(types)
 
 
 def _skip_space(text: str, at: int) -> int:

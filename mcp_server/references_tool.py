@@ -84,8 +84,9 @@ def find_references(
     best match and lists the others with handles.
 
     Answers count first: `resolved` uses (evidence ties them to this definition: its own
-    module, an import of it, a receiver known to be its class or a subclass), `possible`
-    ones (receiver type unknown, or a base class/interface: may dispatch here; collapsed
+    module, an import of it, a receiver known to be its class or a subclass, in Go an
+    interface its type implements), `possible` ones (receiver type unknown, or a base
+    class/interface it is not known to implement: may dispatch here; collapsed
     by receiver as `s.get ×34`) and `elsewhere` (another definition of the same name:
     counted only). Then resolved uses by file and enclosing definition, each with a handle
     for read_symbol. `unchecked` says what no answer can see (getattr/reflection, macros,

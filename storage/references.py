@@ -12,7 +12,8 @@ tier:
   module (or, in Go, its package), or in a file whose import binds it from the target's
   module (directly or through a module that re-exports it); a member used on a receiver
   whose type the file shows to be the target's class or a subclass (`self` in the class;
-  in Python, not a subclass that overrides it, and `super()` in a subclass); a Python
+  in Python, not a subclass that overrides it, and `super()` in a subclass; in Go, an
+  interface the target's type implements, or a struct embedding it); a Python
   class's construction, for its `__init__` (`_constructors`: resolved as the use of the
   class is); a function defined inside a function, used there; a bare name the
   repository defines once;
@@ -48,7 +49,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 import tantivy
 
-from symfind.extract.go_types import first_result, go_ctor, go_package, variable_type
+from symfind.extract.go_types import (first_result, go_ctor, go_package, method_shape,
+                                      variable_type)
 from symfind.extract.python_types import (
     REBOUND,
     annotated_class,
@@ -603,6 +605,16 @@ def _where(symbol: Symbol) -> str:
     return f"{symbol.qualname} ({symbol.path}:{symbol.line})"
 
 
+#: A Go method's parameter and result types (`extract.go_types.method_shape`); None when its
+#: signature does not show them.
+_GoShape = tuple[tuple[str, ...], tuple[str, ...]] | None
+_GoMethods = dict[str, _GoShape]  # an interface's methods: name → shape
+
+
+def _same_shape(one: _GoShape, other: _GoShape) -> bool:
+    return one is None or other is None or one == other
+
+
 class _Verdict(msgspec.Struct, frozen=True):
     tier: str
     reason: str
@@ -623,7 +635,10 @@ class _Resolver:
         own = index.definitions_in(target.path)
         container_kinds = {s.kind for s in own if s.qualname.endswith(self.container)
                            and _last(s.qualname) == self.container} if self.container else set()
-        self.member = target.kind in _MEMBER_KINDS or bool(container_kinds & _CLASS_KINDS)
+        # A Go type's qualified name starts with its package's, which may also be a type's
+        # name (package level's `level.Option`, beside its type `level`): no member.
+        self.member = target.kind in _MEMBER_KINDS or not self._top_level(target) and bool(
+            container_kinds & _CLASS_KINDS)
         self.family: set[str] = {self.container} if self.member else set()
         #: The family's classes by name → the bases they were found under (`learn_hierarchy`).
         self._parents: dict[str, set[str]] = defaultdict(set)
@@ -646,6 +661,10 @@ class _Resolver:
         self._mapped: dict[tuple[str, str, str], set[str]] = {}
         self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
         self._go_embedding: dict[str, bool] = {}
+        self._go_method_sets: dict[tuple[str, str], _GoMethods | None] = {}
+        self._go_reaching: dict[tuple[str, str], str] = {}  # (directory, type) → why
+        self._go_types: dict[tuple[str, str, str], list[Symbol]] = {}
+        self._go_methods: dict[tuple[str, str, str, _GoShape], bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._definitions: dict[str, list[Symbol]] = {}
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
@@ -986,6 +1005,8 @@ class _Resolver:
                 return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
             return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
         item = self._binding(record, use.name)
+        if language == "go" and item is not None:  # `level` of `level.Info()`: a package
+            return _Verdict(Tier.ELSEWHERE, f"the package {use.name} (imported)", item.source)
         # An alias (`import X as Y`) is what its import says, even in the target's own
         # module (`from .compat import JSONDecodeError as CompatJSONDecodeError`).
         if _same_unit(language, record.path, self.target.path) and language == (
@@ -1003,6 +1024,10 @@ class _Resolver:
                 return self._elsewhere_in(paths, source)
             return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
         if language == "go":
+            for item in record.imports:  # `import . "path"`: its package's names, bare
+                if item.name == WILDCARD and self.target.path in self._go_import_files(
+                        record, item.source):
+                    return _Verdict(Tier.RESOLVED, f"through `import . \"{item.source}\"`")
             return _Verdict(Tier.ELSEWHERE, "a name of another package",
                             f"package of {posixpath.dirname(record.path) or '.'}")
         own = self.other_top.get(record.path)
@@ -1390,6 +1415,104 @@ class _Resolver:
                                             for path in sorted(paths))
         return self._go_embedding[typed]
 
+    # -- Go: what a method's type satisfies, by method sets ------------------------------
+
+    def _go_reached(self, record: FileUses, written: str) -> str:
+        """Why a call of the target's name on a Go receiver of type `written` (not the
+        target's type) calls the target, or "" when nothing shows it does. Go's types
+        satisfy interfaces by their methods alone, and gopls counts a call through an
+        interface as a use of every method implementing it, so symfind does when the
+        target's type has every method the interface has (its own and its embedded
+        interfaces'; none of them outside the index)."""
+        homes = self._go_homes(_last(written), posixpath.dirname(record.path),
+                               written.rpartition(".")[0])
+        owner = self._go_target_type()
+        if not homes or owner is None or owner.kind in _INTERFACE_KINDS:
+            return ""  # an interface embedding the target's is of its family already
+        if all(s.kind in _INTERFACE_KINDS for s in homes):
+            for interface in homes:
+                needed = self._go_interface_methods(interface)
+                if needed is None or self.name not in needed or not all(
+                        self._go_has_method(owner, method, shape)
+                        for method, shape in needed.items()):
+                    return ""
+            return f"through the interface {_last(written)}, which {self.container} implements"
+        return ""
+
+    def _go_target_type(self) -> Symbol | None:
+        """The definition of the target method's type, in the target's package: the one in
+        its file when the package defines the type more than once (files for different
+        build constraints)."""
+        homes = [s for s in self._go_homes(self.container, posixpath.dirname(self.target.path))
+                 if posixpath.dirname(s.path) == posixpath.dirname(self.target.path)]
+        if len(homes) > 1:
+            homes = [s for s in homes if s.path == self.target.path]
+        return homes[0] if len(homes) == 1 else None
+
+    def _go_homes(self, name: str, directory: str, package: str = "") -> list[Symbol]:
+        """The Go types a type name written in a file of `directory` can name: of the
+        package it is qualified with (`prometheus.Collector`), else of the directory; any
+        of the name when none is."""
+        key = (name, "" if package else directory, package)
+        if key not in self._go_types:
+            named = [s for s in self._named(name)
+                     if s.kind in _CLASS_KINDS and s.language == "go"]
+            self._go_types[key] = [
+                s for s in named if (qualifier_parts(s.qualname)[0] == package if package
+                                     else posixpath.dirname(s.path) == directory)] or named
+        return self._go_types[key]
+
+    def _go_embedded(self, home: Symbol) -> list[list[Symbol]]:
+        """The types a Go type embeds, each as the definitions its name can name (none: a
+        type the index does not define). A predeclared one (`error`) is not seen: its
+        name is stored as no use."""
+        written = self._base_lists(home.path).get(_last(home.qualname), set())
+        return [self._go_homes(name, posixpath.dirname(home.path)) for name in sorted(written)]
+
+    def _go_interface_methods(self, interface: Symbol, depth: int = 3) -> _GoMethods | None:
+        """A Go interface's methods, its embedded interfaces' included, each name with its
+        shape (`method_shape`); None when one of those is not in the index, or is no
+        interface (a type set)."""
+        key = (interface.path, interface.qualname)
+        if key not in self._go_method_sets:
+            prefix = interface.qualname + "."
+            methods: _GoMethods | None = {
+                s.name: method_shape(s.signature)
+                for s in self.index.definitions_in(interface.path)
+                if s.kind in _MEMBER_KINDS and s.qualname.startswith(prefix)
+                and "." not in s.qualname[len(prefix):]}
+            for homes in self._go_embedded(interface):
+                embedded = ([self._go_interface_methods(s, depth - 1) for s in homes]
+                            if homes and depth > 0 and all(
+                                s.kind in _INTERFACE_KINDS for s in homes) else [None])
+                if methods is None or None in embedded:
+                    methods = None
+                    break
+                for found in embedded:
+                    methods.update(found)  # type: ignore[arg-type]
+            self._go_method_sets[key] = methods
+        return self._go_method_sets[key]
+
+    def _go_declares(self, home: Symbol, method: str, shape: _GoShape) -> bool:
+        """Whether a Go type declares a method of that name and shape itself (in its
+        package); a shape a signature does not show matches any."""
+        qualname = f"{home.qualname}.{method}"
+        return any(s.kind in _MEMBER_KINDS and s.qualname == qualname
+                   and posixpath.dirname(s.path) == posixpath.dirname(home.path)
+                   and _same_shape(method_shape(s.signature), shape)
+                   for s in self._named(method))
+
+    def _go_has_method(self, home: Symbol, method: str, shape: _GoShape,
+                       depth: int = 3) -> bool:
+        """Whether a Go type has a method of that name and shape: its own, or promoted from
+        a type it embeds (three levels down)."""
+        key = (home.path, home.qualname, method, shape)
+        if key not in self._go_methods:
+            self._go_methods[key] = self._go_declares(home, method, shape) or (
+                depth > 0 and any(self._go_has_method(s, method, shape, depth - 1)
+                                  for homes in self._go_embedded(home) for s in homes))
+        return self._go_methods[key]
+
     def _go_other_package(self, record: FileUses, written: str) -> _Verdict | None:
         """A Go receiver typed with the name of the target's type that names another
         package's type (`Logger` in package promhttp, when the target is graphite's
@@ -1462,6 +1585,13 @@ class _Resolver:
                 how = ("self" if use.receiver in {"self", "cls", "this"} else
                        "super" if _head(use.receiver) == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
+            if record.language == "go":
+                key = ("" if "." in use.receiver_type else posixpath.dirname(record.path),
+                       use.receiver_type)
+                if key not in self._go_reaching:
+                    self._go_reaching[key] = self._go_reached(record, use.receiver_type)
+                if self._go_reaching[key]:
+                    return _Verdict(Tier.RESOLVED, self._go_reaching[key])
             if typed in self.other_members and self._declares(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "
                                 f"{self.name}: may dispatch here")
@@ -1544,7 +1674,8 @@ def _go_agreed_result(functions: Iterable[Symbol], element: bool = False) -> str
 
 _UNCHECKED = {
     "python": "calls through getattr(), a string or a dict of functions are not seen",
-    "go": "calls through an interface value are possible at best; reflection is not seen",
+    "go": "a call through an interface counts for every type implementing it (each "
+          "type's methods matched by name); reflection is not seen",
     "c": "uses inside macro expansions are not seen (macros are not expanded)",
     "cpp": "uses inside macro expansions and template instantiations are not resolved",
     "javascript": "computed member names (`obj[name]()`) are not seen",

@@ -216,12 +216,158 @@ def test_a_value_named_as_a_type_is_no_type_and_a_root_package_is_found_by_its_n
         ),
     })
     # `logger` is a value of the interface `log.Logger` (a conversion), `nop` the result of
-    # `log.NewNopLogger` (the root package, found by its name): calls through Logger.
-    declares = "which declares Log: may dispatch here"
+    # `log.NewNopLogger` (the root package, found by its name): calls through Logger,
+    # which level's `logger` implements.
+    through = "through the interface Logger, which logger implements"
     assert tiers(searcher, "level/level.go", 9) == {
-        "resolved": [],
-        "possible": [("l.next", f"receiver typed Logger, {declares}", 1),
-                     ("logger", f"receiver typed Logger, {declares}", 1),
-                     ("nop", f"receiver typed Logger, {declares}", 1)],
+        "resolved": [("level/level.go", 10, through),
+                     ("log_test.go", 7, through),
+                     ("log_test.go", 9, through)],
+        "possible": [],
         "elsewhere": [],
+    }
+
+
+INTERFACE_FILES = {
+    "go.mod": "module example.com/store\n",
+    "store/store.go": (
+        "package store\n"
+        "\n"
+        "import \"io\"\n"
+        "\n"
+        "type Getter interface {\n\tGet(key string) string\n}\n"
+        "\n"
+        "type Store interface {\n\tGetter\n\tCloser\n\tPut(key, value string)\n}\n"
+        "\n"
+        "type Dumper interface {\n\tio.Writer\n\tGet(key string) string\n}\n"
+        "\n"
+        "type Closer interface {\n\tClose()\n}\n"
+        "\n"
+        "type Cache interface {\n\tGet(key string) string\n\tEvict()\n}\n"
+        "\n"
+        "type base struct{}\n"
+        "\n"
+        "func (base) Close() {}\n"
+        "\n"
+        "type Memory struct {\n\tbase\n\tdata map[string]string\n}\n"
+        "\n"
+        "func (m *Memory) Get(key string) string { return m.data[key] }\n"
+        "\n"
+        "func (m *Memory) Put(key, value string) { m.data[key] = value }\n"
+    ),
+    "store/memory_plan9.go": (  # the type again, for another build
+        "//go:build plan9\n"
+        "\n"
+        "package store\n"
+        "\n"
+        "type Memory struct{}\n"
+    ),
+    "store/use.go": (
+        "package store\n"
+        "\n"
+        "func Read(g Getter, s Store, d Dumper, c Cache) {\n"
+        "\tg.Get(\"a\")\n"
+        "\ts.Get(\"b\")\n"
+        "\td.Get(\"c\")\n"
+        "\tc.Get(\"d\")\n"
+        "}\n"
+    ),
+    "app/main.go": (
+        "package main\n"
+        "\n"
+        "import \"example.com/store/store\"\n"
+        "\n"
+        "func main() {\n"
+        "\tvar g store.Getter = &store.Memory{}\n"
+        "\tg.Get(\"e\")\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_call_through_an_interface_the_type_implements_is_resolved(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Go types implement interfaces by their methods: a call through `Getter` (its one
+    method), or `Store` (Getter's, Closer's `Close`, promoted from the embedded `base`, and
+    `Put`), runs `Memory.Get` when the value is a Memory, as gopls counts; the Memory of
+    the target's file, not another build's. `Cache` wants an `Evict` Memory lacks;
+    `Dumper` embeds `io.Writer`, which the index does not hold: possible, for all anyone
+    can tell."""
+    searcher = searcher_over(tmp_path_factory, "go-store", INTERFACE_FILES)
+    declares = "which declares Get: may dispatch here"
+    assert tiers(searcher, "store/store.go", 38) == {
+        "resolved": [
+            ("store/use.go", 4, "through the interface Getter, which Memory implements"),
+            ("store/use.go", 5, "through the interface Store, which Memory implements"),
+            ("app/main.go", 7, "through the interface Getter, which Memory implements"),
+        ],
+        "possible": [("c", f"receiver typed Cache, {declares}", 1),
+                     ("d", f"receiver typed Dumper, {declares}", 1)],
+        "elsewhere": [],
+    }
+
+
+LEVEL_FILES = {
+    "go.mod": "module example.com/log\n",
+    "level/level.go": (
+        "package level\n"
+        "\n"
+        "type level byte\n"
+        "\n"
+        "type Option func(*level)\n"
+        "\n"
+        "func Allow(l level) Option { return nil }\n"
+        "\n"
+        "func Info() level { return 0 }\n"
+    ),
+    "level/level_test.go": (
+        "package level_test\n"
+        "\n"
+        "import \"example.com/log/level\"\n"
+        "\n"
+        "func TestInfo() {\n"
+        "\tlevel.Info()\n"
+        "\tvar _ level.Option\n"
+        "}\n"
+    ),
+    "dots/dots_test.go": (
+        "package dots\n"
+        "\n"
+        "import . \"example.com/log/level\"\n"
+        "\n"
+        "func TestDots() {\n"
+        "\tInfo()\n"
+        "\tvar _ Option\n"
+        "}\n"
+    ),
+    "other/other.go": "package other\n\nfunc Info() {}\n\nfunc Use() {\n\tInfo()\n}\n",
+}
+
+
+def test_a_package_named_as_its_type_and_a_dot_import(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Package `level` defines a type `level`: `level.Option` is no member of it, and the
+    `level` of `level.Info()` in another package is that package's name, not the type.
+    `import . "…/level"` brings the package's names bare."""
+    searcher = searcher_over(tmp_path_factory, "go-level", LEVEL_FILES)
+    own = "in its own package"
+    assert tiers(searcher, "level/level.go", 3) == {
+        "resolved": [("level/level.go", 5, own), ("level/level.go", 7, own),
+                     ("level/level.go", 9, own)],
+        "possible": [],
+        "elsewhere": [("example.com/log/level", "the package level (imported)", 1)],
+    }
+    dotted = 'through `import . "example.com/log/level"`'
+    assert tiers(searcher, "level/level.go", 5) == {
+        "resolved": [("level/level.go", 7, own),
+                     ("level/level_test.go", 7, "package level, matched by name"),
+                     ("dots/dots_test.go", 7, dotted)],
+        "possible": [],
+        "elsewhere": [],
+    }
+    assert tiers(searcher, "level/level.go", 9) == {
+        "resolved": [("level/level_test.go", 6, "package level, matched by name"),
+                     ("dots/dots_test.go", 6, dotted)],
+        "possible": [],
+        "elsewhere": [("package of other", "a name of another package", 1)],
     }
