@@ -873,8 +873,8 @@ class _Resolver:
     def learn_reexports(self, records: Sequence[FileUses]) -> None:
         """Modules that import the target's name, or every name (a wildcard), from a
         module providing it provide it too (`__init__.py`: `from .api import get`; a
-        TypeScript barrel: `export * from "./api"`)."""
-        if self.member:
+        TypeScript barrel: `export * from "./api"`). Go's `import .` re-exports nothing."""
+        if self.member or self.target.language == "go":
             return
         for _ in range(_REEXPORT_ROUNDS):
             grown = False
@@ -1025,8 +1025,11 @@ class _Resolver:
             return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
         if language == "go":
             for item in record.imports:  # `import . "path"`: its package's names, bare
-                if item.name == WILDCARD and self.target.path in self._go_import_files(
-                        record, item.source):
+                if item.name != WILDCARD:
+                    continue
+                files = self._go_import_files(record, item.source)
+                if self.target.path in files or not files and (
+                        go_package(item.source) == self._package()):  # matched by name
                     return _Verdict(Tier.RESOLVED, f"through `import . \"{item.source}\"`")
             return _Verdict(Tier.ELSEWHERE, "a name of another package",
                             f"package of {posixpath.dirname(record.path) or '.'}")
@@ -1423,21 +1426,30 @@ class _Resolver:
         satisfy interfaces by their methods alone, and gopls counts a call through an
         interface as a use of every method implementing it, so symfind does when the
         target's type has every method the interface has (its own and its embedded
-        interfaces'; none of them outside the index)."""
+        interfaces'; none of them outside the index). Asked about an interface's method,
+        gopls counts the calls on the types implementing it too, and so does symfind."""
         homes = self._go_homes(_last(written), posixpath.dirname(record.path),
                                written.rpartition(".")[0])
         owner = self._go_target_type()
-        if not homes or owner is None or owner.kind in _INTERFACE_KINDS:
-            return ""  # an interface embedding the target's is of its family already
-        if all(s.kind in _INTERFACE_KINDS for s in homes):
-            for interface in homes:
-                needed = self._go_interface_methods(interface)
-                if needed is None or self.name not in needed or not all(
-                        self._go_has_method(owner, method, shape)
-                        for method, shape in needed.items()):
-                    return ""
-            return f"through the interface {_last(written)}, which {self.container} implements"
-        return ""
+        if not homes or owner is None:
+            return ""
+        typed = _last(written)
+        if owner.kind in _INTERFACE_KINDS:  # a type implementing the target's interface
+            needed = self._go_interface_methods(owner)
+            if needed is not None and all(s.kind not in _INTERFACE_KINDS
+                                          and self._go_implements(s, needed) for s in homes):
+                return f"receiver is a {typed}, which implements {self.container}"
+            return ""
+        for interface in homes:
+            needed = self._go_interface_methods(interface) if (
+                interface.kind in _INTERFACE_KINDS) else None
+            if needed is None or self.name not in needed or not self._go_implements(
+                    owner, needed):
+                return ""
+        return f"through the interface {typed}, which {self.container} implements"
+
+    def _go_implements(self, home: Symbol, needed: _GoMethods) -> bool:
+        return all(self._go_has_method(home, method, shape) for method, shape in needed.items())
 
     def _go_target_type(self) -> Symbol | None:
         """The definition of the target method's type, in the target's package: the one in
@@ -2000,8 +2012,9 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
             out_of_time = True
             break
         records.append(index.read_uses(address))
-    # Modules that re-export every name of another (`export * from`) use no name.
-    wildcards = [] if resolver.member and not makers else [
+    # Modules that re-export every name of another (`export * from`) use no name. Go's
+    # `import .` re-exports nothing: it brings the names into its own file only.
+    wildcards = [] if resolver.member and not makers or target.language == "go" else [
         index.read_uses(source) for source in index.files_using([WILDCARD])]
     for learner in (resolver, *(maker for each in makers.values() for maker in each)):
         learner.learn_reexports([*records, *wildcards])

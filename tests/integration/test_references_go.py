@@ -280,6 +280,8 @@ INTERFACE_FILES = {
         "func main() {\n"
         "\tvar g store.Getter = &store.Memory{}\n"
         "\tg.Get(\"e\")\n"
+        "\tm := &store.Memory{}\n"
+        "\tm.Get(\"f\")\n"
         "}\n"
     ),
 }
@@ -300,7 +302,18 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
             ("store/use.go", 4, "through the interface Getter, which Memory implements"),
             ("store/use.go", 5, "through the interface Store, which Memory implements"),
             ("app/main.go", 7, "through the interface Getter, which Memory implements"),
+            ("app/main.go", 9, "receiver is a Memory"),
         ],
+        "possible": [("c", f"receiver typed Cache, {declares}", 1),
+                     ("d", f"receiver typed Dumper, {declares}", 1)],
+        "elsewhere": [],
+    }
+    # Asked about the interface's method: the calls on a type implementing it count too.
+    assert tiers(searcher, "store/store.go", 6) == {
+        "resolved": [("store/use.go", 4, "receiver is a Getter"),
+                     ("store/use.go", 5, "receiver is a Store"),  # it embeds Getter
+                     ("app/main.go", 7, "receiver is a Getter"),
+                     ("app/main.go", 9, "receiver is a Memory, which implements Getter")],
         "possible": [("c", f"receiver typed Cache, {declares}", 1),
                      ("d", f"receiver typed Dumper, {declares}", 1)],
         "elsewhere": [],
@@ -370,4 +383,27 @@ def test_a_package_named_as_its_type_and_a_dot_import(
                      ("dots/dots_test.go", 6, dotted)],
         "possible": [],
         "elsewhere": [("package of other", "a name of another package", 1)],
+    }
+
+
+def test_a_dot_import_of_the_repositorys_root_package(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The root package's import path ends with no directory of the index: a dot import
+    of it is matched by the package's name, as a qualified use is."""
+    searcher = searcher_over(tmp_path_factory, "go-root-dot", {
+        "go.mod": "module github.com/acme/logrus\n",
+        "logrus.go": "package logrus\n\ntype Fields map[string]interface{}\n",
+        "internal/testutils/testutils.go": (
+            "package testutils\n"
+            "\n"
+            "import . \"github.com/acme/logrus\"\n"
+            "\n"
+            "func Check(fields Fields) {}\n"
+        ),
+    })
+    assert tiers(searcher, "logrus.go", 3) == {
+        "resolved": [("internal/testutils/testutils.go", 5,
+                      'through `import . "github.com/acme/logrus"`')],
+        "possible": [],
+        "elsewhere": [],
     }
