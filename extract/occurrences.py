@@ -1035,7 +1035,13 @@ class _GoTypes:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "identifier":
             name = self._parsed[function.start_byte : function.end_byte]
-            return "" if local(name) else self._result(name.decode(), element)
+            if local(name):
+                return ""
+            arguments = node.child_by_field_name("arguments")
+            if name == b"new" and not element and arguments is not None and (
+                    arguments.named_child_count == 1):  # `new(Route).PathPrefix(...)`
+                return type_name(_text(arguments.named_children[0], self._parsed))
+            return self._result(name.decode(), element)
         if function is None or function.type != "selector_expression":
             return ""
         operand = function.child_by_field_name("operand")

@@ -66,7 +66,8 @@ History:
   another branch) is no local there: its uses stay uses, of the definition.
 - 13: C and C++ names inside `#if 0` (up to its `#else`, `#elif` or `#endif`) are no uses:
   compiled out, as clangd counts them.
+- 14: a Go receiver written as `new(T)` (`new(Route).PathPrefix("/")`) has the type `T`.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 13
+EXTRACTION_VERSION = 14

@@ -1420,6 +1420,14 @@ class _Resolver:
 
     # -- Go: what a method's type satisfies, by method sets ------------------------------
 
+    def _go_reached_verdict(self, record: FileUses, use: Use) -> _Verdict | None:
+        """`_go_reached` as a verdict, once per receiver type written and directory."""
+        key = ("" if "." in use.receiver_type else posixpath.dirname(record.path),
+               use.receiver_type)
+        if key not in self._go_reaching:
+            self._go_reaching[key] = self._go_reached(record, use.receiver_type)
+        return _Verdict(Tier.RESOLVED, self._go_reaching[key]) if self._go_reaching[key] else None
+
     def _go_reached(self, record: FileUses, written: str) -> str:
         """Why a call of the target's name on a Go receiver of type `written` (not the
         target's type) calls the target, or "" when nothing shows it does. Go's types
@@ -1579,8 +1587,8 @@ class _Resolver:
                        else posixpath.dirname(record.path), use.receiver_type)
                 if key not in self._go_packages:
                     self._go_packages[key] = self._go_other_package(record, use.receiver_type)
-                if self._go_packages[key] is not None:
-                    return self._go_packages[key]
+                if self._go_packages[key] is not None:  # unless an interface it implements
+                    return self._go_reached_verdict(record, use) or self._go_packages[key]
             if typed == owner and record.language == "python":
                 homes = self._class_home(names_from, use.receiver_type)
                 if homes is not None and _module_path(self.target.path) not in {
@@ -1598,12 +1606,9 @@ class _Resolver:
                        "super" if _head(use.receiver) == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
             if record.language == "go":
-                key = ("" if "." in use.receiver_type else posixpath.dirname(record.path),
-                       use.receiver_type)
-                if key not in self._go_reaching:
-                    self._go_reaching[key] = self._go_reached(record, use.receiver_type)
-                if self._go_reaching[key]:
-                    return _Verdict(Tier.RESOLVED, self._go_reaching[key])
+                reached = self._go_reached_verdict(record, use)
+                if reached is not None:
+                    return reached
             if typed in self.other_members and self._declares(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which declares "
                                 f"{self.name}: may dispatch here")

@@ -407,3 +407,32 @@ def test_a_dot_import_of_the_repositorys_root_package(
         "possible": [],
         "elsewhere": [],
     }
+
+
+def test_an_interface_of_the_targets_type_name_in_another_package(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """afero's `Fs` is an interface; zipfs's `Fs`, a struct implementing it: a call
+    through afero's is a call of zipfs's method, not another package's type's."""
+    searcher = searcher_over(tmp_path_factory, "go-afero", {
+        "go.mod": "module example.com/afero\n",
+        "fs.go": "package afero\n\ntype Fs interface {\n\tStat(name string) error\n}\n",
+        "basepath.go": (
+            "package afero\n"
+            "\n"
+            "type BasePathFs struct {\n\tsource Fs\n}\n"
+            "\n"
+            "func (b *BasePathFs) Stat(name string) error { return b.source.Stat(name) }\n"
+        ),
+        "zipfs/fs.go": (
+            "package zipfs\n"
+            "\n"
+            "type Fs struct{}\n"
+            "\n"
+            "func (f *Fs) Stat(name string) error { return nil }\n"
+        ),
+    })
+    assert tiers(searcher, "zipfs/fs.go", 5) == {
+        "resolved": [("basepath.go", 7, "through the interface Fs, which Fs implements")],
+        "possible": [],
+        "elsewhere": [],
+    }

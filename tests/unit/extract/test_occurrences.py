@@ -531,6 +531,7 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
         "\tp := c.Parent(); p.Close()\n"
         "\tf().Push(); Other().Push(); err.Error()\n"
         "\tn := n.Next(); n.Close()\n"
+        "\tnew(Route).PathPrefix(\"/\").Subrouter()\n"
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
@@ -555,6 +556,8 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
         ("Error", "attribute_call", "err", ""),  # the call's second result: not typed
         ("Next", "attribute_call", "n", ""),
         ("Close", "attribute_call", "n", ""),  # `n := n.Next()` names itself
+        ("PathPrefix", "attribute_call", "new(Route)", "Route"),
+        ("Subrouter", "attribute_call", 'new(Route).PathPrefix("/")', "Route:PathPrefix()"),
     ]
 
 
