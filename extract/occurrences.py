@@ -843,7 +843,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
             return
 
 
-_GO_SETTLE_STEPS = 4
+_GO_SETTLE_STEPS = 8
 _GO_CHAIN_STEPS = 16
 #: A name no scope of the file binds: a variable of the package, declared in another file
 #: (`=CommandLine`), whose type the query reads from its indexed declaration.

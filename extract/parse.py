@@ -139,8 +139,11 @@ _TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
 # A C++ operator name (`operator==`, `operator->`, `operator bool`) is one name part.
 _OPERATOR = re.compile(r"(?:^|(?<=::))operator(?=\s*[^\w\s]|\s+\w)")
 _CALL_OPERATOR = re.compile(r"operator\s*\(\s*\)")
-# `#` starts a comment except in C preprocessor directives (`#define`).
-_COMMENT_LINE = re.compile(r"^\s*(?:#(?!\s*(?:define|undef|if|ifdef|ifndef|elif|else|endif)\b)|//|/\*|\*)")
+# `#` starts a comment except in C preprocessor directives (`#define`); a `*` does when
+# a space or the line's end follows it (a block comment's ` * text`), not a pointer type
+# or Python's `*args` (Go's `\t*http.Request)) *Route {`).
+_COMMENT_LINE = re.compile(
+    r"^\s*(?:#(?!\s*(?:define|undef|if|ifdef|ifndef|elif|else|endif)\b)|//|/\*|\*(?![^\s/]))")
 
 
 class _Definition(NamedTuple):

@@ -66,7 +66,11 @@ History:
   another branch) is no local there: its uses stay uses, of the definition.
 - 13: C and C++ names inside `#if 0` (up to its `#else`, `#elif` or `#endif`) are no uses:
   compiled out, as clangd counts them.
-- 14: a Go receiver written as `new(T)` (`new(Route).PathPrefix("/")`) has the type `T`.
+- 14: a Go receiver written as `new(T)` (`new(Route).PathPrefix("/")`) has the type `T`,
+  and a name bound to a chain of calls (`sub := r.PathPrefix("/").Subrouter()`) the
+  chain's steps, for the query to read; a signature's line that starts with `*` followed
+  by a word is kept (`*args`, Go's `*http.Request)) *Route`): only a block comment's
+  ` * text` is left out.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -124,6 +124,13 @@
   right: (expression_list . (call_expression
     function: [(identifier) (selector_expression)] @hint.call) .)) @hint
 
+; `r := NewRouter().StrictSlash(true)`, `sub := r.PathPrefix("/").Subrouter()`: a method's
+; result on a call's, read step by step (`_GoTypes.type_of`).
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (call_expression
+    function: (selector_expression operand: (call_expression))) @hint.expression .)) @hint
+
 ; `l := s.logger`, `x := n.items[i]`: the field's or the element's type.
 (short_var_declaration
   left: (expression_list . (identifier) @hint.var .)

@@ -532,6 +532,8 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
         "\tf().Push(); Other().Push(); err.Error()\n"
         "\tn := n.Next(); n.Close()\n"
         "\tnew(Route).PathPrefix(\"/\").Subrouter()\n"
+        "\trt := NewRouter().StrictSlash(true); sub := rt.PathPrefix(\"/\").Subrouter()\n"
+        "\tsub.Methods(\"GET\"); sub.Path(\"/a\").Methods(\"PUT\")\n"
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
@@ -558,6 +560,15 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
         ("Close", "attribute_call", "n", ""),  # `n := n.Next()` names itself
         ("PathPrefix", "attribute_call", "new(Route)", "Route"),
         ("Subrouter", "attribute_call", 'new(Route).PathPrefix("/")', "Route:PathPrefix()"),
+        # a name bound to a chain of calls: each step for the query to read
+        ("StrictSlash", "attribute_call", "NewRouter()", "NewRouter()"),
+        ("PathPrefix", "attribute_call", "rt", "NewRouter():StrictSlash()"),
+        ("Subrouter", "attribute_call", 'rt.PathPrefix("/")',
+         "NewRouter():StrictSlash():PathPrefix()"),
+        ("Methods", "attribute_call", "sub", "NewRouter():StrictSlash():PathPrefix():Subrouter()"),
+        ("Path", "attribute_call", "sub", "NewRouter():StrictSlash():PathPrefix():Subrouter()"),
+        ("Methods", "attribute_call", 'sub.Path("/a")',
+         "NewRouter():StrictSlash():PathPrefix():Subrouter():Path()"),
     ]
 
 

@@ -42,3 +42,16 @@ def test_a_tail_too_long_to_keep_is_cut_with_the_rest() -> None:
     source = f"def get(url: str, {PARAMETERS}) -> {returned}:\n    pass\n"
     assert signature(source) == f"def get(url: str, {PARAMETERS}) -> {returned}"[
         :SIGNATURE_MAX_CHARS]
+
+
+def test_a_line_starting_with_a_star_is_code_unless_a_space_follows() -> None:
+    """`*args` and a pointer type that start a line of the parameters are kept; a block
+    comment's ` * text` between the header and the body is not."""
+    assert signature("def get(\n    url,\n    *args,\n    **kwargs,\n):\n    pass\n") == (
+        "def get( url, *args, **kwargs, )")
+    assert signature(
+        "package p\n\nfunc Handle(path string, f func(http.ResponseWriter,\n"
+        "\t*http.Request)) *Route {\n\treturn nil\n}\n", language="go") == (
+        "func Handle(path string, f func(http.ResponseWriter, *http.Request)) *Route")
+    assert signature("int get(int a)\n/* the value\n * of a\n */\n{\n  return a;\n}\n",
+                     language="c") == "int get(int a)"
