@@ -274,7 +274,8 @@ def _is_import(name: object) -> bool:
 
 #: `gopls references` runs per seed, their answers' union taken: a call through an
 #: interface the seed's type implements is listed in some runs and not in others (a
-#: three-file module: the calls in its `_test.go` files were in 3 of 7 identical runs).
+#: three-file module: the calls in its `_test.go` files were in 3 of 7 identical runs;
+#: in larger repositories most such calls in test files are in none).
 GOPLS_RUNS = 3
 
 
