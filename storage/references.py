@@ -12,8 +12,9 @@ tier:
   module (or, in Go, its package), or in a file whose import binds it from the target's
   module (directly or through a module that re-exports it); a member used on a receiver
   whose type the file shows to be the target's class or a subclass (`self` in the class;
-  in Python, not a subclass that overrides it, and `super()` in a subclass; in Go, an
-  interface the target's type implements, or a struct embedding it); a Python
+  in Python, not a subclass that overrides it, and `super()` in a subclass; in Go, also
+  an interface the target's type implements and, for an interface's method, a type
+  implementing it, as gopls counts them); a Python
   class's construction, for its `__init__` (`_constructors`: resolved as the use of the
   class is); a function defined inside a function, used there; a bare name the
   repository defines once;
@@ -1691,8 +1692,8 @@ def _go_agreed_result(functions: Iterable[Symbol], element: bool = False) -> str
 
 _UNCHECKED = {
     "python": "calls through getattr(), a string or a dict of functions are not seen",
-    "go": "a call through an interface counts for every type implementing it (each "
-          "type's methods matched by name); reflection is not seen",
+    "go": "a call through an interface counts for every type implementing it (methods "
+          "matched by name and by their types as written); reflection is not seen",
     "c": "uses inside macro expansions are not seen (macros are not expanded)",
     "cpp": "uses inside macro expansions and template instantiations are not resolved",
     "javascript": "computed member names (`obj[name]()`) are not seen",

@@ -243,6 +243,8 @@ INTERFACE_FILES = {
         "\n"
         "type Closer interface {\n\tClose()\n}\n"
         "\n"
+        "type Lookup interface {\n\tGet(id int) string\n}\n"
+        "\n"
         "type Cache interface {\n\tGet(key string) string\n\tEvict()\n}\n"
         "\n"
         "type base struct{}\n"
@@ -265,11 +267,12 @@ INTERFACE_FILES = {
     "store/use.go": (
         "package store\n"
         "\n"
-        "func Read(g Getter, s Store, d Dumper, c Cache) {\n"
+        "func Read(g Getter, s Store, d Dumper, c Cache, l Lookup) {\n"
         "\tg.Get(\"a\")\n"
         "\ts.Get(\"b\")\n"
         "\td.Get(\"c\")\n"
         "\tc.Get(\"d\")\n"
+        "\tl.Get(1)\n"
         "}\n"
     ),
     "app/main.go": (
@@ -292,12 +295,12 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
     """Go types implement interfaces by their methods: a call through `Getter` (its one
     method), or `Store` (Getter's, Closer's `Close`, promoted from the embedded `base`, and
     `Put`), runs `Memory.Get` when the value is a Memory, as gopls counts; the Memory of
-    the target's file, not another build's. `Cache` wants an `Evict` Memory lacks;
-    `Dumper` embeds `io.Writer`, which the index does not hold: possible, for all anyone
-    can tell."""
+    the target's file, not another build's. `Cache` wants an `Evict` Memory lacks,
+    `Lookup` a `Get` of other parameters; `Dumper` embeds `io.Writer`, which the index
+    does not hold: possible, for all anyone can tell."""
     searcher = searcher_over(tmp_path_factory, "go-store", INTERFACE_FILES)
     declares = "which declares Get: may dispatch here"
-    assert tiers(searcher, "store/store.go", 38) == {
+    assert tiers(searcher, "store/store.go", 42) == {
         "resolved": [
             ("store/use.go", 4, "through the interface Getter, which Memory implements"),
             ("store/use.go", 5, "through the interface Store, which Memory implements"),
@@ -305,7 +308,8 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
             ("app/main.go", 9, "receiver is a Memory"),
         ],
         "possible": [("c", f"receiver typed Cache, {declares}", 1),
-                     ("d", f"receiver typed Dumper, {declares}", 1)],
+                     ("d", f"receiver typed Dumper, {declares}", 1),
+                     ("l", f"receiver typed Lookup, {declares}", 1)],  # Get(id int)
         "elsewhere": [],
     }
     # Asked about the interface's method: the calls on a type implementing it count too.
@@ -315,7 +319,8 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
                      ("app/main.go", 7, "receiver is a Getter"),
                      ("app/main.go", 9, "receiver is a Memory, which implements Getter")],
         "possible": [("c", f"receiver typed Cache, {declares}", 1),
-                     ("d", f"receiver typed Dumper, {declares}", 1)],
+                     ("d", f"receiver typed Dumper, {declares}", 1),
+                     ("l", f"receiver typed Lookup, {declares}", 1)],  # Get(id int)
         "elsewhere": [],
     }
 

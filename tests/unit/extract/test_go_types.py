@@ -4,7 +4,7 @@ result, a package variable's type, as `storage/references.py` and
 
 from __future__ import annotations
 
-from symfind.extract.go_types import first_result, variable_type
+from symfind.extract.go_types import first_result, method_shape, variable_type
 
 SIGNATURES = [
     "func NewBridge(c *Config) (*Bridge, error)",
@@ -74,3 +74,18 @@ def test_a_package_variables_type_or_the_call_that_gives_it() -> None:
         "",
         "",
     ]
+
+
+def test_a_methods_shape_is_its_types_without_names_or_packages() -> None:
+    assert method_shape("Open(name string) (File, error)") == (("string",), ("File", "error"))
+    assert method_shape("func (d dirFS) Open(name string) (fs.File, error)") == (
+        ("string",), ("File", "error"))
+    assert method_shape("func (l *testLog) Open(name string)") == (("string",), ())
+    assert method_shape("Read([]byte) (int, error)") == method_shape(
+        "func (f *File) Read(b []byte) (n int, err error)") == (("[]byte",), ("int", "error"))
+    assert method_shape("func (c *C) F(a, b int, ch chan int) (x, y string)") == (
+        ("int", "int", "chanint"), ("string", "string"))
+    assert method_shape("Log(keyvals ...interface{}) error") == (
+        ("...interface{}",), ("error",))
+    assert method_shape("func (c *C) G(a int, b string, ...) error") is None  # cut short
+    assert method_shape("func (r *Router) HandleFunc(path string, f func(") is None
