@@ -441,3 +441,20 @@ def test_an_interface_of_the_targets_type_name_in_another_package(
         "possible": [],
         "elsewhere": [],
     }
+
+
+def test_a_dot_import_re_exports_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`import . "…/b"` brings b's names into that one file: `a.F()` in a package importing
+    `a` is no call of b's `F` (Go says `a.F` is undefined), where a TypeScript
+    `export * from` would re-export it."""
+    searcher = searcher_over(tmp_path_factory, "go-dot-reexport", {
+        "go.mod": "module example.com/m\n",
+        "pkg/b/b.go": "package b\n\nfunc F() {}\n",
+        "pkg/a/a.go": "package a\n\nimport . \"example.com/m/pkg/b\"\n\nfunc G() { F() }\n",
+        "pkg/c/c.go": "package c\n\nimport \"example.com/m/pkg/a\"\n\nfunc H() { a.F() }\n",
+    })
+    assert tiers(searcher, "pkg/b/b.go", 3) == {
+        "resolved": [("pkg/a/a.go", 5, 'through `import . "example.com/m/pkg/b"`')],
+        "possible": [],
+        "elsewhere": [("example.com/m/pkg/a", "from another module", 1)],
+    }
