@@ -157,6 +157,34 @@ def method_shape(signature: str) -> tuple[tuple[str, ...], tuple[str, ...]] | No
     return None if "..." in shapes[0] else shapes
 
 
+#: The standard library's interfaces that repositories embed most, outside any index of
+#: theirs: their methods as Go's documentation writes them (read by `method_shape`).
+STANDARD_INTERFACES: dict[str, tuple[str, ...]] = {
+    "io.Reader": ("Read(p []byte) (n int, err error)",),
+    "io.Writer": ("Write(p []byte) (n int, err error)",),
+    "io.Closer": ("Close() error",),
+    "io.Seeker": ("Seek(offset int64, whence int) (int64, error)",),
+    "io.ReaderAt": ("ReadAt(p []byte, off int64) (n int, err error)",),
+    "io.WriterAt": ("WriteAt(p []byte, off int64) (n int, err error)",),
+    "io.StringWriter": ("WriteString(s string) (n int, err error)",),
+    "io.ByteReader": ("ReadByte() (byte, error)",),
+    "io.ByteWriter": ("WriteByte(c byte) error",),
+    "io.RuneReader": ("ReadRune() (r rune, size int, err error)",),
+    "io.ReadCloser": ("Read(p []byte) (n int, err error)", "Close() error"),
+    "io.WriteCloser": ("Write(p []byte) (n int, err error)", "Close() error"),
+    "io.ReadWriter": ("Read(p []byte) (n int, err error)", "Write(p []byte) (n int, err error)"),
+    "io.ReadWriteCloser": ("Read(p []byte) (n int, err error)",
+                           "Write(p []byte) (n int, err error)", "Close() error"),
+    "io.ReadSeeker": ("Read(p []byte) (n int, err error)",
+                      "Seek(offset int64, whence int) (int64, error)"),
+    "fmt.Stringer": ("String() string",),
+    "sort.Interface": ("Len() int", "Less(i, j int) bool", "Swap(i, j int)"),
+    "http.Handler": ("ServeHTTP(ResponseWriter, *Request)",),
+    "json.Marshaler": ("MarshalJSON() ([]byte, error)",),
+    "json.Unmarshaler": ("UnmarshalJSON([]byte) error",),
+}
+
+
 def _types(parts: list[str]) -> tuple[str, ...]:
     """The types of a parameter or result list's parts: named (`a, b int` → `int`, `int`)
     or not (`[]byte`, `int`); packages left out, spaces too."""

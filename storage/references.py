@@ -50,8 +50,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 import tantivy
 
-from symfind.extract.go_types import (first_result, go_ctor, go_package, method_shape,
-                                      variable_type)
+from symfind.extract.go_types import (STANDARD_INTERFACES, first_result, go_ctor, go_package,
+                                      method_shape, variable_type)
 from symfind.extract.python_types import (
     REBOUND,
     annotated_class,
@@ -616,6 +616,15 @@ def _same_shape(one: _GoShape, other: _GoShape) -> bool:
     return one is None or other is None or one == other
 
 
+def _standard_interface(written: str) -> _GoMethods | None:
+    """The methods of one of the standard library's interfaces a Go type embeds, as
+    written (`io.Reader`), when the index does not hold it; None for any other."""
+    signatures = STANDARD_INTERFACES.get(written)
+    if signatures is None:
+        return None
+    return {signature.split("(", 1)[0]: method_shape(signature) for signature in signatures}
+
+
 class _Verdict(msgspec.Struct, frozen=True):
     tier: str
     reason: str
@@ -666,6 +675,7 @@ class _Resolver:
         self._go_reaching: dict[tuple[str, str], str] = {}  # (directory, type) → why
         self._go_types: dict[tuple[str, str, str], list[Symbol]] = {}
         self._go_methods: dict[tuple[str, str, str, _GoShape], bool] = {}
+        self._go_embeds_of: dict[str, dict[str, set[str]]] = {}  # path → type → embeds
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._definitions: dict[str, list[Symbol]] = {}
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
@@ -1252,7 +1262,7 @@ class _Resolver:
         if path not in self._base_lists_of:
             bases = self._base_lists_of[path] = defaultdict(set)
             record = self.index.uses_of_file(path)
-            for name, enclosing in uses_of_kind(record, UseKind.INHERIT) if record else ():
+            for name, enclosing, _ in uses_of_kind(record, UseKind.INHERIT) if record else ():
                 bases[_last(enclosing)].add(_last(name))
         return self._base_lists_of[path]
 
@@ -1483,12 +1493,25 @@ class _Resolver:
                                      else posixpath.dirname(s.path) == directory)] or named
         return self._go_types[key]
 
-    def _go_embedded(self, home: Symbol) -> list[list[Symbol]]:
-        """The types a Go type embeds, each as the definitions its name can name (none: a
-        type the index does not define). A predeclared one (`error`) is not seen: its
-        name is stored as no use."""
-        written = self._base_lists(home.path).get(_last(home.qualname), set())
-        return [self._go_homes(name, posixpath.dirname(home.path)) for name in sorted(written)]
+    def _go_embedded(self, home: Symbol) -> list[tuple[str, list[Symbol]]]:
+        """The types a Go type embeds: each as written (`io.Reader`), with the definitions
+        its name can name (none: a type the index does not define). A predeclared one
+        (`error`) is not seen: its name is stored as no use."""
+        if home.path not in self._go_embeds_of:
+            found = self._go_embeds_of[home.path] = defaultdict(set)
+            record = self.index.uses_of_file(home.path)
+            for name, enclosing, receiver in (
+                    uses_of_kind(record, UseKind.INHERIT) if record else ()):
+                found[_last(enclosing)].add(f"{receiver}.{name}" if receiver else name)
+        embedded = []
+        for name in sorted(self._go_embeds_of[home.path].get(_last(home.qualname), ())):
+            package = name.rpartition(".")[0]
+            homes = self._go_homes(_last(name), posixpath.dirname(home.path), package)
+            # Another package's `Reader` is no `io.Reader`: a qualified name names its
+            # package's type only.
+            embedded.append((name, [s for s in homes if not package
+                                    or qualifier_parts(s.qualname)[0] == package]))
+        return embedded
 
     def _go_interface_methods(self, interface: Symbol, depth: int = 3) -> _GoMethods | None:
         """A Go interface's methods, its embedded interfaces' included, each name with its
@@ -1502,10 +1525,11 @@ class _Resolver:
                 for s in self.index.definitions_in(interface.path)
                 if s.kind in _MEMBER_KINDS and s.qualname.startswith(prefix)
                 and "." not in s.qualname[len(prefix):]}
-            for homes in self._go_embedded(interface):
+            for written, homes in self._go_embedded(interface):
                 embedded = ([self._go_interface_methods(s, depth - 1) for s in homes]
                             if homes and depth > 0 and all(
-                                s.kind in _INTERFACE_KINDS for s in homes) else [None])
+                                s.kind in _INTERFACE_KINDS for s in homes)
+                            else [_standard_interface(written)])
                 if methods is None or None in embedded:
                     methods = None
                     break
@@ -1531,7 +1555,7 @@ class _Resolver:
         if key not in self._go_methods:
             self._go_methods[key] = self._go_declares(home, method, shape) or (
                 depth > 0 and any(self._go_has_method(s, method, shape, depth - 1)
-                                  for homes in self._go_embedded(home) for s in homes))
+                                  for _, homes in self._go_embedded(home) for s in homes))
         return self._go_methods[key]
 
     def _go_other_package(self, record: FileUses, written: str) -> _Verdict | None:

@@ -171,9 +171,10 @@ def typed_receivers(record: FileUses, receiver: str) -> list[tuple[str, str]]:
     return found
 
 
-def uses_of_kind(record: FileUses, kind: UseKind) -> list[tuple[str, str]]:
-    """(name, enclosing definition) of each use of one kind in the file (a class's base
-    list: `UseKind.INHERIT`): one column of each group read, no `Use` made."""
+def uses_of_kind(record: FileUses, kind: UseKind) -> list[tuple[str, str, str]]:
+    """(name, enclosing definition, receiver) of each use of one kind in the file (a
+    class's base list: `UseKind.INHERIT`, `io.Reader` embedded in a Go interface): a few
+    columns of each group read, no `Use` made."""
     wanted = _KIND_CODES[kind]
     strings = record.strings
     found = []
@@ -183,7 +184,8 @@ def uses_of_kind(record: FileUses, kind: UseKind) -> list[tuple[str, str]]:
         kinds = _column(entries, count, _KIND_COLUMN)
         if wanted in kinds:
             enclosings = _column(entries, count, _ENCLOSING_COLUMN)
-            found.extend((name, strings[enclosings[at]])
+            receivers = _column(entries, count, _RECEIVER_COLUMN)
+            found.extend((name, strings[enclosings[at]], strings[receivers[at]])
                          for at, code in enumerate(kinds) if code == wanted)
     return found
 

@@ -233,17 +233,19 @@ INTERFACE_FILES = {
     "store/store.go": (
         "package store\n"
         "\n"
-        "import \"io\"\n"
+        "import (\n\t\"fmt\"\n\t\"net\"\n)\n"
         "\n"
         "type Getter interface {\n\tGet(key string) string\n}\n"
         "\n"
         "type Store interface {\n\tGetter\n\tCloser\n\tPut(key, value string)\n}\n"
         "\n"
-        "type Dumper interface {\n\tio.Writer\n\tGet(key string) string\n}\n"
+        "type Dumper interface {\n\tnet.Conn\n\tGet(key string) string\n}\n"
         "\n"
         "type Closer interface {\n\tClose()\n}\n"
         "\n"
         "type Lookup interface {\n\tGet(id int) string\n}\n"
+        "\n"
+        "type Resource interface {\n\tfmt.Stringer\n\tGet(key string) string\n}\n"
         "\n"
         "type Cache interface {\n\tGet(key string) string\n\tEvict()\n}\n"
         "\n"
@@ -256,6 +258,11 @@ INTERFACE_FILES = {
         "func (m *Memory) Get(key string) string { return m.data[key] }\n"
         "\n"
         "func (m *Memory) Put(key, value string) { m.data[key] = value }\n"
+        "\n"
+        "func (m *Memory) String() string { return \"\" }\n"
+    ),
+    "store/names.go": (  # not fmt's: `fmt.Stringer` names fmt's only
+        "package store\n\ntype Stringer interface {\n\tName() string\n}\n"
     ),
     "store/memory_plan9.go": (  # the type again, for another build
         "//go:build plan9\n"
@@ -267,12 +274,13 @@ INTERFACE_FILES = {
     "store/use.go": (
         "package store\n"
         "\n"
-        "func Read(g Getter, s Store, d Dumper, c Cache, l Lookup) {\n"
+        "func Read(g Getter, s Store, d Dumper, c Cache, l Lookup, r Resource) {\n"
         "\tg.Get(\"a\")\n"
         "\ts.Get(\"b\")\n"
         "\td.Get(\"c\")\n"
         "\tc.Get(\"d\")\n"
         "\tl.Get(1)\n"
+        "\tr.Get(\"r\")\n"
         "}\n"
     ),
     "app/main.go": (
@@ -295,15 +303,19 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
     """Go types implement interfaces by their methods: a call through `Getter` (its one
     method), or `Store` (Getter's, Closer's `Close`, promoted from the embedded `base`, and
     `Put`), runs `Memory.Get` when the value is a Memory, as gopls counts; the Memory of
-    the target's file, not another build's. `Cache` wants an `Evict` Memory lacks,
-    `Lookup` a `Get` of other parameters; `Dumper` embeds `io.Writer`, which the index
-    does not hold: possible, for all anyone can tell."""
+    the target's file, not another build's; `Resource` wants fmt.Stringer's `String`
+    too (the standard library's, known without an index). `Cache` wants an `Evict`
+    Memory lacks, `Lookup` a `Get` of other parameters; `Dumper` embeds `net.Conn`,
+    which neither the index nor symfind's table of standard interfaces holds: possible,
+    for all anyone can tell."""
     searcher = searcher_over(tmp_path_factory, "go-store", INTERFACE_FILES)
     declares = "which declares Get: may dispatch here"
-    assert tiers(searcher, "store/store.go", 42) == {
+    assert tiers(searcher, "store/store.go", 50) == {
         "resolved": [
             ("store/use.go", 4, "through the interface Getter, which Memory implements"),
             ("store/use.go", 5, "through the interface Store, which Memory implements"),
+            # fmt.Stringer's String, from the standard library's table: Memory has it
+            ("store/use.go", 9, "through the interface Resource, which Memory implements"),
             ("app/main.go", 7, "through the interface Getter, which Memory implements"),
             ("app/main.go", 9, "receiver is a Memory"),
         ],
@@ -313,14 +325,15 @@ def test_a_call_through_an_interface_the_type_implements_is_resolved(
         "elsewhere": [],
     }
     # Asked about the interface's method: the calls on a type implementing it count too.
-    assert tiers(searcher, "store/store.go", 6) == {
+    assert tiers(searcher, "store/store.go", 9) == {
         "resolved": [("store/use.go", 4, "receiver is a Getter"),
                      ("store/use.go", 5, "receiver is a Store"),  # it embeds Getter
                      ("app/main.go", 7, "receiver is a Getter"),
                      ("app/main.go", 9, "receiver is a Memory, which implements Getter")],
         "possible": [("c", f"receiver typed Cache, {declares}", 1),
                      ("d", f"receiver typed Dumper, {declares}", 1),
-                     ("l", f"receiver typed Lookup, {declares}", 1)],  # Get(id int)
+                     ("l", f"receiver typed Lookup, {declares}", 1),  # Get(id int)
+                     ("r", f"receiver typed Resource, {declares}", 1)],
         "elsewhere": [],
     }
 

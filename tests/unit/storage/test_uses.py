@@ -62,10 +62,13 @@ def test_one_receivers_types_and_one_kinds_uses_are_read_from_their_columns() ->
     occurrences = [*OCCURRENCES,
                    Occurrence(name="Base", line=9, column=12, kind=UseKind.INHERIT,
                               enclosing="Client"),
+                   Occurrence(name="Reader", line=10, column=5, kind=UseKind.INHERIT,
+                              receiver="io", enclosing="Client"),
                    Occurrence(name="close", line=12, column=9, kind=UseKind.ATTRIBUTE_CALL,
                               receiver="s", enclosing="Client.close")]  # `s` of no type
     record = decode_file_uses(encode_uses("a.py", "python", occurrences, IMPORTS).record)
     assert typed_receivers(record, "s") == [("main", "Session"), ("Client.fetch", "Session")]
     assert typed_receivers(record, "absent") == []
-    assert uses_of_kind(record, UseKind.INHERIT) == [("Base", "Client")]
-    assert uses_of_kind(record, UseKind.TYPE) == [(COMPOSED, "")]
+    assert uses_of_kind(record, UseKind.INHERIT) == [("Base", "Client", ""),
+                                                     ("Reader", "Client", "io")]
+    assert uses_of_kind(record, UseKind.TYPE) == [(COMPOSED, "", "")]
