@@ -137,6 +137,22 @@
   right: (expression_list .
     [(selector_expression) (index_expression)] @hint.expression .)) @hint
 
+; `c := make(chan Collector, n)`: the type made.
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (call_expression
+    function: (identifier) @hint.call
+    arguments: (argument_list . [(channel_type) (map_type) (slice_type)] @hint.new)) .)) @hint
+
+; `m := <-ch`, `case m := <-ch:`: a value received, of the channel's elements (as a
+; `range` over it gives).
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var .)
+  right: (expression_list . (unary_expression operator: "<-" operand: (_) @hint.range) .)) @hint
+(receive_statement
+  left: (expression_list . (identifier) @hint.var .)
+  right: (unary_expression operator: "<-" operand: (_) @hint.range)) @hint
+
 ; `for _, sub := range c.Commands()`: the value, the type of the elements.
 (range_clause
   left: (expression_list . (_) . (identifier) @hint.var .)

@@ -574,7 +574,8 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
 
 def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_type(
 ) -> None:
-    """`x.(T)` types a receiver, and the name it is assigned to (`c, ok := x.(T)`)."""
+    """`x.(T)` types a receiver, and the name it is assigned to (`c, ok := x.(T)`); a
+    value received from a channel has its elements' type (`make(chan T)` types one)."""
     source = (
         "package p\n"
         "type Command struct {\n"
@@ -592,6 +593,9 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         "\tv.(*Flag).Set(); (&Flag{}).Set()\n"
         "\tw := v.(*Flag); w.Set()\n"
         "\tu, ok := v.(Value); u.Set(); ok.Set()\n"
+        "\tin := make(chan *Flag, 2); got := <-in; got.Set()\n"
+        "\tselect {\n\tcase f := <-in:\n\t\tf.Set()\n\t}\n"
+        "\tneg := -v; neg.Set()\n"
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
@@ -607,6 +611,9 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         ("Set", "attribute_call", "w", "Flag"),
         ("Set", "attribute_call", "u", "Value"),
         ("Set", "attribute_call", "ok", ""),
+        ("Set", "attribute_call", "got", "Flag"),  # received from a `make(chan *Flag)`
+        ("Set", "attribute_call", "f", "Flag"),  # in a `select`'s case
+        ("Set", "attribute_call", "neg", ""),  # another unary operator: no channel
     ]
 
 
