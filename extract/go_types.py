@@ -210,6 +210,17 @@ def _skip_space(text: str, at: int) -> int:
     return at
 
 
+def key_type(written: str) -> str:
+    """The type a `range` with one name gives of a value of the type `written`: a map's
+    keys (`map[SinkAdapter]struct{}` → `SinkAdapter`), a channel's elements, as
+    `named_type`; "" for any other (a slice's or a string's index is an int)."""
+    written = written.strip().lstrip("*")
+    if written.startswith("map["):
+        close = closing(written, 3)
+        return named_type(written[4:close].strip()) if close > 0 else ""
+    return element_type(written) if written.startswith(("chan ", "<-chan ")) else ""
+
+
 def go_ctor(callee: str) -> str:
     """`Server` for `NewServer`, `http.Server` for `http.NewServer`: Go's naming of
     constructors, for a function whose signature the index does not hold."""

@@ -35,7 +35,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   called for it, a type when it is a constructor by the language's rule (`_Rules.ctor`:
   Python's `C(...)` capitalised; in Go every call, `NewC()`, whose result `_GoTypes`
   reads from the function's signature), `@hint.range` a `range`'s expression (Go: the
-  name takes its elements' type), `@hint.expression` a field or an element assigned (Go's
+  name takes its elements' type; `@hint.keys` with one name: a map's keys, a channel's
+  elements), `@hint.expression` a field or an element assigned (Go's
   `l := s.logger`, `x := n.items[i]`: the name takes its type), `@hint.enter` the class
   a `with` enters (Python: what its `__enter__` returns, which the query reads),
   `@hint.param` a parameter assigned to a member (Python: its annotation); Python's `@hint.value` an expression assigned
@@ -69,6 +70,7 @@ from symfind.extract.go_types import (
     element_type,
     first_result,
     go_package,
+    key_type,
     named_type,
 )
 from symfind.extract.languages import LANGUAGES
@@ -791,7 +793,7 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
     elif rules.chained:  # Go: the name an expression starts with, its type read from it,
         # a `range`'s too (`for _, f := range fields`: `f` is of `fields`' elements)
         ranged = [parsed[node.start_byte : node.end_byte]
-                  for capture in ("hint.range", "hint.expression")
+                  for capture in ("hint.range", "hint.keys", "hint.expression")
                   for node in captured.get(capture, ())]
         wanted.update(filter(None, (_LEADING.match(name)[2] for name in [*wanted, *ranged])))
     prefix = rules.self_name.encode() + b"."
@@ -851,6 +853,9 @@ _GO_VARIABLE = "="
 #: A name bound by `range` over an expression, until its element's type is settled:
 #: `range:<the expression's start byte>`.
 _GO_RANGE = "range:"
+#: The one name a `range` binds (`for k := range m`), until its type is settled: a map's
+#: keys, a channel's elements: `keys:<the expression's start byte>`.
+_GO_KEYS = "keys:"
 #: A name bound to a field or an element (`l := s.logger`, `x := n.items[i]`), until its
 #: type is settled: `expression:<the expression's start byte>`.
 _GO_EXPRESSION = "expression:"
@@ -878,6 +883,7 @@ class _GoTypes:
                  symbols: list[Symbol], module: dict[bytes, str]) -> None:
         self._nodes = captured.get("struct.field", [])  # the fields of named structs
         self._ranges = {node.start_byte: node for node in captured.get("hint.range", ())}
+        self._keyed = {node.start_byte: node for node in captured.get("hint.keys", ())}
         self._expressions = {node.start_byte: node
                              for node in captured.get("hint.expression", ())}
         self._parsed = parsed
@@ -887,6 +893,25 @@ class _GoTypes:
         self._fields: dict[str, dict[str, str]] | None = None
         self._signatures: dict[str, str] | None = None  # `F` / `T.M` defined here
         self._defined_as: dict[str, str] | None = None  # `items` → `[]Item` defined here
+
+    def _written(self, node: Node, name_type: Callable[[str], str],
+                 local: Callable[[bytes], bool], depth: int) -> str:
+        """The type of a name or a field as written, a collection's whole (`map[K]V`);
+        "" for any other expression."""
+        if node.type == "identifier":
+            found = self._name(_text(node, self._parsed), name_type, local, depth)
+            return "" if _go_unsettled(found) else found
+        if node.type != "selector_expression":
+            return ""
+        operand = node.child_by_field_name("operand")
+        field = node.child_by_field_name("field")
+        if operand is None or field is None or self._package(operand, local):
+            return ""
+        owner = self.type_of(operand, name_type, local, depth + 1)
+        if not owner or _go_unsettled(owner):
+            return ""
+        self._field(owner, "", False)  # the fields read once
+        return (self._fields or {}).get(owner, {}).get(_text(field, self._parsed), "")
 
     def _field(self, owner: str, field: str, element: bool) -> str:
         """The type of a field of a struct this file declares (of its elements)."""
@@ -948,6 +973,9 @@ class _GoTypes:
         if type_.startswith(_GO_EXPRESSION):
             node = self._expressions.get(int(type_[len(_GO_EXPRESSION):]))
             return "" if node is None else self.type_of(node, name_type, local, depth + 1)
+        if type_.startswith(_GO_KEYS):
+            node = self._keyed.get(int(type_[len(_GO_KEYS):]))
+            return "" if node is None else key_type(self._written(node, name_type, local, depth + 1))
         if type_.startswith(_GO_RANGE):
             node = self._ranges.get(int(type_[len(_GO_RANGE):]))
             if node is None or node.type not in (
@@ -976,7 +1004,8 @@ class _GoTypes:
     def wants(type_: str) -> bool:
         """Whether a receiver's type, as its binding gave it, is worked out here: unknown,
         a call's result, the elements of a `range`."""
-        return not type_ or type_.endswith(")") or type_.startswith((_GO_RANGE, _GO_EXPRESSION))
+        return not type_ or type_.endswith(")") or type_.startswith(
+            (_GO_RANGE, _GO_KEYS, _GO_EXPRESSION))
 
     def unbound(self, name: str, local: Callable[[bytes], bool]) -> str:
         """`=name` for a name no scope of the file binds, and no import (a variable of
@@ -1342,7 +1371,8 @@ class _PythonTypes:
 
 #: What a hint pattern may say of its name's type (`_hint_type`).
 _HINT_PARTS = frozenset({"hint.type", "hint.new", "hint.call", "hint.arg", "hint.ctor",
-                         "hint.range", "hint.expression", "hint.enter", "hint.param",
+                         "hint.range", "hint.keys", "hint.expression", "hint.enter",
+                         "hint.param",
                          "hint.value", "hint.items", "hint.entered"})
 
 
@@ -1365,6 +1395,8 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         return None
     if "hint.range" in found:  # Go: settled with the uses (`_GoTypes.settle`)
         return f"{_GO_RANGE}{found['hint.range'].start_byte}", False
+    if "hint.keys" in found:  # likewise
+        return f"{_GO_KEYS}{found['hint.keys'].start_byte}", False
     if "hint.expression" in found:  # likewise
         return f"{_GO_EXPRESSION}{found['hint.expression'].start_byte}", False
     if "hint.type" in found and rules.class_objects:  # `cls: type[C]`, `conns: list[C]`

@@ -71,7 +71,8 @@ History:
   chain's steps, for the query to read; a signature's line that starts with `*` followed
   by a word is kept (`*args`, Go's `*http.Request)) *Route`): only a block comment's
   ` * text` is left out. A Go value received from a channel (`m := <-ch`, `case m :=
-  <-ch:`) has the channel's element type, and `make(chan T, n)` types its name.
+  <-ch:`) has the channel's element type, and `make(chan T, n)` types its name; the one
+  name a `range` binds has a map's key type, a channel's element type.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -153,6 +153,11 @@
   left: (expression_list . (identifier) @hint.var .)
   right: (unary_expression operator: "<-" operand: (_) @hint.range)) @hint
 
+; `for s := range i.sinks`: one name, a map's keys, a channel's elements (a slice's index).
+(range_clause
+  left: (expression_list . (identifier) @hint.var .)
+  right: (_) @hint.keys) @hint
+
 ; `for _, sub := range c.Commands()`: the value, the type of the elements.
 (range_clause
   left: (expression_list . (_) . (identifier) @hint.var .)

@@ -4,7 +4,7 @@ result, a package variable's type, as `storage/references.py` and
 
 from __future__ import annotations
 
-from symfind.extract.go_types import first_result, method_shape, variable_type
+from symfind.extract.go_types import first_result, key_type, method_shape, variable_type
 
 SIGNATURES = [
     "func NewBridge(c *Config) (*Bridge, error)",
@@ -89,3 +89,11 @@ def test_a_methods_shape_is_its_types_without_names_or_packages() -> None:
         ("...interface{}",), ("error",))
     assert method_shape("func (c *C) G(a int, b string, ...) error") is None  # cut short
     assert method_shape("func (r *Router) HandleFunc(path string, f func(") is None
+
+
+def test_a_range_with_one_name_gives_a_maps_keys_and_a_channels_elements() -> None:
+    assert key_type("map[SinkAdapter]struct{}") == "SinkAdapter"
+    assert key_type("map[*pkg.Key]int") == "pkg.Key"
+    assert key_type("<-chan *Conn") == "Conn"
+    assert key_type("[]*Conn") == ""  # a slice's index
+    assert key_type("Conn") == ""

@@ -575,7 +575,8 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
 def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_type(
 ) -> None:
     """`x.(T)` types a receiver, and the name it is assigned to (`c, ok := x.(T)`); a
-    value received from a channel has its elements' type (`make(chan T)` types one)."""
+    value received from a channel has its elements' type (`make(chan T)` types one), and
+    so has the one name a `range` over a channel binds; over a map, its keys'."""
     source = (
         "package p\n"
         "type Command struct {\n"
@@ -596,6 +597,9 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         "\tin := make(chan *Flag, 2); got := <-in; got.Set()\n"
         "\tselect {\n\tcase f := <-in:\n\t\tf.Set()\n\t}\n"
         "\tneg := -v; neg.Set()\n"
+        "\tfor f := range c.flags { f.Len() }\n"
+        "\tfor f := range in { f.Set() }\n"
+        "\tseen := map[*Command]bool{}; for k := range seen { k.Run() }\n"
         "}\n"
     )
     assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
@@ -614,6 +618,9 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         ("Set", "attribute_call", "got", "Flag"),  # received from a `make(chan *Flag)`
         ("Set", "attribute_call", "f", "Flag"),  # in a `select`'s case
         ("Set", "attribute_call", "neg", ""),  # another unary operator: no channel
+        ("Len", "attribute_call", "f", "string"),  # one name over a map: its keys
+        ("Set", "attribute_call", "f", "Flag"),  # over a channel: its elements
+        ("Run", "attribute_call", "k", "Command"),
     ]
 
 
