@@ -901,20 +901,31 @@ class _GoTypes:
         if node.type == "identifier":
             found = self._name(_text(node, self._parsed), name_type, local, depth)
             return "" if _go_unsettled(found) else found
+        selected = self._selected(node, name_type, local, depth)
+        return self._field_written(*selected) if selected else ""
+
+    def _selected(self, node: Node, name_type: Callable[[str], str],
+                  local: Callable[[bytes], bool], depth: int) -> tuple[str, str] | None:
+        """The type whose field `node` selects (`b.logger`: `b`'s, settled) and the field's
+        name; None for anything else (a package's name, a call's result)."""
         if node.type != "selector_expression":
-            return ""
+            return None
         operand = node.child_by_field_name("operand")
         field = node.child_by_field_name("field")
         if operand is None or field is None or self._package(operand, local):
-            return ""
+            return None
         owner = self.type_of(operand, name_type, local, depth + 1)
         if not owner or _go_unsettled(owner):
-            return ""
-        self._field(owner, "", False)  # the fields read once
-        return (self._fields or {}).get(owner, {}).get(_text(field, self._parsed), "")
+            return None
+        return owner, _text(field, self._parsed)
 
     def _field(self, owner: str, field: str, element: bool) -> str:
         """The type of a field of a struct this file declares (of its elements)."""
+        written = self._field_written(owner, field)
+        return self._elements(written) if element else named_type(written)
+
+    def _field_written(self, owner: str, field: str) -> str:
+        """A field's type as its struct, one this file declares, writes it."""
         if self._fields is None:
             self._fields = {}
             for node in self._nodes:
@@ -931,8 +942,7 @@ class _GoTypes:
                     if field_name:
                         self._fields.setdefault(_text(name, self._parsed), {})[
                             field_name] = text
-        written = self._fields.get(owner, {}).get(field, "")
-        return self._elements(written) if element else named_type(written)
+        return self._fields.get(owner, {}).get(field, "")
 
     def _elements(self, written: str) -> str:
         """The type of the elements of a value of the type `written`: a slice, map or
@@ -1051,14 +1061,8 @@ class _GoTypes:
             written = node.child_by_field_name("type")  # x.(T), T{}
             return type_name(_text(written, self._parsed)) if written is not None else ""
         if kind == "selector_expression":
-            operand = node.child_by_field_name("operand")
-            field = node.child_by_field_name("field")
-            if operand is None or field is None or self._package(operand, local):
-                return ""
-            owner = self.type_of(operand, name_type, local, depth + 1)
-            if not owner or _go_unsettled(owner):
-                return ""
-            return self._field(owner, _text(field, self._parsed), element)
+            selected = self._selected(node, name_type, local, depth)
+            return self._field(*selected, element) if selected else ""
         if kind != "call_expression":
             return ""
         function = node.child_by_field_name("function")
