@@ -845,6 +845,9 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
             return
 
 
+#: How deep a name's type is settled through the names and calls it is read from (a name
+#: bound to a chain of calls on a name bound to one: `r2 := r1.NewRoute().Subrouter()`
+#: takes four); bounds a name that names itself (`c := c.Parent()`).
 _GO_SETTLE_STEPS = 8
 _GO_CHAIN_STEPS = 16
 #: A name no scope of the file binds: a variable of the package, declared in another file
