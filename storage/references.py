@@ -675,7 +675,6 @@ class _Resolver:
         self._go_reaching: dict[tuple[str, str], str] = {}  # (directory, type) → why
         self._go_types: dict[tuple[str, str, str], list[Symbol]] = {}
         self._go_methods: dict[tuple[str, str, str, _GoShape], bool] = {}
-        self._go_embeds_of: dict[str, dict[str, set[str]]] = {}  # path → type → embeds
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._definitions: dict[str, list[Symbol]] = {}
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
@@ -685,6 +684,7 @@ class _Resolver:
         self._python_types: dict[tuple[str, str], tuple[str, FileUses | None]] = {}
         self._lineages: dict[str, list[set[str]]] = {}
         self._base_lists_of: dict[str, dict[str, set[str]]] = {}
+        self._written_bases_of: dict[str, dict[str, set[str]]] = {}
         # (file, attribute) → class → the types `self.<attribute>` has there
         self._self_attributes: dict[tuple[str, str], dict[str, set[str]]] = {}
 
@@ -1257,14 +1257,22 @@ class _Resolver:
         return found
 
     def _base_lists(self, path: str) -> dict[str, set[str]]:
-        """Each class a file defines → the bases its base list names (last names); each
-        file's uses decoded once."""
+        """Each class a file defines → the bases its base list names (last names)."""
         if path not in self._base_lists_of:
-            bases = self._base_lists_of[path] = defaultdict(set)
-            record = self.index.uses_of_file(path)
-            for name, enclosing, _ in uses_of_kind(record, UseKind.INHERIT) if record else ():
-                bases[_last(enclosing)].add(_last(name))
+            self._base_lists_of[path] = {cls: {_last(name) for name in written}
+                                         for cls, written in self._written_bases(path).items()}
         return self._base_lists_of[path]
+
+    def _written_bases(self, path: str) -> dict[str, set[str]]:
+        """Each class a file defines → the bases its base list names as written
+        (`io.Reader`, `Base`); each file's uses decoded once."""
+        if path not in self._written_bases_of:
+            bases = self._written_bases_of[path] = defaultdict(set)
+            record = self.index.uses_of_file(path)
+            for name, enclosing, receiver in (
+                    uses_of_kind(record, UseKind.INHERIT) if record else ()):
+                bases[_last(enclosing)].add(f"{receiver}.{name}" if receiver else name)
+        return self._written_bases_of[path]
 
     def _self_attribute(self, path: str, member: str) -> dict[str, set[str]]:
         """Class → the types `self.<member>` has as a receiver in the class's methods in
@@ -1497,14 +1505,8 @@ class _Resolver:
         """The types a Go type embeds: each as written (`io.Reader`), with the definitions
         its name can name (none: a type the index does not define). A predeclared one
         (`error`) is not seen: its name is stored as no use."""
-        if home.path not in self._go_embeds_of:
-            found = self._go_embeds_of[home.path] = defaultdict(set)
-            record = self.index.uses_of_file(home.path)
-            for name, enclosing, receiver in (
-                    uses_of_kind(record, UseKind.INHERIT) if record else ()):
-                found[_last(enclosing)].add(f"{receiver}.{name}" if receiver else name)
         embedded = []
-        for name in sorted(self._go_embeds_of[home.path].get(_last(home.qualname), ())):
+        for name in sorted(self._written_bases(home.path).get(_last(home.qualname), ())):
             package = name.rpartition(".")[0]
             homes = self._go_homes(_last(name), posixpath.dirname(home.path), package)
             # Another package's `Reader` is no `io.Reader`: a qualified name names its
