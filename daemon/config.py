@@ -17,6 +17,11 @@ from symfind.storage import find_root, index_dir_for
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_LINE_CHARS = 5_000
+#: Lines of code as people write them average well under 100 characters; a minified
+#: bundle's average runs to thousands (django's jquery.min.js: 29,932). A file that holds one long
+#: literal beside its code averages little more than the code does (go-stdlib's
+#: copy_test.go: 202, zod's string.test.ts: 72), and its definitions are wanted.
+DEFAULT_MINIFIED_MEAN_LINE_CHARS = 500
 DEFAULT_PARSE_DEADLINE_S = 5.0
 
 
@@ -32,12 +37,15 @@ class IndexOptions(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         max_file_bytes: Larger files are skipped (`too_large`).
-        max_line_chars: A file with a longer line is treated as minified and skipped.
+        max_line_chars: A file with a longer line whose lines average over
+            `minified_mean_line_chars` is treated as minified and skipped.
+        minified_mean_line_chars: See `max_line_chars`.
         parse_deadline_s: Wall-clock budget to parse one file (`parse_timeout`).
     """
 
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_line_chars: int = DEFAULT_MAX_LINE_CHARS
+    minified_mean_line_chars: int = DEFAULT_MINIFIED_MEAN_LINE_CHARS
     parse_deadline_s: float = DEFAULT_PARSE_DEADLINE_S
 
     def fingerprint(self) -> str:

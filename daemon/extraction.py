@@ -50,7 +50,7 @@ class SkipReason(enum.StrEnum):
     NOT_REGULAR = "not_regular"  # a FIFO, socket or device
     TOO_LARGE = "too_large"  # over `max_file_bytes`
     BINARY = "binary"
-    MINIFIED = "minified"  # a line over `max_line_chars`
+    MINIFIED = "minified"  # a line over `max_line_chars`, lines long on average
     PARSE_TIMEOUT = "parse_timeout"
     UNSUPPORTED = "unsupported"
     PARSE_ERROR = "parse_error"
@@ -71,8 +71,9 @@ class FileOutcome(msgspec.Struct, frozen=True, kw_only=True):
     language: str = ""
 
 
-
-def _is_minified(data: bytes, max_line_chars: int) -> bool:
+def _is_minified(data: bytes, max_line_chars: int, mean_line_chars: int) -> bool:
+    """A line over `max_line_chars` in a file whose lines average over `mean_line_chars`:
+    code packed onto few lines, not a test's long literal."""
     if len(data) <= max_line_chars:
         return False
     # A line longer than max_line_chars covers a whole block of half that length, so only
@@ -81,6 +82,8 @@ def _is_minified(data: bytes, max_line_chars: int) -> bool:
     step = max(1, max_line_chars // 2)
     if all(data.find(b"\n", start, start + step) >= 0
            for start in range(0, len(data) - step + 1, step)):
+        return False
+    if len(data) <= mean_line_chars * (data.count(b"\n") + 1):
         return False
     return any(len(line) > max_line_chars for line in data.split(b"\n"))
 
@@ -125,7 +128,7 @@ def process_file(
         return FileOutcome(path=path, state=state, unchanged=True)
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:
         return FileOutcome(path=path, skip_reason=SkipReason.BINARY)
-    if _is_minified(data, options.max_line_chars):
+    if _is_minified(data, options.max_line_chars, options.minified_mean_line_chars):
         return FileOutcome(path=path, skip_reason=SkipReason.MINIFIED)
     try:
         with _EXTRACTING:

@@ -56,6 +56,9 @@ def test_bad_files_are_skipped_with_reasons_and_lose_nothing_else(
     write(repo, "binary.py", b"class Bin:\n    pass\n\x00\x01\x02")
     write(repo, "big.py", "x = 1\n" * 11_000)  # 66 KB > the 64 KB cap of this config
     write(repo, "min.js", "var a=1;" * 800)  # one 6,400-char line
+    # A long literal among lines of code is no minified file: its definitions are kept.
+    write(repo, "literal.ts", "const emoji = '" + "x" * 6_000 + "';\n"
+          + "".join(f"function f{n}() {{\n  return {n};\n}}\n" for n in range(12)))
     write(repo, "latin1.py", b"# caf\xe9\nclass Caf\xe9Latin:\n    pass\n")
     write(repo, "broken.py", "class Broken(:\n    pass\n\ndef still_found():\n    return 1\n")
     write(repo, "deep.py", "x = " + "[\n" * 5000 + "]\n" * 5000 + "def after_deep():\n    pass\n")
@@ -74,6 +77,8 @@ def test_bad_files_are_skipped_with_reasons_and_lose_nothing_else(
         ("good.py", "Good"),
         ("good.py", "Good.run"),
         ("latin1.py", "CaféLatin"),
+        ("literal.ts", "emoji"),
+        *(("literal.ts", f"f{n}") for n in range(12)),
     ]
     assert read_manifest(config.index_dir).skipped == {
         "big.py": "too_large",
@@ -83,7 +88,7 @@ def test_bad_files_are_skipped_with_reasons_and_lose_nothing_else(
         "min.js": "minified",
     }
     assert (report.files, report.symbols, report.skipped) == (
-        4, 7, {"too_large": 1, "binary": 1, "not_regular": 1, "symlink": 1, "minified": 1},
+        5, 20, {"too_large": 1, "binary": 1, "not_regular": 1, "symlink": 1, "minified": 1},
     )
 
 
