@@ -40,6 +40,7 @@ many files is answered within a time budget and marked partial when the budget r
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 import re
@@ -1432,9 +1433,8 @@ class _Resolver:
         declares the method, a struct whose embedded field has it): the method may be
         promoted from there."""
         if typed not in self._go_embedding:
-            paths = {s.path for s in self._named(typed) if s.kind in _CLASS_KINDS}
-            self._go_embedding[typed] = any(self._base_lists(path).get(typed)
-                                            for path in sorted(paths))
+            self._go_embedding[typed] = any(self._go_embedded(s) for s in self._named(typed)
+                                            if s.kind in _CLASS_KINDS)
         return self._go_embedding[typed]
 
     # -- Go: what a method's type satisfies, by method sets ------------------------------
@@ -1457,7 +1457,7 @@ class _Resolver:
         gopls counts the calls on the types implementing it too, and so does symfind."""
         homes = self._go_homes(_last(written), posixpath.dirname(record.path),
                                written.rpartition(".")[0])
-        owner = self._go_target_type()
+        owner = self._go_target_type
         if not homes or owner is None:
             return ""
         typed = _last(written)
@@ -1478,6 +1478,7 @@ class _Resolver:
     def _go_implements(self, home: Symbol, needed: _GoMethods) -> bool:
         return all(self._go_has_method(home, method, shape) for method, shape in needed.items())
 
+    @functools.cached_property
     def _go_target_type(self) -> Symbol | None:
         """The definition of the target method's type, in the target's package: the one in
         its file when the package defines the type more than once (files for different
