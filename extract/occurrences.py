@@ -126,6 +126,11 @@ _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.*)\]$", re.S)
 # Declared types that leave the type to the compiler.
 _INFERRED = frozenset({"auto", "var", "let", "val", "dynamic", "decltype"})
 _TYPE_NAME = re.compile(r"[\w.:\\$]+")
+# An array of a type (`Field[]`, `String[] args`): no value of the type named.
+_ARRAY = re.compile(r"^[\w.:\\$]+\s*(?:<.*>)?\s*\[\s*\](?:\s*\[\s*\])*$", re.S)
+#: A type that is another type's member, looked up by its key (TypeScript's
+#: `FieldOptions<T>['form']`): no value of the type named.
+_LOOKUP_TYPES = frozenset({"lookup_type"})
 _NULLABLE = re.compile(r"\s*\|\s*(?:None|null|undefined)\b|\b(?:None|null|undefined)\s*\|\s*|\?$")
 # TypeScript's types that keep a type's members: `Partial<Observer<T>>` is an `Observer`'s.
 _SAME_MEMBERS = re.compile(r"^(?:Partial|Readonly|Required|NonNullable)<(.*)>$", re.S)
@@ -475,7 +480,10 @@ def type_name(text: str) -> str:
         text = wrapped[1].strip()
     if _joins_types(text):
         return ""
-    text = _GENERIC_ARGS.sub("", _TYPE_PREFIX.sub("", text)).strip()
+    text = _TYPE_PREFIX.sub("", text)
+    if _ARRAY.match(text):
+        return ""
+    text = _GENERIC_ARGS.sub("", text).strip()
     if text in _INFERRED:
         return ""
     return text if text and _TYPE_NAME.fullmatch(text) else ""
@@ -1421,7 +1429,8 @@ def _hint_type(root: Node, var: Node, alone: QueryCursor, parsed: bytes,
         return type_name(_text(found["hint.arg"], parsed)), False  # Go's `new(T)`
     for capture in ("hint.type", "hint.new"):  # a declared `auto` gives way to the value's
         if capture in found:
-            type_ = type_name(_text(found[capture], parsed))
+            node = found[capture]
+            type_ = "" if node.type in _LOOKUP_TYPES else type_name(_text(node, parsed))
             if type_:
                 return type_, capture == "hint.type"
     for capture, mark in _PY_BINDING_CAPTURES:

@@ -73,7 +73,10 @@ History:
   ` * text` is left out. A Go value received from a channel (`m := <-ch`, `case m :=
   <-ch:`) has the channel's element type, and `make(chan T, n)` types its name; the one
   name a `range` binds has a map's key type, a channel's element type.
+- 15: a name declared with an array type (`fields: Field[]`, `String[] args`) or a
+  TypeScript member type looked up by its key (`form: FieldOptions<T>['form']`) has no
+  receiver type: it is no value of the type named.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 14
+EXTRACTION_VERSION = 15

@@ -971,9 +971,39 @@ def test_type_names_of_unions_nullables_and_member_keeping_wrappers() -> None:
     assert [type_name(text) for text in (
         "Subscriber<any> | Observer<any>", "Pool | null", "Pool<T> | undefined",
         "Partial<Observer<T>>", "Readonly<Pool>", "A<T> & B", "&mut Pool",
-        "std::vector<int> &", "Optional[Session]", "Session | None")] == [
+        "std::vector<int> &", "Optional[Session]", "Session | None", "Pool[]",
+        "Pool<T>[][]", "List['Session']", "Pool[int]")] == [
         "", "Pool", "Pool", "Observer", "Pool", "", "Pool", "std::vector", "Session",
-        "Session"]
+        "Session", "", "", "List", "Pool"]
+
+
+def test_an_array_or_a_member_looked_up_by_key_is_no_value_of_the_type_named() -> None:
+    source = (
+        "class Field {\n"
+        "  pools: Pool[];\n"
+        "  form: Options<T>['form'];\n"
+        "  send(all: Pool[][], one: Pool) {\n"
+        "    this.pools.push(one); this.form.submit(); all.length; one.acquire();\n"
+        "  }\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, "typescript") if use[1] == "attribute_call"] == [
+        ("push", "attribute_call", "this.pools", ""),
+        ("submit", "attribute_call", "this.form", ""),
+        ("acquire", "attribute_call", "one", "Pool"),
+    ]
+    java = (
+        "class Main {\n"
+        "  void run(String[] args, Pool[] pools, Pool pool) {\n"
+        "    args.clone(); pools.clone(); pool.clone();\n"
+        "  }\n"
+        "}\n"
+    )
+    assert [use for use in uses(java, "java") if use[1] == "attribute_call"] == [
+        ("clone", "attribute_call", "args", ""),
+        ("clone", "attribute_call", "pools", ""),
+        ("clone", "attribute_call", "pool", "Pool"),
+    ]
 
 
 def test_typescript_parameter_properties_type_their_fields() -> None:
