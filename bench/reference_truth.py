@@ -30,6 +30,8 @@ Usage:
     python -m bench.reference_truth requests cobra   # some
     python -m bench.reference_truth --held-out DIR --language go   # a repository
                                                      # outside the table (held out)
+    python -m bench.reference_truth --held-out DIR --language c --define HAVE_STDINT_H
+                                                     # with what its build defines
 
 Needs: `pip install jedi` (the `bench` extra), Debian's `gopls` and `golang-go`, `clangd`,
 and typescript@5 from npm (installed under `bench/out/node` on first use).
@@ -102,13 +104,16 @@ class HeldOut:
     name: str
     truth: Path
     seeds: int = 12
+    #: C: the macros the package's own build defines (its configure step's `HAVE_*`),
+    #: without which clangd reads another program than the one built.
+    defines: tuple[str, ...] = ()
 
 
-def held_out(directory: Path, language: str) -> HeldOut:
+def held_out(directory: Path, language: str, defines: tuple[str, ...] = ()) -> HeldOut:
     """The held-out repository at `directory`, asked of its language's oracle."""
     root = directory.resolve()
     return HeldOut(root, language, ORACLE_OF[language], root.name,
-                   HELD_OUT / f"truth-{root.name}.json")
+                   HELD_OUT / f"truth-{root.name}.json", defines=defines)
 
 
 def load_table() -> list[Entry]:
@@ -408,10 +413,11 @@ def _typedef_names(root: Path, seed: dict) -> list[tuple[int, int]]:
     return []
 
 
-def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
+def clangd_uses(root: Path, seeds: list[dict],
+                defines: tuple[str, ...] = ()) -> tuple[str, list[list[list]]]:
     """clangd over LSP, after its background index has read every file of a compilation
     database that compiles each C file of the repository with the repository's
-    directories on the include path."""
+    directories on the include path (and `defines`, each as `-D`)."""
     version = subprocess.run(["clangd", "--version"], capture_output=True, text=True,
                              check=False).stdout.splitlines()[0]
     # Every directory holding a source file, and those above it up to the root:
@@ -421,7 +427,8 @@ def clangd_uses(root: Path, seeds: list[dict]) -> tuple[str, list[list[list]]]:
                     if above.is_relative_to(root)}
     includes = sorted(f"-I{directory}" for directory in directories)
     database = [{"directory": str(root), "file": str(root / rel),
-                 "arguments": ["cc", "-c", "-std=gnu11", "-DLUA_USE_LINUX", *includes,
+                 "arguments": ["cc", "-c", "-std=gnu11", "-DLUA_USE_LINUX",
+                               *(f"-D{define}" for define in defines), *includes,
                                str(root / rel)]}
                 for rel in source_files(root, "c") if rel.endswith(".c")]
     (root / "compile_commands.json").write_text(json.dumps(database), encoding="utf-8")
@@ -478,7 +485,9 @@ def build(entry: Entry | HeldOut) -> Path:
         corpora.fetch(entry.corpus)
     seeds = draw_seeds(entry)
     oracle = ORACLES[entry.oracle]
-    version, answers = oracle(entry.root, seeds)
+    defines = getattr(entry, "defines", ())
+    version, answers = (oracle(entry.root, seeds, defines) if defines
+                        else oracle(entry.root, seeds))
     for seed, uses in zip(seeds, answers, strict=True):
         if isinstance(uses, dict):  # the oracle also says which of its uses are none
             seed["aside"] = uses["aside"]
@@ -502,10 +511,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead, a repository outside the table (its truth is kept "
                              "under bench/out/references/held-out/)")
     parser.add_argument("--language", default="go", help="the held-out repository's language")
+    parser.add_argument("--define", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="C, held out: a macro the package's own build defines "
+                             "(`HAVE_STDINT_H`), passed to clangd as -D (repeatable)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.define and not (args.held_out and args.language == "c"):
+        parser.error("--define is for a held-out C repository (--held-out DIR --language c)")
     if args.held_out:
-        build(held_out(args.held_out, args.language))
+        build(held_out(args.held_out, args.language, tuple(args.define)))
         return 0
     entries = [e for e in load_table() if not args.names or e.corpus.name in args.names]
     for entry in entries:

@@ -56,6 +56,11 @@ def uses(source: str, language: str = "python") -> list[tuple[str, str, str, str
             for o in extraction.occurrences]
 
 
+def calls_on_receivers(source: str, language: str) -> list[tuple[str, str, str, str]]:
+    """`uses` of the kind `attribute_call` only (`x.f()`): how receivers are typed."""
+    return [use for use in uses(source, language) if use[1] == "attribute_call"]
+
+
 def test_python_locals_parameters_and_loop_variables_are_not_uses() -> None:
     source = (
         "def f(a, b=1, *args, c: int = 2, **kw):\n"
@@ -174,7 +179,7 @@ def test_python_constructed_and_annotated_names_have_their_type() -> None:
         "    s.get(), t.total(), n.x(), r.get(), c.get(), d.get(), p.get(), u.get()\n"
         "    h.get(), o.get()\n"
     )
-    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "python") == [
         ("Session", "attribute_call", "requests", ""),
         ("make_client", "attribute_call", "helpers", ""),
         ("make_client", "attribute_call", "self", ""),
@@ -244,7 +249,7 @@ def test_python_a_with_statements_target_is_left_to_the_query() -> None:
         "    async with httpcore.Connection(o) as conn, open(o) as g, Pool() as p:\n"
         "        conn.close(), g.read(), p.get()\n"
     )
-    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "python") == [
         ("Connection", "attribute_call", "httpcore", ""),
         ("close", "attribute_call", "conn", "httpcore.Connection:__enter__()"),
         ("read", "attribute_call", "g", "?"),  # a function's result, entered: not read
@@ -262,7 +267,7 @@ def test_python_a_member_assigned_a_parameter_has_the_parameters_annotation() ->
         "    def close(self):\n"
         "        self._stream.close(), self._origin.close(), self._pool.close()\n"
     )
-    assert [use for use in uses(source) if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "python") == [
         ("close", "attribute_call", "self._stream", "Stream"),
         ("close", "attribute_call", "self._origin", "Connection:_origin"),  # not annotated
         ("close", "attribute_call", "self._pool", "Pool"),
@@ -445,7 +450,7 @@ def test_go_receivers_and_declared_names_have_their_type() -> None:
         "\ts.x(); r.y(); b.z(); c.w(); d.v(); e.u(); f.t(); g.s()\n"
         "}\n"
     )
-    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "go") == [
         ("NewConn", "attribute_call", "pool", "=pool"),  # a package variable of another file
         ("x", "attribute_call", "s", "Server"),
         ("y", "attribute_call", "r", "h.Request"),
@@ -473,7 +478,7 @@ def test_go_a_field_of_a_struct_the_file_declares_types_a_receiver() -> None:
         "\tb.byName.Get(); b.other.Do(); api.Default.Get()\n"
         "}\n"
     )
-    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "go") == [
         ("Println", "attribute_call", "b.logger", "Logger"),
         ("URL", "attribute_call", "b.client", "api.Client"),
         ("URL", "attribute_call", "b.backup", "api.Client"),
@@ -503,7 +508,7 @@ def test_go_an_element_by_index_or_range_has_the_element_type_of_a_type_defined_
         "}\n"
         "func all(list []*node) { for _, x := range list { x.walk(0, nil) } }\n"
     )
-    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "go") == [
         ("Less", "attribute_call", "s[0]", "Item"),
         ("Less", "attribute_call", "n.items[i]", "Item"),
         ("walk", "attribute_call", 'n.byKey["k"]', "node"),  # a map's values
@@ -536,7 +541,7 @@ def test_go_a_calls_result_comes_from_the_signature_or_is_left_for_the_query() -
         "\tsub.Methods(\"GET\"); sub.Path(\"/a\").Methods(\"PUT\")\n"
         "}\n"
     )
-    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "go") == [
         ("Push", "attribute_call", "b", "Bridge"),  # NewBridge is defined here
         ("Root", "attribute_call", "c", "Command"),
         ("Execute", "attribute_call", "c.Root()", "Command"),  # so is Command.Root
@@ -602,7 +607,7 @@ def test_go_range_gives_the_elements_of_a_call_or_a_field_and_an_assertion_its_t
         "\tseen := map[*Command]bool{}; for k := range seen { k.Run() }\n"
         "}\n"
     )
-    assert [use for use in uses(source, "go") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "go") == [
         ("Commands", "attribute_call", "c", "Command"),
         ("Run", "attribute_call", "sub", "Command"),
         ("Set", "attribute_call", "flag", "Flag"),
@@ -987,7 +992,7 @@ def test_an_array_or_a_member_looked_up_by_key_is_no_value_of_the_type_named() -
         "  }\n"
         "}\n"
     )
-    assert [use for use in uses(source, "typescript") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(source, "typescript") == [
         ("push", "attribute_call", "this.pools", ""),
         ("submit", "attribute_call", "this.form", ""),
         ("acquire", "attribute_call", "one", "Pool"),
@@ -999,7 +1004,7 @@ def test_an_array_or_a_member_looked_up_by_key_is_no_value_of_the_type_named() -
         "  }\n"
         "}\n"
     )
-    assert [use for use in uses(java, "java") if use[1] == "attribute_call"] == [
+    assert calls_on_receivers(java, "java") == [
         ("clone", "attribute_call", "args", ""),
         ("clone", "attribute_call", "pools", ""),
         ("clone", "attribute_call", "pool", "Pool"),
