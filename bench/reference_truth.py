@@ -44,6 +44,7 @@ import json
 import logging
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -432,6 +433,10 @@ def clangd_uses(root: Path, seeds: list[dict],
                                str(root / rel)]}
                 for rel in source_files(root, "c") if rel.endswith(".c")]
     (root / "compile_commands.json").write_text(json.dumps(database), encoding="utf-8")
+    # clangd keeps its background index under the root and reuses a file's shard while
+    # the file is unchanged, even when the compile flags are not: an earlier run's
+    # shards (other `defines`) would answer for this one.
+    shutil.rmtree(root / ".cache" / "clangd", ignore_errors=True)
     lsp = _Lsp(["clangd", "--background-index", "-j=2", "--log=error"], root)
     try:
         lsp.request("initialize", {"processId": None, "rootUri": root.as_uri(),

@@ -76,8 +76,9 @@ def load_audit() -> dict[tuple[str, str], dict[str, set[Use]]]:
     return audit
 
 
-#: A line that is a comment or inside one, as far as its start tells.
-_COMMENT_LINE = re.compile(r"^\s*(\*|/\*|//|#(?!include|define|if|endif|else))")
+#: A line that is a comment or inside one, as far as its start tells: a `*` followed by
+#: a space, a `/` or nothing (a block comment's ` * text`), not C's `*state = ...`.
+_COMMENT_LINE = re.compile(r"^\s*(\*(?![^\s/])|/\*|//|#(?!include|define|if|endif|else))")
 
 
 #: What is set aside by rule, in the table's order.

@@ -46,3 +46,16 @@ def test_a_seed_without_the_oracles_verdicts_sets_aside_by_text_alone(tmp_path: 
     assert set_aside(tmp_path, seed, uses) == {
         "macro": {("a.ts", 3)}, "comment": {("a.ts", 7)}, "declaration": set(),
         "other_class": set()}
+
+
+def test_a_c_line_that_starts_with_a_dereference_is_no_comment(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text(
+        "/* a state:\n"
+        " * state_t holds the key\n"
+        " */\n"
+        "    *pState = hs = (state_t*) calloc(1, sizeof(state_t));\n", encoding="utf-8")
+    seed = {"name": "state_t", "qualname": "state_t",
+            "uses": [["a.c", 2, 4], ["a.c", 4, 21], ["a.c", 4, 50]]}
+    uses = {(path, line) for path, line, _ in seed["uses"]}
+    assert set_aside(tmp_path, seed, uses) == {
+        "macro": set(), "comment": {("a.c", 2)}, "declaration": set(), "other_class": set()}
