@@ -26,7 +26,10 @@ Tools, on the same queries, in the same run:
   penalty for gaps; best score first, then the shorter name, then path and line.
 
 A hit: same path and line as the definition. R@1 and R@10 per shape, per corpus, and
-the mean over corpora (each corpus counts once).
+the mean over corpora (each corpus counts once). For `forgotten`, also what chance
+allows: a query is often another name with one word left out too (`test_get_count` and
+`test_put_count` for `test_count`), so the report gives the R@1 of a tool that finds every
+name the query fits and picks one of them at random (each query's `fits`).
 
 Usage:
     python -m bench.abbreviations --all                   # relevance corpora (6 languages)
@@ -142,6 +145,7 @@ def make_queries(defs: list[groundtruth.Definition], corpus_name: str,
     candidates = [d for d in defs if groundtruth._IDENTIFIER.match(d.name)
                   and len(groundtruth.split_words(d.name)) >= MIN_WORDS
                   and by_name[groundtruth.name_key(d.name)] == 1]
+    fits = _one_word_back(defs)
     queries = []
     for shape in SHAPES:
         rng = random.Random(f"{corpus_name}:{shape}")
@@ -154,11 +158,29 @@ def make_queries(defs: list[groundtruth.Definition], corpus_name: str,
             text = query_text(shape, d.name, rng)
             if not text or text == d.name or groundtruth.name_key(text) in by_name:
                 continue
-            queries.append({"shape": shape, "query": text, "path": d.path, "line": d.line,
-                            "name": d.name, "kind": d.kind, "language": d.language,
-                            "corpus": corpus_name})
+            query = {"shape": shape, "query": text, "path": d.path, "line": d.line,
+                     "name": d.name, "kind": d.kind, "language": d.language,
+                     "corpus": corpus_name}
+            if shape == "forgotten":
+                query["fits"] = fits[_words(text)]
+            queries.append(query)
             made += 1
     return queries
+
+
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in groundtruth.split_words(name))
+
+
+def _one_word_back(defs: list[groundtruth.Definition]) -> collections.Counter:
+    """For each run of words, how many definitions' names it is with one word left out:
+    the names a `forgotten` query fits, its target among them. However a tool breaks the
+    ties between them, nothing in the query tells them apart."""
+    fits: collections.Counter = collections.Counter()
+    for d in defs:
+        words = _words(d.name)
+        fits.update({words[:i] + words[i + 1:] for i in range(len(words))})
+    return fits
 
 
 # --------------------------------------------------------------------------- the IDE finder
@@ -357,6 +379,14 @@ def report(rows: list[dict]) -> str:
             mine, ide = groups[("symfind", shape, corpus)], groups[("ide-finder", shape, corpus)]
             cells.append(f"{_rate(mine, 1):.2f} ({_rate(ide, 1):.2f}) n={len(ide)}")
         lines.append(f"| {corpus} | " + " | ".join(cells) + " |")
+    chances = [statistics.mean(1 / r["fits"] for r in group) for group in (
+        groups[(tool_names[0], "forgotten", c)] for c in corpus_names)
+        if group and all(r.get("fits") for r in group)]
+    if chances:
+        lines += ["", "forgotten: the R@1 of a tool that finds every name the query is with one "
+                  "word left out and picks one of them by chance, mean of corpora: "
+                  f"{statistics.mean(chances):.3f} (per corpus: "
+                  + ", ".join(f"{c:.2f}" for c in chances) + ")."]
     if "symfind" in tool_names:
         times = sorted(r["took_ms"] for r in rows if r["tool"] == "symfind")
         lines += ["", f"symfind `took_ms`: p50 {statistics.median(times):.2f}, "

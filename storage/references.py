@@ -982,6 +982,25 @@ class _Resolver:
         module = _join(best.source, best.imported)
         return best, _join(module, receiver[len(best.name):].lstrip("."))
 
+    def _python_rebound(self, record: FileUses, module: str) -> set[str]:
+        """The files of a dotted path no module has, through a module of its first names
+        that imports the next one (`arrow.arrow.locales`, where `arrow/arrow.py` has `from
+        arrow import locales`: `arrow/locales.py`), read where that import is written;
+        empty when no module on the path binds the next name by an import."""
+        dots = module[:len(module) - len(module.lstrip("."))]  # a relative path's
+        parts = module[len(dots):].split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            files = self._module_files(record, dots + ".".join(parts[:cut]))
+            if len(files) != 1:
+                continue
+            holder = self._names_of(next(iter(files)))
+            item = next((i for i in holder.imports if i.name == parts[cut]), None)
+            if item is None:
+                return set()
+            bound = _join(_join(item.source, item.imported), ".".join(parts[cut + 1:]))
+            return self._module_files(holder, bound)
+        return set()
+
     def _elsewhere_in(self, paths: set[str], fallback: str) -> _Verdict:
         for path in sorted(paths):
             for other in self.other_top.get(path, ()):
@@ -1009,6 +1028,8 @@ class _Resolver:
                 return _Verdict(Tier.ELSEWHERE, f"a member of {item.name}, a value imported "
                                 f"from {item.source}, not a module", "members of objects")
             paths = self._module_files(record, module)
+            if not paths and language == "python":
+                paths = self._python_rebound(record, module)
             if paths & self.providers:
                 return _Verdict(Tier.RESOLVED, f"through module {use.receiver}")
             if paths:

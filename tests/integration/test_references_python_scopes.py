@@ -466,6 +466,30 @@ def test_a_packages_name_bound_by_importing_its_submodule_leads_to_the_package(
     }
 
 
+def test_a_modules_name_that_another_module_imports_leads_through_that_import(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`from arrow import arrow` binds the module `arrow.arrow`, which imports `locales`:
+    `arrow.locales.get_locale()` is `arrow/locales.py`'s, read as arrow/arrow.py reads it."""
+    searcher = searcher_over(tmp_path_factory, "py-rebound-module", {
+        "arrow/__init__.py": "",
+        "arrow/locales.py": "def get_locale(name):\n    return name\n",
+        "arrow/arrow.py": "from arrow import locales\nfrom . import parser as p\n",
+        "arrow/parser.py": "def get_locale(name):\n    return None\n",
+        "tests/test_locales.py": (
+            "from arrow import arrow\n\n\n"
+            "def test_get():\n"
+            "    arrow.locales.get_locale('en')\n"
+            "    arrow.p.get_locale('en')\n"
+            "    arrow.missing.get_locale('en')\n"),
+    })
+    assert tiers(searcher, "arrow/locales.py", 1) == {
+        "resolved": [("tests/test_locales.py", 5, "through module arrow.locales")],
+        "possible": [],
+        "elsewhere": [("arrow.arrow.missing", "a module not in the index", 1),
+                      ("get_locale (arrow/parser.py:1)", "imported from another module", 1)],
+    }
+
+
 REBOUND = {
     "logs.py": (
         "class Logger:\n"                                   # 1

@@ -64,3 +64,21 @@ def test_ide_finder_scores_word_starts_and_runs() -> None:
     # Initials at word starts beat the same letters scattered inside words.
     assert score("abifw", "abifw_thing") > score("abifw", name) > score(
         "abifw", "AbstractBindingInterfaceForWidgets")
+
+
+def test_a_forgotten_word_query_counts_the_names_it_fits_and_the_report_their_chance() -> None:
+    defs = [Definition(name=name, kind="function", ctags_kind="function", language="python",
+                       path="a.py", line=line)
+            for line, name in enumerate(["test_get_item_count", "test_put_item_count",
+                                         "load_config_file", "item_count_total"], start=1)]
+    queries = [q for q in abbreviations.make_queries(defs, "c", per_shape=4)
+               if q["shape"] == "forgotten"]
+    # `test_item_count` is both tests' names with a word left out, each other query one
+    # name's (the word left out is the seed's).
+    assert [(q["query"], q["name"], q["fits"]) for q in queries] == [
+        ("put_item_count", "test_put_item_count", 1), ("item_total", "item_count_total", 1),
+        ("test_item_count", "test_get_item_count", 2), ("load_config", "load_config_file", 1)]
+    rows = [{**q, "tool": "symfind", "rank": 1, "took_ms": 1.0} for q in queries]
+    assert ("forgotten: the R@1 of a tool that finds every name the query is with one word "
+            "left out and picks one of them by chance, mean of corpora: 0.875 (per corpus: 0.88)."
+            ) in abbreviations.report(rows)
