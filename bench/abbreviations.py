@@ -161,8 +161,9 @@ def make_queries(defs: list[groundtruth.Definition], corpus_name: str,
             query = {"shape": shape, "query": text, "path": d.path, "line": d.line,
                      "name": d.name, "kind": d.kind, "language": d.language,
                      "corpus": corpus_name}
-            if shape == "forgotten":
-                query["fits"] = fits[_words(text)]
+            if shape == "forgotten":  # the target, and the other names the query fits
+                words = _words(text)
+                query["fits"] = 1 + fits[words] - (words in _left_out(_words(d.name)))
             queries.append(query)
             made += 1
     return queries
@@ -178,9 +179,13 @@ def _one_word_back(defs: list[groundtruth.Definition]) -> collections.Counter:
     ties between them, nothing in the query tells them apart."""
     fits: collections.Counter = collections.Counter()
     for d in defs:
-        words = _words(d.name)
-        fits.update({words[:i] + words[i + 1:] for i in range(len(words))})
+        fits.update(_left_out(_words(d.name)))
     return fits
+
+
+def _left_out(words: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """The runs of words a name's words make with one of them left out."""
+    return {words[:i] + words[i + 1:] for i in range(len(words))}
 
 
 # --------------------------------------------------------------------------- the IDE finder

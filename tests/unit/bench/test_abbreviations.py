@@ -82,3 +82,11 @@ def test_a_forgotten_word_query_counts_the_names_it_fits_and_the_report_their_ch
     assert ("forgotten: the R@1 of a tool that finds every name the query is with one word "
             "left out and picks one of them by chance, mean of corpora: 0.875 (per corpus: 0.88)."
             ) in abbreviations.report(rows)
+
+
+def test_a_forgotten_word_query_fits_its_target_even_when_its_words_run_together() -> None:
+    # `testLANG_1152` without `LANG` is rebuilt as `test1152`: one word to the splitter.
+    defs = [Definition(name="testLANG_1152", kind="method", ctags_kind="method",
+                       language="java", path="A.java", line=1)]
+    assert [(q["query"], q["fits"]) for q in abbreviations.make_queries(defs, "c", per_shape=1)
+            if q["shape"] == "forgotten"] == [("test1152", 1)]
