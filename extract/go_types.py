@@ -231,9 +231,18 @@ def go_ctor(callee: str) -> str:
 
 
 def go_package(source: str) -> str:
-    """Go binds an import path to its package's name: the path's last element (the
-    `.vN` of gopkg.in's paths dropped)."""
-    return re.sub(r"\.v\d+$", "", source.rsplit("/", 1)[-1])
+    """The name an import without an alias binds: the package's own name, which Go's
+    tools assume from the path as goimports does: its last element, or the one before a
+    major version's `vN`, without a leading `go-`, up to the first character no name
+    holds (`gopkg.in/ini.v1` → `ini`, `github.com/pelletier/go-toml` → `toml`,
+    `github.com/go-kit/log/v2` → `log`)."""
+    parts = source.split("/")
+    base = parts[-2] if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]) else parts[-1]
+    return _NAME_START.match(base.removeprefix("go-"))[0]
+
+
+_MAJOR_VERSION = re.compile(r"v\d+")
+_NAME_START = re.compile(r"\w*")
 
 
 def _parts(text: str) -> list[str]:

@@ -76,7 +76,10 @@ History:
 - 15: a name declared with an array type (`fields: Field[]`, `String[] args`) or a
   TypeScript member type looked up by its key (`form: FieldOptions<T>['form']`) has no
   receiver type: it is no value of the type named.
+- 16: a Go import without an alias binds the name Go's tools assume for its package
+  (goimports' rule): `github.com/pelletier/go-toml` binds `toml`, `github.com/go-kit/log/v2`
+  binds `log` (they bound `go-toml` and `v2`).
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 15
+EXTRACTION_VERSION = 16

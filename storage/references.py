@@ -678,6 +678,10 @@ class _Resolver:
         self._go_methods: dict[tuple[str, str, str, _GoShape], bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._definitions: dict[str, list[Symbol]] = {}
+        #: The others made inside functions, by file (`_local_shadow`), and those of them
+        #: whose scope is a function there, innermost first.
+        self._nested: dict[str, list[tuple[tuple[str, ...], Symbol]]] | None = None
+        self._shadows: dict[str, list[tuple[tuple[str, ...], Symbol]]] = {}
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
                                 frozenset[str] | None] = {}
         # (file, call written) → the type it returns, and the file whose names it is in
@@ -949,9 +953,40 @@ class _Resolver:
             verdict = self._local(record, use)
             if verdict is not None:
                 return verdict
+        else:
+            shadow = self._local_shadow(record, use)
+            if shadow is not None:
+                return _Verdict(Tier.ELSEWHERE, "another local definition of the name in "
+                                "force there", _where(shadow))
         if self.member:
             return self._member(record, use, names_from or record)
         return self._top(record, use)
+
+    def _local_shadow(self, record: FileUses, use: Use) -> Symbol | None:
+        """The definition of the target's name made inside a function around a bare use,
+        before it (Go's `type Section struct` in a test function, beside the package's
+        `Section`), which the use is of; None when there is none (a language that binds
+        such a name as a local already drops its uses: Python's nested `def`). Scopes are
+        functions: a type declared in a closure is taken to reach the end of the
+        function around it."""
+        if use.receiver:
+            return None
+        if self._nested is None:  # the others made inside functions, by file: once
+            self._nested = defaultdict(list)
+            for other in self.others:
+                scope = tuple(qualifier_parts(other.qualname)[:-1])
+                if scope:
+                    self._nested[other.path].append((scope, other))
+        if record.path not in self._shadows:
+            functions = {tuple(qualifier_parts(s.qualname)) for s in
+                         self.index.definitions_in(record.path) if s.kind in _FUNCTION_KINDS
+                         } if self._nested.get(record.path) else set()
+            self._shadows[record.path] = sorted(  # the innermost first
+                ((scope, other) for scope, other in self._nested.get(record.path, ())
+                 if scope in functions), key=lambda shadow: -len(shadow[0]))
+        around = tuple(qualifier_parts(use.enclosing))
+        return next((other for scope, other in self._shadows[record.path]
+                     if around[:len(scope)] == scope and other.line <= use.line), None)
 
     def _binding(self, record: FileUses, name: str) -> Import | None:
         for item in record.imports:
@@ -1445,8 +1480,9 @@ class _Resolver:
         files = self._module_files(record, source)
         if files or "." not in source.split("/", 1)[0]:
             return files
+        last = {source.rsplit("/", 1)[-1], go_package(source)}  # `go-toml/`, `toml/`
         named = [files for directory, files in _go_directories(self.files).items()
-                 if posixpath.basename(directory) == go_package(source)]
+                 if posixpath.basename(directory) in last]
         return set(named[0]) if len(named) == 1 else set()
 
     def _go_embeds(self, typed: str) -> bool:

@@ -176,6 +176,44 @@ def test_a_versioned_import_path_names_the_package_at_the_repository_root(
     }
 
 
+def test_an_import_path_binds_the_name_go_tools_assume_and_a_local_type_shadows(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`github.com/pelletier/go-toml` binds `toml` (its `go-` left out), the package at
+    the repository's root; a type a test function declares for itself is that one."""
+    searcher = searcher_over(tmp_path_factory, "go-toml", {
+        "go.mod": "module github.com/pelletier/go-toml\n",
+        "position.go": "package toml\n\ntype Position struct {\n\tLine int\n}\n",
+        "query/lexer.go": (
+            "package query\n"
+            "\n"
+            "import \"github.com/pelletier/go-toml\"\n"
+            "\n"
+            "func pos() toml.Position {\n"
+            "\treturn toml.Position{Line: 1}\n"
+            "}\n"
+        ),
+        "position_test.go": (
+            "package toml\n"
+            "\n"
+            "func TestPosition(t *testing.T) {\n"
+            "\t_ = Position{Line: 2}\n"
+            "\tt.Run(\"local\", func(t *testing.T) {\n"
+            "\t\ttype Position struct{ Col int }\n"
+            "\t\t_ = Position{Col: 3}\n"
+            "\t})\n"
+            "}\n"
+        ),
+    })
+    assert tiers(searcher, "position.go", 3) == {
+        "resolved": [("query/lexer.go", 5, "package toml, matched by name"),
+                     ("query/lexer.go", 6, "package toml, matched by name"),
+                     ("position_test.go", 4, "in its own package")],
+        "possible": [],
+        "elsewhere": [("toml.TestPosition.Position (position_test.go:6)",
+                       "another local definition of the name in force there", 1)],
+    }
+
+
 def test_a_value_named_as_a_type_is_no_type_and_a_root_package_is_found_by_its_name(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     searcher = searcher_over(tmp_path_factory, "go-kit", {

@@ -4,7 +4,8 @@ result, a package variable's type, as `storage/references.py` and
 
 from __future__ import annotations
 
-from symfind.extract.go_types import first_result, key_type, method_shape, variable_type
+from symfind.extract.go_types import (first_result, go_package, key_type, method_shape,
+                                      variable_type)
 
 SIGNATURES = [
     "func NewBridge(c *Config) (*Bridge, error)",
@@ -97,3 +98,11 @@ def test_a_range_with_one_name_gives_a_maps_keys_and_a_channels_elements() -> No
     assert key_type("<-chan *Conn") == "Conn"
     assert key_type("[]*Conn") == ""  # a slice's index
     assert key_type("Conn") == ""
+
+
+def test_an_import_path_binds_the_name_go_tools_assume_for_its_package() -> None:
+    paths = ["fmt", "net/http", "gopkg.in/ini.v1", "gopkg.in/yaml.v3",
+             "github.com/pelletier/go-toml", "github.com/go-kit/log/v2",
+             "github.com/mattn/go-isatty", "k8s.io/client-go/kubernetes", "v2"]
+    assert [go_package(path) for path in paths] == [
+        "fmt", "http", "ini", "yaml", "toml", "log", "isatty", "kubernetes", "v2"]
