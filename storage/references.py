@@ -127,6 +127,9 @@ _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
+#: A receiver naming the instance (or class) a method runs on: a base written through one
+#: (`class Default(self.Cache)`) is chosen when the code runs, not the class of its name.
+_SELF_NAMES = frozenset({"self", "cls", "this"})
 _FUNCTIONS = frozenset({SymbolKind.FUNCTION})
 _ENTER_METHODS = ("__enter__", "__aenter__")
 #: A call of a class's name (`Cart(...)`, `shop.Cart(...)`) constructs it.
@@ -682,6 +685,8 @@ class _Resolver:
         #: whose scope is a function there, innermost first.
         self._nested: dict[str, list[tuple[tuple[str, ...], Symbol]]] | None = None
         self._shadows: dict[str, list[tuple[tuple[str, ...], Symbol]]] = {}
+        self._bare_uses: dict[str, list[int]] = {}  # file → `_bare_use_lines`
+        self._dynamic_bases: dict[str, str] = {}  # class name → `_dynamic_base`
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
                                 frozenset[str] | None] = {}
         # (file, call written) → the type it returns, and the file whose names it is in
@@ -709,7 +714,8 @@ class _Resolver:
             found = set()
             for name in sorted(frontier):  # the same names cut by the deadline each time
                 for use in uses_of(name):
-                    if use.kind is UseKind.INHERIT and use.enclosing:
+                    if use.kind is UseKind.INHERIT and use.enclosing and (
+                            _head(use.receiver) not in _SELF_NAMES):
                         found.add(_last(use.enclosing))
                         self._parents[_last(use.enclosing)].add(name)
                         self.subclasses_at[_last(use.enclosing)].add((use.path, use.enclosing))
@@ -775,13 +781,32 @@ class _Resolver:
                             "there", _where(inner))
         if record.language != "python" or not self.local_twins:
             return None
-        made = [s for s in (self.target, *self.local_twins) if s.line <= use.line]
-        bound = max(made, key=lambda s: s.line) if made else min(
-            (self.target, *self.local_twins), key=lambda s: s.line)
-        if bound is self.target:
-            return _Verdict(Tier.RESOLVED, "its local definition in force there")
+        made = sorted((s for s in (self.target, *self.local_twins) if s.line <= use.line),
+                      key=lambda s: s.line)
+        if not made:
+            made = [min((self.target, *self.local_twins), key=lambda s: s.line)]
+        # In force: the last made before the use, and those made before it with no use of
+        # the name between them: alternatives (each branch of an `if` defines `wrapper`),
+        # where a definition used, then made again, is replaced (a loop's `check`).
+        used = self._bare_use_lines(record)
+        in_force = [made[-1]]
+        for earlier in reversed(made[:-1]):
+            if any(earlier.line < line < in_force[-1].line for line in used):
+                break
+            in_force.append(earlier)
+        if self.target in in_force:
+            return _Verdict(Tier.RESOLVED, "its local definition in force there"
+                            if len(in_force) == 1 else
+                            "one of its local definitions, made in turn, in force there")
         return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
-                        "there", _where(bound))
+                        "there", _where(in_force[0]))
+
+    def _bare_use_lines(self, record: FileUses) -> list[int]:
+        """The lines of a file's uses of the target's name with no receiver, sorted."""
+        if record.path not in self._bare_uses:
+            self._bare_uses[record.path] = sorted({
+                found.line for found in uses_named(record, [self.name]) if not found.receiver})
+        return self._bare_uses[record.path]
 
     def _class_home(self, record: FileUses, written: str,
                     kinds: frozenset[SymbolKind] = _CLASS_KINDS) -> frozenset[str] | None:
@@ -869,6 +894,17 @@ class _Resolver:
             self._types[name] = any(s.kind in _CLASS_KINDS
                                     for s in self.index.definitions_named(name))
         return self._types[name]
+
+    def _dynamic_base(self, name: str) -> str:
+        """A base of a class of that name written through `self` (`class Default(
+        self.Cache)`, a test mixin's), as written; "" when it has none."""
+        if name not in self._dynamic_bases:
+            self._dynamic_bases[name] = next((
+                base for path in sorted({s.path for s in self._named(name)
+                                         if s.kind in _CLASS_KINDS})
+                for base in sorted(self._written_bases(path).get(name, ()))
+                if _head(base) in _SELF_NAMES), "")
+        return self._dynamic_bases[name]
 
     def _type_alias(self, name: str) -> bool:
         """Whether the repository's only types of that name are aliases (TypeScript's
@@ -1687,7 +1723,7 @@ class _Resolver:
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
                                     f"{_overriding(typed, override)}", _where(override))
-                how = ("self" if use.receiver in {"self", "cls", "this"} else
+                how = ("self" if use.receiver in _SELF_NAMES else
                        "super" if _head(use.receiver) == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
             if record.language == "go":
@@ -1709,6 +1745,10 @@ class _Resolver:
             if record.language == "go" and self._go_embeds(typed):
                 return _Verdict(Tier.POSSIBLE, f"receiver typed {typed}, which embeds a type "
                                 f"that may have {self.name}: may dispatch here")
+            dynamic = self._dynamic_base(typed)
+            if dynamic:
+                return _Verdict(Tier.POSSIBLE, f"receiver is a {typed}, whose base {dynamic} "
+                                "is chosen when the code runs: may dispatch here")
             if self._indexed_type(typed):  # its subclasses are all known: not one of them
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
                                 f"members of {typed}")

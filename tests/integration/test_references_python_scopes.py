@@ -321,6 +321,66 @@ def test_a_function_nested_in_the_targets_function_shadows_it_there(
     }
 
 
+def test_a_function_each_branch_defines_is_any_of_them_after_the_branches(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`wrapper` defined in each branch of an `if`, then used: any of them is in force;
+    a `check` defined, used, then defined again is replaced (the loops' of `SHADOWS`)."""
+    searcher = searcher_over(tmp_path_factory, "py-branches", {"cached.py": (
+        "def cached(cache):\n"                        # 1
+        "    if cache is None:\n"                     # 2
+        "        def wrapper():\n"                    # 3
+        "            return 1\n"                      # 4
+        "    else:\n"                                 # 5
+        "        def wrapper():\n"                    # 6
+        "            return 2\n"                      # 7
+        "    wrapper.cache = cache\n"                 # 8
+        "    return wrapper\n"                        # 9
+    ), "shadows.py": SHADOWS})
+    either = "one of its local definitions, made in turn, in force there"
+    assert tiers(searcher, "cached.py", 3) == {
+        "resolved": [("cached.py", 8, either), ("cached.py", 9, either)],
+        "possible": [],
+        "elsewhere": [],
+    }
+    assert tiers(searcher, "shadows.py", 3) == {  # the first loop's `check`
+        "resolved": [("shadows.py", 5, "its local definition in force there")],
+        "possible": [],
+        "elsewhere": [("names outside register", "a local of another function", 1),
+                      ("register.check (shadows.py:7)",
+                       "another local definition of the name in force there", 1)],
+    }
+
+
+def test_a_class_whose_base_is_chosen_when_the_code_runs_may_be_any(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A test mixin's `class DefaultCache(self.Cache)`: its base is whatever class the
+    test sets, not the class named `Cache`; a call on it is possible."""
+    searcher = searcher_over(tmp_path_factory, "py-dynamic-base", {
+        "caches.py": (
+            "class Cache:\n"                          # 1
+            "    def pop(self, key):\n"               # 2
+            "        return key\n"                    # 3
+        ),
+        "tests/mixin.py": (
+            "class CacheTestMixin:\n"                 # 1
+            "    Cache = None\n"                      # 2
+            "\n"                                      # 3
+            "    def test_missing(self):\n"           # 4
+            "        class DefaultCache(self.Cache):\n"  # 5
+            "            pass\n"                      # 6
+            "\n"                                      # 7
+            "        cache = DefaultCache()\n"        # 8
+            "        cache.pop(1)\n"                  # 9
+        ),
+    })
+    assert tiers(searcher, "caches.py", 2) == {
+        "resolved": [],
+        "possible": [("cache", "receiver is a DefaultCache, whose base self.Cache is chosen "
+                      "when the code runs: may dispatch here", 1)],
+        "elsewhere": [],
+    }
+
+
 FACTORY_METHODS = {
     "configs.py": (
         "from typing import Self\n"                    # 1
