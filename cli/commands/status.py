@@ -101,6 +101,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "pending": fresh.pending,
         "freshness": fresh,
         "updated_at": fresh.updated_at,
+        # Built by another extraction (an upgrade) or other options: searches answer from
+        # it as it is until a writer rebuilds it.
+        "extraction_current": header is None or header.options_hash == (
+            config.options.fingerprint()),
         "index_bytes": _directory_bytes(config.index_dir),
         "daemon": _daemon_fields(config),
     }
@@ -119,6 +123,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         f"directories   skipped: {dirs_text}\n"
         f"parse errors  {_parse_errors_text(status['parse_errors'])}\n"
         f"symbols       {status['symbols']}\n"
+        f"extraction    {_extraction_text(status['extraction_current'])}\n"
         f"last commit   {when}\n"
         f"freshness     {_freshness_text(status['freshness'])}\n"
         f"daemon        {daemon_line(status['daemon'])}\n"
@@ -126,6 +131,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if not_indexed:
         out.write("(`symfind status --skipped` lists what was skipped and why)\n")
     return EXIT_OK
+
+
+def _extraction_text(current: bool) -> str:
+    if current:
+        return "as this symfind extracts"
+    return ("by another version of symfind or other indexing options: answers come from it "
+            "as it is until `symfind index` re-reads every file (a daemon does when it starts)")
 
 
 def _freshness_text(fresh: Freshness) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -169,6 +170,36 @@ def test_status_reports_what_the_index_holds(repo: Path, index_env: dict[str, st
         "repo": str(repo.resolve()), "schema_version": SCHEMA_VERSION, "files": 7, "skipped": {}, "pending": 0,
     }
     assert status["symbols"] > 0 and status["index_bytes"] > 0
+
+
+def test_status_says_when_the_index_was_extracted_otherwise_until_index_runs(
+        tmp_path: Path, repo: Path) -> None:
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
+    assert symfind("index", str(repo), env=env).returncode == 0
+    # A copy of symfind whose extraction version is one higher, as after an upgrade.
+    newer = tmp_path / "newer"
+    for package in ("extract", "storage", "daemon", "mcp_server", "cli"):
+        shutil.copytree(ROOT / package, newer / "symfind" / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    (newer / "symfind" / "__init__.py").write_text("", encoding="utf-8")
+    version_file = newer / "symfind" / "extract" / "version.py"
+    text = version_file.read_text(encoding="utf-8")
+    version = int(re.search(r"^EXTRACTION_VERSION = (\d+)$", text, re.M)[1])
+    version_file.write_text(text.replace(f"EXTRACTION_VERSION = {version}",
+                                         f"EXTRACTION_VERSION = {version + 1}"), encoding="utf-8")
+
+    def extraction() -> tuple[bool, str]:
+        status = symfind("status", str(repo), "--json", source=newer, env=env)
+        text = symfind("status", str(repo), source=newer, env=env).stdout
+        line = next(line for line in text.splitlines() if line.startswith("extraction"))
+        return json.loads(status.stdout)["extraction_current"], line
+
+    assert extraction() == (False, (
+        "extraction    by another version of symfind or other indexing options: answers come "
+        "from it as it is until `symfind index` re-reads every file (a daemon does when it "
+        "starts)"))
+    assert symfind("index", str(repo), source=newer, env=env).returncode == 0
+    assert extraction() == (True, "extraction    as this symfind extracts")
 
 
 def test_schema_mismatch_is_reported_then_fixed_by_reindex(tmp_path: Path, repo: Path) -> None:
