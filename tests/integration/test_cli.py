@@ -172,16 +172,23 @@ def test_status_reports_what_the_index_holds(repo: Path, index_env: dict[str, st
     assert status["symbols"] > 0 and status["index_bytes"] > 0
 
 
+def copy_of_symfind(into: Path) -> Path:
+    """A copy of this checkout's packages under `into/symfind`, to edit (an upgrade) and
+    run with `source=into`."""
+    for package in ("extract", "storage", "daemon", "mcp_server", "cli"):
+        shutil.copytree(ROOT / package, into / "symfind" / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    # A regular package on PYTHONPATH wins over the editable install's namespace.
+    (into / "symfind" / "__init__.py").write_text("", encoding="utf-8")
+    return into
+
+
 def test_status_says_when_the_index_was_extracted_otherwise_until_index_runs(
         tmp_path: Path, repo: Path) -> None:
     env = {"SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
     assert symfind("index", str(repo), env=env).returncode == 0
     # A copy of symfind whose extraction version is one higher, as after an upgrade.
-    newer = tmp_path / "newer"
-    for package in ("extract", "storage", "daemon", "mcp_server", "cli"):
-        shutil.copytree(ROOT / package, newer / "symfind" / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    (newer / "symfind" / "__init__.py").write_text("", encoding="utf-8")
+    newer = copy_of_symfind(tmp_path / "newer")
     version_file = newer / "symfind" / "extract" / "version.py"
     text = version_file.read_text(encoding="utf-8")
     version = int(re.search(r"^EXTRACTION_VERSION = (\d+)$", text, re.M)[1])
@@ -206,12 +213,7 @@ def test_schema_mismatch_is_reported_then_fixed_by_reindex(tmp_path: Path, repo:
     env = {"SYMFIND_INDEX_DIR": str(tmp_path / "indexes")}
     assert symfind("index", str(repo), env=env).returncode == 0
     # A copy of symfind whose schema version is one higher, as after an upgrade.
-    newer = tmp_path / "newer"
-    for package in ("extract", "storage", "daemon", "mcp_server", "cli"):
-        shutil.copytree(ROOT / package, newer / "symfind" / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    # A regular package on PYTHONPATH wins over the editable install's namespace.
-    (newer / "symfind" / "__init__.py").write_text("", encoding="utf-8")
+    newer = copy_of_symfind(tmp_path / "newer")
     version = int((ROOT / "schema_version.txt").read_text(encoding="utf-8"))
     (newer / "symfind" / "storage" / "schema_version.txt").write_text(
         f"{version + 1}\n", encoding="utf-8")
