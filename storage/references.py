@@ -897,11 +897,13 @@ class _Resolver:
 
     def _dynamic_base(self, name: str) -> str:
         """A base of a class of that name written through `self` (`class Default(
-        self.Cache)`, a test mixin's), as written; "" when it has none."""
+        self.Cache)`, a test mixin's), as written; "" when it has none. Only a class
+        defined inside something can name `self` there (in a method)."""
         if name not in self._dynamic_bases:
             self._dynamic_bases[name] = next((
                 base for path in sorted({s.path for s in self._named(name)
-                                         if s.kind in _CLASS_KINDS})
+                                         if s.kind in _CLASS_KINDS
+                                         and len(qualifier_parts(s.qualname)) > 1})
                 for base in sorted(self._written_bases(path).get(name, ()))
                 if _head(base) in _SELF_NAMES), "")
         return self._dynamic_bases[name]
@@ -1013,15 +1015,18 @@ class _Resolver:
                 scope = tuple(qualifier_parts(other.qualname)[:-1])
                 if scope:
                     self._nested[other.path].append((scope, other))
-        if record.path not in self._shadows:
+        shadows = self._shadows.get(record.path)
+        if shadows is None:
             functions = {tuple(qualifier_parts(s.qualname)) for s in
                          self.index.definitions_in(record.path) if s.kind in _FUNCTION_KINDS
                          } if self._nested.get(record.path) else set()
-            self._shadows[record.path] = sorted(  # the innermost first
+            shadows = self._shadows[record.path] = sorted(  # the innermost first
                 ((scope, other) for scope, other in self._nested.get(record.path, ())
                  if scope in functions), key=lambda shadow: -len(shadow[0]))
+        if not shadows:  # most files: no use there needs its scope read
+            return None
         around = tuple(qualifier_parts(use.enclosing))
-        return next((other for scope, other in self._shadows[record.path]
+        return next((other for scope, other in shadows
                      if around[:len(scope)] == scope and other.line <= use.line), None)
 
     def _binding(self, record: FileUses, name: str) -> Import | None:
