@@ -230,6 +230,10 @@ def go_ctor(callee: str) -> str:
     return ""
 
 
+_MAJOR_VERSION = re.compile(r"v\d+")
+_NAME_START = re.compile(r"\w*")
+
+
 def go_package(source: str) -> str:
     """The name an import without an alias binds: the package's own name, which Go's
     tools assume from the path as goimports does: its last element, or the one before a
@@ -239,10 +243,6 @@ def go_package(source: str) -> str:
     parts = source.split("/")
     base = parts[-2] if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]) else parts[-1]
     return _NAME_START.match(base.removeprefix("go-"))[0]
-
-
-_MAJOR_VERSION = re.compile(r"v\d+")
-_NAME_START = re.compile(r"\w*")
 
 
 def _parts(text: str) -> list[str]:
