@@ -1020,9 +1020,11 @@ class _Resolver:
             functions = {tuple(qualifier_parts(s.qualname)) for s in
                          self.index.definitions_in(record.path) if s.kind in _FUNCTION_KINDS
                          } if self._nested.get(record.path) else set()
-            shadows = self._shadows[record.path] = sorted(  # the innermost first
+            # The innermost first, then the last made (the first made before a use is the
+            # one in force there), whatever order the index lists them in.
+            shadows = self._shadows[record.path] = sorted(
                 ((scope, other) for scope, other in self._nested.get(record.path, ())
-                 if scope in functions), key=lambda shadow: -len(shadow[0]))
+                 if scope in functions), key=lambda shadow: (-len(shadow[0]), -shadow[1].line))
         if not shadows:  # most files: no use there needs its scope read
             return None
         around = tuple(qualifier_parts(use.enclosing))
