@@ -170,7 +170,7 @@ def make_queries(defs: list[groundtruth.Definition], corpus_name: str,
 
 
 def _words(name: str) -> tuple[str, ...]:
-    return tuple(word.lower() for word in groundtruth.split_words(name))
+    return tuple(groundtruth.split_words(name))  # lowercase already
 
 
 def _one_word_back(defs: list[groundtruth.Definition]) -> collections.Counter:
