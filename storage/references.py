@@ -145,6 +145,10 @@ _PYTHON_STEP = re.compile(r":(?P<member>\w+)(?P<called>\(\))?|\[(?P<items>i?|\d+
 #: define a method or a global when the outer one runs).
 _LOCAL_FUNCTIONS = frozenset({"python", "javascript", "typescript", "tsx", "rust", "kotlin",
                               "csharp"})
+#: Languages whose definitions inside a function hold in all of it, hoisted (JavaScript's
+#: `function`, Rust's items, C#'s local functions). Elsewhere one holds from its line on:
+#: Python's `class Migration` made twice in one test, Go's `type Section struct`.
+_HOISTED = frozenset({"javascript", "typescript", "tsx", "rust", "csharp"})
 
 
 class Tier:
@@ -554,23 +558,21 @@ def _container(symbol: Symbol) -> str:
 
 
 def _enclosing_function(target: Symbol, own: list[Symbol], others: list[Symbol]
-                        ) -> tuple[list[str], list[Symbol], list[Symbol]]:
+                        ) -> tuple[list[str], list[Symbol]]:
     """For a function defined inside a function or method (`Converter.hook.decorator`),
-    that function's qualified name's parts, the other definitions of the target's name
-    made in it, and those made in functions nested in it (which shadow the target in
-    them); ([], [], []) for any other definition."""
+    that function's qualified name's parts and the other definitions of the target's name
+    made in it; ([], []) for any other definition. (Those made in functions nested in
+    it shadow the target there: `_shadowing`.)"""
     parts = qualifier_parts(target.qualname)
     if len(parts) < 2 or target.kind in _MEMBER_KINDS or target.language not in (
             _LOCAL_FUNCTIONS):
-        return [], [], []
+        return [], []
     around = parts[:-1]
-    functions = {tuple(qualifier_parts(s.qualname)) for s in own if s.kind in _FUNCTION_KINDS}
-    if tuple(around) not in functions:
-        return [], [], []
-    mine = [(s, qualifier_parts(s.qualname)[:-1]) for s in others if s.path == target.path]
-    return around, [s for s, scope in mine if scope == around], [
-        s for s, scope in mine if len(scope) > len(around) and scope[:len(around)] == around
-        and tuple(scope) in functions]
+    if not any(qualifier_parts(s.qualname) == around for s in own
+               if s.kind in _FUNCTION_KINDS):
+        return [], []
+    return around, [s for s in others
+                    if s.path == target.path and qualifier_parts(s.qualname)[:-1] == around]
 
 
 def _listed(paths: Iterable[str]) -> str:
@@ -658,8 +660,7 @@ class _Resolver:
         self._parents: dict[str, set[str]] = defaultdict(set)
         #: The family's subclasses by name → where each is defined: (path, qualname).
         self.subclasses_at: dict[str, set[tuple[str, str]]] = defaultdict(set)
-        self.local_to, self.local_twins, self.local_shadows = _enclosing_function(
-            target, own, others)
+        self.local_to, self.local_twins = _enclosing_function(target, own, others)
         self._bases: set[str] | None = None  # `bases`, read when first needed
         self._declaring: dict[str, bool] = {}
         self._types: dict[str, bool] = {}
@@ -681,7 +682,7 @@ class _Resolver:
         self._go_methods: dict[tuple[str, str, str, _GoShape], bool] = {}
         self._go_packages: dict[tuple[str, str], _Verdict | None] = {}
         self._definitions: dict[str, list[Symbol]] = {}
-        #: The others made inside functions, by file (`_local_shadow`), and those of them
+        #: The others made inside functions, by file (`_shadowing`), and those of them
         #: whose scope is a function there, innermost first.
         self._nested: dict[str, list[tuple[tuple[str, ...], Symbol]]] | None = None
         self._shadows: dict[str, list[tuple[tuple[str, ...], Symbol]]] = {}
@@ -771,14 +772,10 @@ class _Resolver:
         if not inside or use.receiver:
             return _Verdict(Tier.ELSEWHERE, "a local of another function",
                             f"names outside {'.'.join(self.local_to)}")
-        around = qualifier_parts(use.enclosing)
-        shadows = [s for s in self.local_shadows
-                   if around[:len(qualifier_parts(s.qualname)) - 1] == qualifier_parts(
-                       s.qualname)[:-1]]
-        if shadows:  # a function nested in the target's, around the use, defines the name
-            inner = max(shadows, key=lambda s: (len(qualifier_parts(s.qualname)), s.line))
-            return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force "
-                            "there", _where(inner))
+        # A function nested in the target's, around the use, defines the name.
+        shadowed = self._shadowing(record, use, deeper_than=len(self.local_to))
+        if shadowed is not None:
+            return shadowed
         if record.language != "python" or not self.local_twins:
             return None
         made = sorted((s for s in (self.target, *self.local_twins) if s.line <= use.line),
@@ -992,21 +989,24 @@ class _Resolver:
             if verdict is not None:
                 return verdict
         else:
-            shadow = self._local_shadow(record, use)
-            if shadow is not None:
-                return _Verdict(Tier.ELSEWHERE, "another local definition of the name in "
-                                "force there", _where(shadow))
+            shadowed = self._shadowing(record, use)
+            if shadowed is not None:
+                return shadowed
         if self.member:
             return self._member(record, use, names_from or record)
         return self._top(record, use)
 
-    def _local_shadow(self, record: FileUses, use: Use) -> Symbol | None:
-        """The definition of the target's name made inside a function around a bare use,
-        before it (Go's `type Section struct` in a test function, beside the package's
-        `Section`), which the use is of; None when there is none (a language that binds
-        such a name as a local already drops its uses: Python's nested `def`). Scopes are
-        functions: a type declared in a closure is taken to reach the end of the
-        function around it."""
+    def _shadowing(self, record: FileUses, use: Use, deeper_than: int = 0) -> _Verdict | None:
+        """The verdict on a bare use of the target's name when another definition of it,
+        made inside a function around the use (before it, unless `_HOISTED`), is in
+        force there (Go's `type Section struct` in a test function, beside the package's
+        `Section`; a `def helper` in a function nested in the one defining the target):
+        the innermost, then the last made. None when there is none (a language that binds such a name
+        as a local already drops its uses of a module's definition: Python's nested
+        `def`). `deeper_than`: only those in functions nested deeper than that many
+        scopes (a local target's own function holds its twins, which `_local` weighs).
+        Scopes are functions: a type declared in a closure is taken to reach the end of
+        the function around it."""
         if use.receiver:
             return None
         if self._nested is None:  # the others made inside functions, by file: once
@@ -1028,8 +1028,14 @@ class _Resolver:
         if not shadows:  # most files: no use there needs its scope read
             return None
         around = tuple(qualifier_parts(use.enclosing))
-        return next((other for scope, other in shadows
-                     if around[:len(scope)] == scope and other.line <= use.line), None)
+        hoisted = record.language in _HOISTED
+        inner = next((other for scope, other in shadows if len(scope) > deeper_than
+                      and around[:len(scope)] == scope
+                      and (hoisted or other.line <= use.line)), None)
+        if inner is None:
+            return None
+        return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force there",
+                        _where(inner))
 
     def _binding(self, record: FileUses, name: str) -> Import | None:
         for item in record.imports:

@@ -321,6 +321,37 @@ def test_a_function_nested_in_the_targets_function_shadows_it_there(
     }
 
 
+def test_a_class_a_test_makes_twice_is_each_in_force_from_its_line(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A test defining its own `Migration` twice, beside the module's: each use is of the
+    one made last before it (a `class` statement runs in order, nothing is hoisted)."""
+    searcher = searcher_over(tmp_path_factory, "py-twice", {
+        "migration.py": "class Migration:\n    pass\n",
+        "test_names.py": (
+            "from migration import Migration\n"    # 1
+            "\n"                                    # 2
+            "def test_twice():\n"                   # 3
+            "    class Migration:\n"                # 4
+            "        pass\n"                        # 5
+            "    first = Migration()\n"             # 6
+            "    class Migration:\n"                # 7
+            "        pass\n"                        # 8
+            "    return first, Migration()\n"       # 9
+            "\n"                                    # 10
+            "def test_module():\n"                  # 11
+            "    return Migration()\n"              # 12
+        )})
+    assert tiers(searcher, "migration.py", 1) == {
+        "resolved": [("test_names.py", 1, "imported from migration"),
+                     ("test_names.py", 12, "imported from migration")],
+        "possible": [],
+        "elsewhere": [("test_twice.Migration (test_names.py:4)",
+                       "another local definition of the name in force there", 1),
+                      ("test_twice.Migration (test_names.py:7)",
+                       "another local definition of the name in force there", 1)],
+    }
+
+
 def test_a_function_each_branch_defines_is_any_of_them_after_the_branches(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """`wrapper` defined in each branch of an `if`, then used: any of them is in force;

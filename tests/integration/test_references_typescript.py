@@ -54,6 +54,17 @@ SOURCES = {
         'import { util } from "./helpers/util";\n'
         'export const message = util.joinValues(["a"]);\n'
     ),
+    "src/outer.ts": (
+        "export function outer(): number {\n"                  # 1
+        "  function helper(): number { return 1; }\n"          # 2
+        "  function inner(): number {\n"                       # 3
+        "    const x = helper();\n"                            # 4
+        "    function helper(): number { return 2; }\n"        # 5
+        "    return x;\n"                                      # 6
+        "  }\n"                                                # 7
+        "  return helper() + inner();\n"                       # 8
+        "}\n"
+    ),
     "src/app.ts": (
         'import { IObservable, Teardown, makePool, annotations } from "./internal";\n'
         "export function run(o: IObservable, t: Teardown, x: any, both: Pool | Atom): void {\n"
@@ -137,3 +148,15 @@ def test_a_type_and_a_value_of_one_name_keep_their_own_uses(searcher: Searcher) 
     assert sites(searcher, "src/parse.ts", 2) == {
         "resolved": [("src/wrap.ts", 1), ("src/wrap.ts", 3)], "possible": [],
         "elsewhere": [("src/parse.ts", 2), ("src/wrap.ts", 2)]}
+
+
+def test_a_function_declared_in_a_nested_function_holds_in_all_of_it(
+        searcher: Searcher) -> None:
+    # JavaScript hoists a function declaration: `inner`'s own `helper` is the one its
+    # call calls, though declared after it; `outer`'s `helper` is called on line 8 only.
+    assert sites(searcher, "src/outer.ts", 2) == {
+        "resolved": [("src/outer.ts", 8)], "possible": [],
+        "elsewhere": [("src/outer.ts", 4)]}
+    assert sites(searcher, "src/outer.ts", 5) == {
+        "resolved": [("src/outer.ts", 4)], "possible": [],
+        "elsewhere": [("src/outer.ts", 8)]}
