@@ -77,8 +77,10 @@ def load_audit() -> dict[tuple[str, str], dict[str, set[Use]]]:
 
 
 #: A line that is a comment or inside one, as far as its start tells: a `*` followed by
-#: a space, a `/` or nothing (a block comment's ` * text`), not C's `*state = ...`.
-_COMMENT_LINE = re.compile(r"^\s*(\*(?![^\s/])|/\*|//|#(?!include|define|if|endif|else))")
+#: a space, a `/` or nothing (a block comment's ` * text`), not C's `*state = ...`; a
+#: `/*` unless code follows its `*/` (`/* see #1208 */ this.x === State.UP`).
+_COMMENT_LINE = re.compile(
+    r"^\s*(\*(?![^\s/])|/\*(?!.*\*/\s*\S)|//|#(?!include|define|if|endif|else))")
 
 
 #: What is set aside by rule, in the table's order.

@@ -130,10 +130,16 @@ def format_references(answer: ReferencesAnswer) -> str:
     lines = [f"{escape_line(target.qualname)} ({target.kind})  {escape_line(target.path)}:"
              f"{target.line} — {answer.resolved:,} resolved in {_files(answer.resolved_files)}, "
              f"{answer.possible:,} possible, {answer.elsewhere:,} elsewhere"]
-    if answer.alternatives:
+    same_line = [a for a in answer.alternatives
+                 if (a.path, a.line) == (target.path, target.line)]
+    if same_line:  # `typedef enum { LITERAL, URL } cmark_escaping;` asked by path:line
+        lines.append("  also defined on that line (give its name for one of them): "
+                     + ", ".join(escape_line(a.qualname) for a in same_line[:5]))
+    elsewhere = [a for a in answer.alternatives if a not in same_line]
+    if elsewhere:
         lines.append("  other definitions of that name (give path:line for one of them): "
                      + ", ".join(f"{escape_line(a.qualname)} {escape_line(a.path)}:{a.line}"
-                                 for a in answer.alternatives[:5]))
+                                 for a in elsewhere[:5]))
     if answer.empty_reason:
         lines.append(f"  {escape_line(answer.empty_reason)}")
     for group in answer.groups:

@@ -505,6 +505,7 @@ def _joins_types(text: str) -> bool:
 _SPACE = b" \t\r\n"
 #: What, right before a `.`, makes it more than a plain `a.b` for `_receiver`.
 _NOT_BEFORE_DOT = b"?&" + _SPACE
+_QUOTES = b"'\"`"
 _first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 
 
@@ -582,6 +583,11 @@ def occurrences_and_imports(
     # parser's input callback: 0.8 s on one large Go file).
     skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.lower", ())
                  if 0x61 <= parsed[node.start_byte] <= 0x7A)
+    # A member named by a key in quotes (`obj['name']`) is one when the key is a name
+    # (not `headers['Content-Type']`).
+    skips.extend((node.start_byte, node.end_byte) for node in captured.get("skip.key", ())
+                 if not parsed[node.start_byte : node.end_byte].decode(
+                     "utf-8", errors="replace").isidentifier())
     skips.extend(_compiled_out(captured.get("skip.if_zero", ()), parsed))
     skips.extend(defined)
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
@@ -1183,6 +1189,14 @@ def _mapping_result(owner: str, method: str) -> str:
     return _python_annotation(_MAPPING_RESULTS[method].format(*types)) if types else ""
 
 
+def _called(name: str, type_: str) -> str:
+    """What calling the name `name`, of type `type_`, makes: an instance of the class a
+    classmethod's `cls` is (its type is that class's name), of a class object's class
+    (`cls: type[C]` makes a C)."""
+    made = _per_part(type_, _made)
+    return made or (type_ if name == "cls" else "")
+
+
 def _made(type_: str) -> str:
     """What calling a value of `type_` makes, when it is a class object: an instance."""
     return _instance(type_) if type_.startswith("type[") else ""
@@ -1233,7 +1247,8 @@ class _PythonTypes:
     def settle(self, type_: str, name_type: Callable[[str], str],
                local: Callable[[bytes], bool], depth: int) -> str:
         """A name's type as its binding gave it, an expression's settled, and a call of
-        a name bound to a class object (`cls()` after `cls: type[C]`) a C."""
+        a name bound to a class object (`cls()` after `cls: type[C]`, or in a
+        classmethod) a C."""
         position = _PY_AT.match(type_)
         if position:  # an item of a tuple unpacked
             whole = self.settle(type_[position.end():], name_type, local, depth + 1)
@@ -1243,7 +1258,7 @@ class _PythonTypes:
             if not name_type(type_[:-2]):
                 return type_
             called = self._name(type_[:-2], name_type, local, depth + 1)
-            return _per_part(called, _made)
+            return _called(type_[:-2], called)
         for _, mark in _PY_BINDING_CAPTURES:
             if type_.startswith(mark):
                 if self._values is None:
@@ -1341,8 +1356,8 @@ class _PythonTypes:
         if function.type == "identifier":
             name = _text(function, self._parsed)
             typed = self._name(name, name_type, local, depth)
-            if typed:  # a name bound to a class object (`cls: type[C]`) makes a C
-                return _per_part(typed, _made)
+            if typed:
+                return _called(name, typed)
             written = name.encode()  # a builtin's result (`super()`, `len()`) is no class of ours
             return "" if local(written) or written in _PYTHON_BUILTINS else (
                 _python_call_result(name))
@@ -1514,13 +1529,23 @@ def _imports(statement: Node, alone: QueryCursor, parsed: bytes,
 
 def _receiver(start: int, receivers: dict[int, Node], parsed: bytes) -> Node | None:
     """The receiver captured right before a name and its separator (`a.b`, `a?.b`,
-    `a->b`, `A::b`, `a&.b`, `A\\b`)."""
+    `a->b`, `A::b`, `a&.b`, `A\\b`, a key in quotes: `a['b']`, `Options['b']`)."""
     end = start
     while end and parsed[end - 1] in _SPACE:
         end -= 1
     if end < 2:
         return None
     last = parsed[end - 1]
+    if last in _QUOTES:  # `a['b']`: the receiver ends at its `[`
+        end -= 1
+        while end and parsed[end - 1] in _SPACE:
+            end -= 1
+        if not end or parsed[end - 1] != 0x5B:
+            return None
+        end -= 1
+        while end and parsed[end - 1] in _SPACE:
+            end -= 1
+        return receivers.get(end)
     if last == 0x2E:  # .
         end -= 2 if parsed[end - 2] in b"?&" else 1
     elif last == 0x5C:  # backslash

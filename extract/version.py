@@ -79,7 +79,11 @@ History:
 - 16: a Go import without an alias binds the name Go's tools assume for its package
   (goimports' rule): `github.com/pelletier/go-toml` binds `toml`, `github.com/go-kit/log/v2`
   binds `log` (they bound `go-toml` and `v2`).
+- 17: a classmethod's `cls(...)` (`result = cls(job=job)`, `cls(job).save()`) is an
+  instance of its class; in JavaScript and TypeScript a member named by a key in quotes
+  is a use of it (`obj['name']()`, TypeScript's `ParentConfig<T>['addGlobalAttributes']`),
+  when the key is a name.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 16
+EXTRACTION_VERSION = 17

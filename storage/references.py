@@ -72,12 +72,14 @@ from symfind.storage.query import SearchQuery
 from symfind.storage.records import Freshness, Manifest, SearchResponse
 from symfind.storage.schema import decode_record
 from symfind.storage.uses import (
+    INCLUDE_LANGUAGES,
     USES_FIELD,
     USES_RECORD_FIELD,
     WILDCARD,
     FileUses,
     Use,
     decode_file_uses,
+    include_key,
     typed_receivers,
     uses_named,
     uses_of_kind,
@@ -111,6 +113,8 @@ READING_SHARE = 0.5
 _CUT_NAMED = 5
 #: Rounds of re-exports followed (`__init__.py` importing from a submodule, and so on).
 _REEXPORT_ROUNDS = 3
+#: Includes followed back from a C or C++ definition's header (`learn_includes`).
+_INCLUDE_ROUNDS = 6
 #: Languages in which a bare name inside a class's method may be a member of the class
 #: (an implicit `this`).
 _IMPLICIT_THIS = frozenset({"java", "cpp", "csharp", "kotlin", "c"})
@@ -266,7 +270,8 @@ class ReferencesAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         target: The definition whose uses were looked for (None: none found).
-        alternatives: Other definitions the target's name or qualified name matches.
+        alternatives: Other definitions the target's name or qualified name matches;
+            for a path and line, the others named on that line (an enum's constants).
         resolved, possible, elsewhere: Uses counted in each tier (in the files read).
         resolved_files: Files with a resolved use.
         groups: This page of resolved uses, by file then enclosing definition.
@@ -524,8 +529,6 @@ _MODULE_FILES: dict[str, Callable[[str, str, frozenset[str]], set[str]]] = {
     "c": _c_header_files,
     "cpp": _c_header_files,
 }
-#: Languages whose imports bind no name: an include brings every name of its header.
-_INCLUDES = frozenset({"c", "cpp"})
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
@@ -673,6 +676,18 @@ class _Resolver:
             else:
                 self.other_top[other.path].append(other)
         self.providers: set[str] = {target.path}
+        #: Go files of the target's package that define its qualified name again: one
+        #: build's twin of it (`backend_windows.go`'s `Watcher.readEvents` beside
+        #: `backend_inotify.go`'s), whose own uses are of that twin.
+        self.build_twins: dict[str, Symbol] = {
+            other.path: other for other in others if target.language == "go"
+            and other.qualname == target.qualname and other.path != target.path
+            and _same_unit("go", other.path, target.path)}
+        #: Modules that import the target's name from a provider and define that name
+        #: again themselves (`_timelex = deprecated(_timelex)`; a fallback `def` in an
+        #: `except ImportError`): which one an importer of theirs gets, the text does
+        #: not say (`learn_reexports`).
+        self.redefining: set[str] = set()
         self._mapped: dict[tuple[str, str, str], set[str]] = {}
         self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
         self._go_embedding: dict[str, bool] = {}
@@ -687,6 +702,8 @@ class _Resolver:
         self._nested: dict[str, list[tuple[tuple[str, ...], Symbol]]] | None = None
         self._shadows: dict[str, list[tuple[tuple[str, ...], Symbol]]] = {}
         self._bare_uses: dict[str, list[int]] = {}  # file → `_bare_use_lines`
+        #: file → its functions' (first line, last line, qualified name's parts)
+        self._function_spans: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
         self._dynamic_bases: dict[str, str] = {}  # class name → `_dynamic_base`
         self._class_homes: dict[tuple[str, str, frozenset[SymbolKind]],
                                 frozenset[str] | None] = {}
@@ -924,7 +941,9 @@ class _Resolver:
     def learn_reexports(self, records: Sequence[FileUses]) -> None:
         """Modules that import the target's name, or every name (a wildcard), from a
         module providing it provide it too (`__init__.py`: `from .api import get`; a
-        TypeScript barrel: `export * from "./api"`). Go's `import .` re-exports nothing."""
+        TypeScript barrel: `export * from "./api"`); under that name only (`from ._common
+        import weekday as weekdaybase` provides no `weekday`), and not when they define
+        the name again themselves (`redefining`). Go's `import .` re-exports nothing."""
         if self.member or self.target.language == "go":
             return
         for _ in range(_REEXPORT_ROUNDS):
@@ -933,13 +952,43 @@ class _Resolver:
                 if record.path in self.providers:
                     continue
                 for item in record.imports:
-                    if (item.imported == self.name or item.name == WILDCARD) and (
+                    if (item.name == WILDCARD or item.name == item.imported == self.name) and (
                             self._provides(record, item.source)):
-                        self.providers.add(record.path)
-                        grown = True
+                        if record.path in self.other_top:
+                            self.redefining.add(record.path)
+                        else:
+                            self.providers.add(record.path)
+                            grown = True
                         break
             if not grown:
                 return
+
+    def learn_includes(self, index: UseIndex, deadline: float) -> bool:
+        """C and C++: a file that `#include`s a file providing the target provides it too
+        (`table.c` → `table.h` → `cmark-gfm-core-extensions.h` → ... → `cmark-gfm.h`),
+        `_INCLUDE_ROUNDS` includes deep, each provider's includers found by its name
+        (`storage.uses.include_key`). False when the deadline cut it short (a use
+        reached through an include not followed stays possible)."""
+        if self.member or self.target.language not in INCLUDE_LANGUAGES:
+            return True
+        frontier, asked = set(self.providers), set()
+        for _ in range(_INCLUDE_ROUNDS):
+            keys = {include_key(path) for path in frontier} - asked
+            asked |= keys
+            reached: set[str] = set()
+            for count, source in enumerate(index.files_using(keys) if keys else ()):
+                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
+                    return False
+                record = index.read_uses(source)
+                if record.path not in self.providers and any(
+                        not item.name and self._module_files(record, item.source) & frontier
+                        for item in record.imports):
+                    reached.add(record.path)
+            self.providers |= reached
+            frontier = reached
+            if not frontier:
+                break
+        return True
 
     def _module_files(self, record: FileUses, source: str) -> set[str]:
         # Mapping a source scans the file list: once per source and importing directory
@@ -961,6 +1010,11 @@ class _Resolver:
     def classify(self, record: FileUses, use: Use) -> _Verdict:
         if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
             return self._imported(record, use)
+        twin = self.build_twins.get(record.path)
+        if twin is not None and not (use.receiver and self._binding(record, _head(
+                use.receiver))):  # not through another package's name
+            return _Verdict(Tier.ELSEWHERE, f"this file's own {twin.qualname}, another "
+                            "build's (its build constraints)", _where(twin))
         if record.language in _SCRIPT_LANGUAGES and not self.member:
             other = _OTHER_NAMESPACE.get((self.target.kind, use.kind))
             if other:  # TypeScript's `type DIRTY` and `const DIRTY`: one name, two things
@@ -1037,11 +1091,30 @@ class _Resolver:
         return _Verdict(Tier.ELSEWHERE, "another local definition of the name in force there",
                         _where(inner))
 
-    def _binding(self, record: FileUses, name: str) -> Import | None:
-        for item in record.imports:
-            if item.name == name:
-                return item
-        return None
+    def _binding(self, record: FileUses, name: str, use: Use | None = None) -> Import | None:
+        """The import that binds `name` in `record` (its first). With `use`, in Python,
+        where an import binds the name when it runs: of several, the last made before
+        the use, at module level or in a function around it (a test importing
+        `weekday` from another module than the test before it did)."""
+        found = [item for item in record.imports if item.name == name]
+        if len(found) > 1 and use is not None and record.language == "python":
+            around = tuple(qualifier_parts(use.enclosing))
+            in_force = [item for item in found if item.line <= use.line and around[
+                :len(scope := self._function_at(record.path, item.line))] == scope]
+            if in_force:
+                return in_force[-1]
+        return found[0] if found else None
+
+    def _function_at(self, path: str, line: int) -> tuple[str, ...]:
+        """The qualified name's parts of the innermost function of a file around a line;
+        () at module level (or in a class's body)."""
+        spans = self._function_spans.get(path)
+        if spans is None:
+            spans = self._function_spans[path] = sorted(
+                (s.start_line or s.line, s.end_line, tuple(qualifier_parts(s.qualname)))
+                for s in self.index.definitions_in(path) if s.kind in _FUNCTION_KINDS)
+        return max(((start, parts) for start, end, parts in spans if start <= line <= end),
+                   default=(0, ()))[1]
 
     def _receiver_binding(self, record: FileUses, receiver: str) -> tuple[Import | None, str]:
         """The import that binds a receiver's first names (`import os.path` binds
@@ -1086,6 +1159,12 @@ class _Resolver:
         return set()
 
     def _elsewhere_in(self, paths: set[str], fallback: str) -> _Verdict:
+        """The verdict on a name taken from modules (`paths`, as `fallback` names them)
+        that do not provide the target: possible when one of them imports it and defines
+        the name again, elsewhere otherwise."""
+        if paths & self.redefining:
+            return _Verdict(Tier.POSSIBLE, f"imported from {fallback}, which imports "
+                            f"{self.name} and defines it again")
         for path in sorted(paths):
             for other in self.other_top.get(path, ()):
                 return _Verdict(Tier.ELSEWHERE, "imported from another module", _where(other))
@@ -1121,7 +1200,7 @@ class _Resolver:
             if language == "go" and go_package(module) == self._package():
                 return _Verdict(Tier.RESOLVED, f"package {self._package()}, matched by name")
             return _Verdict(Tier.ELSEWHERE, "a module not in the index", module)
-        item = self._binding(record, use.name)
+        item = self._binding(record, use.name, use)
         if language == "go" and item is not None:  # `level` of `level.Info()`: a package
             return _Verdict(Tier.ELSEWHERE, f"the package {use.name} (imported)", item.source)
         # An alias (`import X as Y`) is what its import says, even in the target's own
@@ -1132,11 +1211,19 @@ class _Resolver:
                             else "in its own package")
         if item is not None and follows:
             source = item.source
+            if item.imported and item.imported != self.name and use.name == self.name:
+                # `from dateutil.parser import _parser as parser`: another name, bound as
+                # the target's
+                return _Verdict(Tier.ELSEWHERE, f"{item.imported} imported as {use.name}",
+                                _join(source, item.imported))
             paths = self._module_files(record, source)
-            if item.imported and not paths & self.providers and language == "python":
-                paths |= self._module_files(record, _join(source, item.imported))
             if paths & self.providers:
                 return _Verdict(Tier.RESOLVED, f"imported from {source}")
+            # `from dateutil import parser`, where the package does not provide the name:
+            # Python imports its submodule `dateutil/parser/`, a module, not its class.
+            module = _join(source, item.imported) if item.imported else ""
+            if module and language == "python" and self._module_files(record, module):
+                return _Verdict(Tier.ELSEWHERE, f"the module {module}, imported", module)
             if paths:
                 return self._elsewhere_in(paths, source)
             return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
@@ -1154,16 +1241,18 @@ class _Resolver:
         if own:  # the file defines the name itself: its uses are of that definition
             return _Verdict(Tier.ELSEWHERE, "defined in this file too", _where(own[0]))
         stars = [i for i in record.imports if i.name == "*" or (
-            language in _INCLUDES and not i.name)]
+            language in INCLUDE_LANGUAGES and not i.name)]
         if any(self._provides(record, i.source) for i in stars):
             return _Verdict(Tier.RESOLVED, "through #include of its header"
-                            if language in _INCLUDES else "through `import *` of its module")
-        if language in _INCLUDES and record.path in self.providers:
+                            if language in INCLUDE_LANGUAGES
+                            else "through `import *` of its module")
+        if language in INCLUDE_LANGUAGES and record.path in self.providers:
             return _Verdict(Tier.RESOLVED, "in the header that declares it")
         if not self.others:
             return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
         if stars:
-            return _Verdict(Tier.POSSIBLE, "an #include may bring it" if language in _INCLUDES
+            return _Verdict(Tier.POSSIBLE, "an #include may bring it"
+                            if language in INCLUDE_LANGUAGES
                             else "a `*` import may bring it")
         if not follows:
             return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
@@ -1217,6 +1306,27 @@ class _Resolver:
             self._definitions[name] = self.index.definitions_named(name)
         return self._definitions[name]
 
+    def _python_module(self, record: FileUses, receiver: str) -> bool:
+        """Whether a Python receiver is a module of the index its file imports (`from
+        dateutil import parser`, the package's submodule, beside its class `parser`)."""
+        if record.language != "python":
+            return False
+        item, module = self._receiver_binding(record, receiver)
+        return item is not None and bool(self._module_files(record, module))
+
+    def _python_value_of_module(self, record: FileUses, dotted: str) -> str:
+        """The longest leading part of a dotted receiver that is a module in the index,
+        when what follows it there is a value, not a class the module defines or imports
+        (`dateutil.tz` of `dateutil.tz.gettz`, where `gettz = __get_gettz()`); "" when
+        no part is a module, or the next names a class of it (`shop.cart.Cart`)."""
+        parts = dotted.split(".")
+        for keep in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:keep])
+            if module.strip(".") and self._module_files(record, module):
+                # a class there, or one it imports (`shop.Cart`, re-exported), is no value
+                return "" if self._class_home(record, ".".join(parts[:keep + 1])) else module
+        return ""
+
     # -- Python: the results of calls, from the indexed signatures --------------------------
 
     def _python_type(self, record: FileUses, written: str) -> tuple[str, FileUses | None]:
@@ -1229,8 +1339,7 @@ class _Resolver:
         self._python_types[key] = ("", None)  # a chain that names itself says nothing
         if REBOUND in written:  # a name bound again: its bindings' types must agree
             each = [self._python_type(record, part) for part in written.split(REBOUND)]
-            agreed = {(typed, names.path if names else "") for typed, names in each}
-            if len(agreed) == 1 and each[0][0]:
+            if each[0][0] and self._one_class(each):
                 self._python_types[key] = each[0]
             return self._python_types[key]
         cut = min((at for at in (written.find(":"), written.find("[")) if at >= 0),
@@ -1338,8 +1447,18 @@ class _Resolver:
             if found_type[0]]
         if not resolved:
             return None
-        agreed = {(typed, names.path if names else "") for typed, names in resolved}
-        return resolved[0] if len(agreed) == 1 else ("", None)
+        return resolved[0] if self._one_class(resolved) else ("", None)
+
+    def _one_class(self, found: list[tuple[str, FileUses | None]]) -> bool:
+        """Whether the classes found (each as a file writes its name) are one: the same
+        name leading to the same files (`queue.enqueue()`'s `'Job'`, written in
+        `rq/queue.py`, and `Job.fetch()`'s, written in `rq/job.py`), else the same
+        name written in the same file."""
+        def which(typed: str, names: FileUses | None) -> tuple[object, ...]:
+            homes = self._class_home(names, typed) if names is not None and typed else None
+            return (_last(typed), homes) if homes else (typed, names.path if names else "")
+
+        return len({which(typed, names) for typed, names in found}) == 1
 
     def _lineage(self, name: str) -> Iterator[set[str]]:
         """A class and its bases by level, as the base lists of the files defining each
@@ -1398,7 +1517,9 @@ class _Resolver:
         """The class extraction left as a call returns, and the file whose names that
         class is written in: for `make_converter()` or `helpers.make_converter()`, the
         return annotation of the module-level function the file's own definitions or
-        imports lead to, else of a classmethod (`Config.from_env()`, `_python_factory`).
+        imports lead to, else the class itself when they lead to a class of that name
+        (`rrule(DAILY)`: extraction takes only a capitalised name for a class), else
+        what a classmethod returns (`Config.from_env()`, `_python_factory`).
         ("", None) when nothing says (a call that gives no class keeps its receiver's
         type unknown)."""
         key = (record.path, called)
@@ -1414,6 +1535,8 @@ class _Resolver:
             returned = return_annotation(functions[0].signature) if len(functions) == 1 else ""
             if returned:
                 self._python_results[key] = (returned, self._names_of(functions[0].path))
+            elif self._class_home(record, called):  # a class named in lower case (`rrule`)
+                self._python_results[key] = (called, record)
             elif "." in called:
                 self._python_results[key] = self._python_factory(record, called)
         return self._python_results[key]
@@ -1769,8 +1892,9 @@ class _Resolver:
                             "not define")
         if use.receiver:
             head = _head(use.receiver)
-            if use.receiver == owner or _last(use.receiver) in self.family and (
-                    use.receiver.split(".")[-1][:1].isupper()):
+            if (use.receiver == owner or _last(use.receiver) in self.family and (
+                    use.receiver.split(".")[-1][:1].isupper())) and not (
+                    self._python_module(record, use.receiver)):
                 other = self._another_class(record, use.receiver)
                 if other is not None:
                     return _Verdict(Tier.ELSEWHERE, f"called on another class named {owner}",
@@ -1783,11 +1907,17 @@ class _Resolver:
                 return _Verdict(Tier.RESOLVED, f"called on the class {use.receiver}")
             item, module = self._receiver_binding(record, use.receiver)
             if item is not None and record.language in _MODULE_FILES:
-                if item.imported in self.family and use.receiver == item.name:
-                    return _Verdict(Tier.RESOLVED, f"called on the class {item.imported}")
-                if _last(module) in self.family:
-                    return _Verdict(Tier.RESOLVED, f"called on the class {_last(module)}")
                 paths = self._module_files(record, module)
+                if not self._python_module(record, use.receiver):
+                    if item.imported in self.family and use.receiver == item.name:
+                        return _Verdict(Tier.RESOLVED, f"called on the class {item.imported}")
+                    if _last(module) in self.family:
+                        return _Verdict(Tier.RESOLVED, f"called on the class {_last(module)}")
+                if not paths and record.language == "python":
+                    valued = self._python_value_of_module(record, module)
+                    if valued:  # `tz.gettz.set_cache_size()`: `gettz`, a value in `tz`
+                        return _Verdict(Tier.POSSIBLE, f"receiver {use.receiver}, a value "
+                                        f"of module {valued}: its type unknown")
                 return self._elsewhere_in(paths, f"module {module}")
             if head in {"super()", "super"}:
                 return self._through_super(use.enclosing)
@@ -1861,7 +1991,7 @@ def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
     or a `static inline` stub for a configuration, for `int f(void) {...}`): the same
     definition, not another one. A type defined again in a header (a struct of a
     template header included under several macros) is another type."""
-    return (target.language in _INCLUDES and symbol.qualname == target.qualname
+    return (target.language in INCLUDE_LANGUAGES and symbol.qualname == target.qualname
             and symbol.kind not in _CLASS_KINDS
             and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
 
@@ -1902,9 +2032,13 @@ def _pick_target(
         # The definition named on the line, as search prints it (`typedef struct s {...} t;`
         # holds both: the struct named at its first line, `t` at its last); else one that
         # starts there; else the innermost definition holding the line: the one starting last.
+        # Of several named on one line (`typedef enum { LITERAL, URL } cmark_escaping;`),
+        # the type, the others listed as alternatives.
         exact = ([s for s in here if s.line == query.line]
                  or [s for s in here if s.start_line == query.line] or here)
-        return max(exact, key=lambda s: (s.start_line or s.line, s.line)), [], ""
+        chosen = max(exact, key=lambda s: (s.start_line or s.line, s.line,
+                                           s.kind in _CLASS_KINDS))
+        return chosen, [s for s in exact if s is not chosen and s.line == chosen.line], ""
     response = search(SearchQuery(text=query.target, limit=20, explain=True))
     wanted = query.target.strip()
     named = [r for r in response.results if r.name == name] or [
@@ -2161,6 +2295,8 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
         index.read_uses(source) for source in index.files_using([WILDCARD])]
     for learner in (resolver, *(maker for each in makers.values() for maker in each)):
         learner.learn_reexports([*records, *wildcards])
+    if not resolver.learn_includes(index, reading_ends):
+        out_of_time = True
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
     classified = 0

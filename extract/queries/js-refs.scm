@@ -56,6 +56,10 @@
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @ref.attribute)
+; A member named by a key in quotes: `obj['name']()`, `obj["name"]`.
+(call_expression function: (subscript_expression
+  object: (_) index: (string (string_fragment) @ref.attribute_call @skip.key)))
+(subscript_expression object: (_) @receiver index: (string (string_fragment) @ref.attribute @skip.key))
 
 (shorthand_property_identifier) @ref.plain
 (identifier) @ref.plain

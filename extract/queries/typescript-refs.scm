@@ -24,6 +24,8 @@
 (extends_type_clause type: (generic_type name: (type_identifier) @ref.inherit))
 (nested_type_identifier module: (_) @receiver name: (type_identifier) @ref.type.member)
 (type_identifier) @ref.type
+; A member's type looked up by its key: `ParentConfig<T>['addGlobalAttributes']`.
+(lookup_type (_) @receiver (literal_type (string (string_fragment) @ref.attribute @skip.key)))
 
 ; --- Receiver types: annotated parameters, variables and class fields; a class's base
 ; (the type of `super`).

@@ -59,3 +59,17 @@ def test_a_c_line_that_starts_with_a_dereference_is_no_comment(tmp_path: Path) -
     uses = {(path, line) for path, line, _ in seed["uses"]}
     assert set_aside(tmp_path, seed, uses) == {
         "macro": set(), "comment": {("a.c", 2)}, "declaration": set(), "other_class": set()}
+
+
+def test_a_line_whose_block_comment_closes_before_code_is_no_comment(tmp_path: Path) -> None:
+    (tmp_path / "a.ts").write_text(
+        "/* State_ holds\n"
+        "   the states */\n"
+        "/* see #1208 */ done = state === State_.UP\n"
+        "/* State_ once more */\n", encoding="utf-8")
+    seed = {"name": "State_", "qualname": "State_",
+            "uses": [["a.ts", 1, 4], ["a.ts", 3, 35], ["a.ts", 4, 4]]}
+    uses = {(path, line) for path, line, _ in seed["uses"]}
+    assert set_aside(tmp_path, seed, uses) == {
+        "macro": set(), "comment": {("a.ts", 1), ("a.ts", 4)}, "declaration": set(),
+        "other_class": set()}
