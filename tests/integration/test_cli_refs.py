@@ -269,3 +269,22 @@ def test_path_line_forms_an_editor_prints_and_lines_that_hold_no_definition(shop
                                "indexed, or defining nothing) — give path:line as search "
                                "prints it\n"),
     }
+
+
+def test_a_line_naming_several_definitions_takes_the_type_and_lists_the_others(
+        tmp_path: Path) -> None:
+    repo = tmp_path / "colors"
+    repo.mkdir()
+    (repo / "colors.h").write_text("typedef enum { RED, GREEN } color;\n", encoding="utf-8")
+    (repo / "paint.c").write_text('#include "colors.h"\nstatic color pick(void) '
+                                  "{ return RED; }\n", encoding="utf-8")
+    env = {"SYMFIND_INDEX_DIR": str(tmp_path / "index")}
+    assert symfind("index", str(repo), env=env).returncode == 0
+    result = symfind("refs", "colors.h:1", "--repo", str(repo), env=env)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert without_timing(result.stdout).splitlines()[:4] == [
+        "color (type)  colors.h:1 — 1 resolved in 1 file, 0 possible, 0 elsewhere",
+        "  also defined on that line (give its name for one of them): GREEN, RED",
+        "paint.c  in pick",
+        "       2  type",
+    ]

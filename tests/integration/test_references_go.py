@@ -509,3 +509,47 @@ def test_a_dot_import_re_exports_nothing(tmp_path_factory: pytest.TempPathFactor
         "possible": [],
         "elsewhere": [("example.com/m/pkg/a", "from another module", 1)],
     }
+
+
+def test_a_file_built_for_another_system_uses_its_own_twin_of_the_name(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each backend file defines its own `Watcher` and `watch` (one builds per system):
+    a backend's uses are of its own twins; a file every build shares uses the target."""
+    backend = (
+        "//go:build {system}\n"                                   # 1
+        "\n"                                                      # 2
+        "package notify\n"                                        # 3
+        "\n"                                                      # 4
+        "type watch struct{{ path string }}\n"                    # 5
+        "\n"                                                      # 6
+        "type Watcher struct{{ watches map[string]*watch }}\n"    # 7
+        "\n"                                                      # 8
+        "func (w *Watcher) readEvents() {{}}\n"                   # 9
+        "\n"                                                      # 10
+        "func (w *Watcher) Start() {{ go w.readEvents() }}\n"     # 11
+    )
+    searcher = searcher_over(tmp_path_factory, "go-build-twins", {
+        "go.mod": "module example.com/m\n",
+        "notify/backend_inotify.go": backend.format(system="linux"),
+        "notify/backend_windows.go": backend.format(system="windows"),
+        "notify/notify.go": "package notify\n\nfunc New() *Watcher { return &Watcher{} }\n",
+    })
+    assert tiers(searcher, "notify/backend_inotify.go", 5) == {
+        "resolved": [("notify/backend_inotify.go", 7, "in its own package")],
+        "possible": [],
+        "elsewhere": [("notify.watch (notify/backend_windows.go:5)", "this file's own "
+                       "notify.watch, another build's (its build constraints)", 1)],
+    }
+    assert tiers(searcher, "notify/backend_inotify.go", 9) == {
+        "resolved": [("notify/backend_inotify.go", 11, "receiver is a Watcher")],
+        "possible": [],
+        "elsewhere": [("notify.Watcher.readEvents (notify/backend_windows.go:9)", "this file's "
+                       "own notify.Watcher.readEvents, another build's (its build "
+                       "constraints)", 1)],
+    }
+    assert tiers(searcher, "notify/backend_inotify.go", 7)["resolved"] == [
+        ("notify/backend_inotify.go", 9, "in its own package"),
+        ("notify/backend_inotify.go", 11, "in its own package"),
+        ("notify/notify.go", 3, "in its own package"),
+        ("notify/notify.go", 3, "in its own package"),
+    ]

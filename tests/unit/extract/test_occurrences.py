@@ -164,6 +164,24 @@ def test_python_self_and_cls_have_their_class_type() -> None:
     ]
 
 
+def test_python_a_classmethods_cls_call_is_an_instance_of_its_class() -> None:
+    source = (
+        "class Result:\n"
+        "    @classmethod\n"
+        "    def create(cls, job):\n"
+        "        made = cls(job)\n"
+        "        made.save()\n"
+        "        return cls(job).save()\n"
+        "def build(cls: type[Result]):\n"
+        "    return cls().save()\n"
+    )
+    assert calls_on_receivers(source, "python") == [
+        ("save", "attribute_call", "made", "Result"),
+        ("save", "attribute_call", "cls(job)", "Result"),
+        ("save", "attribute_call", "cls()", "Result"),  # a class object's, outside a class
+    ]
+
+
 def test_python_constructed_and_annotated_names_have_their_type() -> None:
     source = (
         "import requests\n"
@@ -969,6 +987,33 @@ def test_typescript_casts_constructions_and_non_null_receivers_have_their_type()
         ("acquire", "attribute_call", "pool!", "Pool"),
         ("acquire", "attribute_call", "partial", "Pool"),
         ("acquire", "attribute_call", "both", ""),
+    ]
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_script_a_member_named_by_a_key_in_quotes_is_a_use_when_the_key_is_a_name(
+        language: str) -> None:
+    source = (
+        "function f(pool, headers) {\n"
+        "  pool['acquire']();\n"
+        "  pool[\"size\"];\n"
+        "  headers['Content-Type'];\n"
+        "  pool[name]();\n"
+        "}\n"
+    )
+    assert [use for use in uses(source, language) if use[1].startswith("attribute")] == [
+        ("acquire", "attribute_call", "pool", ""),
+        ("size", "attribute", "pool", ""),
+    ]
+
+
+def test_typescript_a_member_type_looked_up_by_its_key_is_a_use_of_the_member() -> None:
+    source = "type Hook = ParentConfig<MarkConfig<O>>['addGlobalAttributes']\n"
+    assert uses(source, "typescript") == [
+        ("ParentConfig", "type", "", ""),
+        ("MarkConfig", "type", "", ""),
+        ("O", "type", "", ""),
+        ("addGlobalAttributes", "attribute", "ParentConfig<MarkConfig<O>>", ""),
     ]
 
 

@@ -1,0 +1,222 @@
+"""Python references that depend on what an import binds, through a real index (the
+files are extracted for real, `searcher_over`): an aliased import re-exports nothing
+under the original name; of several imports of one name, the one in force at the use; a
+module that imports a name and defines it again; `from pkg import mod` binding the
+submodule, not a class its `__init__` imports; another name imported under the target's;
+a value of a module used as a receiver; a class named in lower case, and a classmethod's
+`cls(...)`, constructing instances; a name bound twice to the same class."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfind.storage import Searcher
+from tests.integration.conftest import searcher_over, tiers
+
+DATES = {
+    "dates/__init__.py": "",
+    "dates/_common.py": (
+        "class weekday:\n"                                  # 1
+        "    def __call__(self, n):\n"                      # 2
+        "        return weekday()\n"                        # 3
+    ),
+    "dates/rrule.py": (
+        "from ._common import weekday as weekdaybase\n"     # 1
+        "\n"                                                # 2
+        "\n"                                                # 3
+        "class weekday(weekdaybase):\n"                     # 4
+        "    pass\n"                                        # 5
+        "\n"                                                # 6
+        "\n"                                                # 7
+        "class rrule:\n"                                    # 8
+        "    def count(self):\n"                            # 9
+        "        return 0\n"                                # 10
+        "\n"                                                # 11
+        "    @classmethod\n"                                # 12
+        "    def daily(cls):\n"                             # 13
+        "        made = cls()\n"                            # 14
+        "        made.count()\n"                            # 15
+        "        return cls().count()\n"                    # 16
+    ),
+    "dates/relativedelta.py": "from ._common import weekday\n",
+    "dates/parser/__init__.py": (
+        "from ._parser import parser, parse, _timelex\n"    # 1
+        "\n"                                                # 2
+        "\n"                                                # 3
+        "def deprecated(cls):\n"                            # 4
+        "    return cls\n"                                  # 5
+        "\n"                                                # 6
+        "\n"                                                # 7
+        "_timelex = deprecated(_timelex)\n"                 # 8
+    ),
+    "dates/parser/_parser.py": (
+        "class _timelex:\n"                                 # 1
+        "    pass\n"                                        # 2
+        "\n"                                                # 3
+        "\n"                                                # 4
+        "class parser:\n"                                   # 5
+        "    def parse(self, text):\n"                      # 6
+        "        return text\n"                             # 7
+        "\n"                                                # 8
+        "\n"                                                # 9
+        "def parse(text):\n"                                # 10
+        "    return parser().parse(text)\n"                 # 11
+    ),
+    "dates/lazy.py": (
+        "def load(text):\n"                                 # 1
+        "    from dates.parser import _parser as parser\n"  # 2
+        "    return parser.parse(text)\n"                   # 3
+    ),
+    "dates/tz.py": (
+        "class _Factory:\n"                                 # 1
+        "    def set_cache_size(self, size):\n"             # 2
+        "        self.size = size\n"                        # 3
+        "\n"                                                # 4
+        "\n"                                                # 5
+        "def _make():\n"                                    # 6
+        "    return _Factory()\n"                           # 7
+        "\n"                                                # 8
+        "\n"                                                # 9
+        "gettz = _make()\n"                                 # 10
+    ),
+    "dates/jobs.py": (
+        "class Job:\n"                                      # 1
+        "    def refresh(self):\n"                          # 2
+        "        pass\n"                                    # 3
+        "\n"                                                # 4
+        "    @classmethod\n"                                # 5
+        "    def fetch(cls, key) -> 'Job':\n"               # 6
+        "        return cls()\n"                            # 7
+        "\n"                                                # 8
+        "\n"                                                # 9
+        "class Queue:\n"                                    # 10
+        "    def enqueue(self, f) -> 'Job':\n"              # 11
+        "        return Job()\n"                            # 12
+    ),
+    "tests/test_dates.py": (
+        "from dates import parser, tz\n"                    # 1
+        "from dates.parser import _parser as other\n"       # 2
+        "from dates.jobs import Job, Queue\n"               # 3
+        "from dates.rrule import rrule\n"                   # 4
+        "\n"                                                # 5
+        "\n"                                                # 6
+        "def test_relative():\n"                            # 7
+        "    from dates.relativedelta import weekday\n"     # 8
+        "    return weekday(1)\n"                           # 9
+        "\n"                                                # 10
+        "\n"                                                # 11
+        "def test_rrule():\n"                               # 12
+        "    from dates.rrule import weekday\n"             # 13
+        "    return weekday(2)\n"                           # 14
+        "\n"                                                # 15
+        "\n"                                                # 16
+        "def test_private():\n"                             # 17
+        "    from dates.parser import _timelex\n"           # 18
+        "    return _timelex()\n"                           # 19
+        "\n"                                                # 20
+        "\n"                                                # 21
+        "def test_modules():\n"                             # 22
+        "    parser.parse('x')\n"                           # 23
+        "    tz.gettz.set_cache_size(3)\n"                  # 24
+        "    return other\n"                                # 25
+        "\n"                                                # 26
+        "\n"                                                # 27
+        "def test_jobs():\n"                                # 28
+        "    job = Queue().enqueue(print)\n"                # 29
+        "    job = Job.fetch(1)\n"                          # 30
+        "    job.refresh()\n"                               # 31
+        "    return rrule().count()\n"                      # 32
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    return searcher_over(tmp_path_factory, "py-imports", DATES)
+
+
+def test_an_aliased_import_provides_no_name_and_a_functions_own_import_is_in_force(
+        searcher: Searcher) -> None:
+    """`rrule.py` imports `weekday` as `weekdaybase` and defines its own `weekday`: a test
+    importing `weekday` from `rrule` gets that one; each test function's own import is
+    the one in force in it, whatever the file imports elsewhere."""
+    assert tiers(searcher, "dates/_common.py", 1) == {
+        "resolved": [("dates/_common.py", 3, "in its own module"),
+                     ("dates/relativedelta.py", 1, "imported from ._common"),
+                     ("dates/rrule.py", 1, "imported from ._common"),
+                     ("dates/rrule.py", 4, "imported from ._common"),
+                     ("tests/test_dates.py", 8, "imported from dates.relativedelta"),
+                     ("tests/test_dates.py", 9, "imported from dates.relativedelta")],
+        "possible": [],
+        "elsewhere": [("weekday (dates/rrule.py:4)", "imported from another module", 2)],
+    }
+
+
+def test_a_module_that_imports_the_name_and_defines_it_again_makes_it_possible(
+        searcher: Searcher) -> None:
+    """`parser/__init__.py` imports `_timelex`, then rebinds it: which one a module
+    importing it from there gets, the text does not say."""
+    assert tiers(searcher, "dates/parser/_parser.py", 1) == {
+        "resolved": [("dates/parser/__init__.py", 1, "imported from ._parser"),
+                     ("dates/parser/__init__.py", 8, "imported from ._parser")],
+        "possible": [("", "imported from dates.parser, which imports _timelex and defines "
+                      "it again", 1),
+                     ("dates.parser", "imported from dates.parser, which imports _timelex "
+                      "and defines it again", 1)],
+        "elsewhere": [],
+    }
+
+
+def test_a_submodule_imported_from_its_package_is_a_module_not_its_class(
+        searcher: Searcher) -> None:
+    """`from dates import parser` binds the package `dates/parser/`, whose `__init__`
+    imports the class `parser`: `parser.parse()` is the module's function; and
+    `from dates.parser import _parser as parser` binds another name as the class's."""
+    assert tiers(searcher, "dates/parser/_parser.py", 5) == {
+        "resolved": [("dates/parser/_parser.py", 11, "in its own module"),
+                     ("dates/parser/__init__.py", 1, "imported from ._parser")],
+        "possible": [],
+        "elsewhere": [("dates", "from another module", 1),
+                      ("dates.parser", "the module dates.parser, imported", 1),
+                      ("dates.parser._parser", "_parser imported as parser", 1)],
+    }
+    assert tiers(searcher, "dates/parser/_parser.py", 6) == {  # the method
+        "resolved": [("dates/parser/_parser.py", 11, "receiver is a parser")],
+        "possible": [],
+        "elsewhere": [("parse (dates/parser/_parser.py:10)", "imported from another module", 2),
+                      ("module dates.parser", "from another module", 1)],
+    }
+
+
+def test_a_value_of_a_module_as_a_receiver_is_possible(searcher: Searcher) -> None:
+    """`tz.gettz.set_cache_size()`: `gettz` is a value of the module `dates.tz`, of no
+    type the text shows (not a module `dates.tz.gettz` missing from the index)."""
+    assert tiers(searcher, "dates/tz.py", 2) == {
+        "resolved": [],
+        "possible": [("tz.gettz", "receiver tz.gettz, a value of module dates.tz: its type "
+                      "unknown", 1)],
+        "elsewhere": [],
+    }
+
+
+def test_classes_named_in_lower_case_and_cls_construct_instances(searcher: Searcher) -> None:
+    """`rrule()` constructs an `rrule` (a class named in lower case), and so does a
+    classmethod's `cls()`, bound to a name or called on at once."""
+    assert tiers(searcher, "dates/rrule.py", 9) == {
+        "resolved": [("dates/rrule.py", 15, "receiver is a rrule"),
+                     ("dates/rrule.py", 16, "receiver is a rrule"),
+                     ("tests/test_dates.py", 32, "receiver is a rrule")],
+        "possible": [],
+        "elsewhere": [],
+    }
+
+
+def test_a_name_bound_twice_to_one_class_by_two_files_annotations_is_of_it(
+        searcher: Searcher) -> None:
+    """`job` bound by `Queue.enqueue()` (`'Job'` written in `jobs.py`) and by
+    `Job.fetch()`: both lead to the one `Job`."""
+    assert tiers(searcher, "dates/jobs.py", 2) == {
+        "resolved": [("tests/test_dates.py", 31, "receiver is a Job")],
+        "possible": [],
+        "elsewhere": [],
+    }
