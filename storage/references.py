@@ -72,14 +72,12 @@ from symfind.storage.query import SearchQuery
 from symfind.storage.records import Freshness, Manifest, SearchResponse
 from symfind.storage.schema import decode_record
 from symfind.storage.uses import (
-    INCLUDE_LANGUAGES,
     USES_FIELD,
     USES_RECORD_FIELD,
     WILDCARD,
     FileUses,
     Use,
     decode_file_uses,
-    include_key,
     typed_receivers,
     uses_named,
     uses_of_kind,
@@ -113,8 +111,6 @@ READING_SHARE = 0.5
 _CUT_NAMED = 5
 #: Rounds of re-exports followed (`__init__.py` importing from a submodule, and so on).
 _REEXPORT_ROUNDS = 3
-#: Includes followed back from a C or C++ definition's header (`learn_includes`).
-_INCLUDE_ROUNDS = 6
 #: Languages in which a bare name inside a class's method may be a member of the class
 #: (an implicit `this`).
 _IMPLICIT_THIS = frozenset({"java", "cpp", "csharp", "kotlin", "c"})
@@ -388,8 +384,15 @@ class UseIndex:
         state = self.manifest.files.get(path)
         if state is not None and state.uses:
             return decode_file_uses(state.uses)
-        for document in self._docs(self._term("path", path)):
-            record = document.get_all(USES_RECORD_FIELD)
+        query = self._term("path", path)
+        count = self._searcher.search(query, 1, count=True).count
+        # The record rides on the file's first document: that one first, not all of them
+        # (a generated header defines thousands of names).
+        hits = [address for _, address in self._searcher.search(query, count, count=False).hits
+                ] if count else []
+        first = min(hits, key=lambda a: (a.segment_ord, a.doc), default=None)
+        for address in ([first] if first is not None else []) + hits:
+            record = self._searcher.doc(address).get_all(USES_RECORD_FIELD)
             if record:
                 return decode_file_uses(record[0])
         return None
@@ -529,6 +532,8 @@ _MODULE_FILES: dict[str, Callable[[str, str, frozenset[str]], set[str]]] = {
     "c": _c_header_files,
     "cpp": _c_header_files,
 }
+#: Languages whose imports bind no name: an include brings every name of its header.
+_INCLUDES = frozenset({"c", "cpp"})
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
@@ -689,6 +694,8 @@ class _Resolver:
         #: not say (`learn_reexports`).
         self.redefining: set[str] = set()
         self._mapped: dict[tuple[str, str, str], set[str]] = {}
+        self._reaching: dict[str, bool] = {}  # included file → `_header_reaches`
+        self._includes_of: dict[str, set[str]] = {}  # file → `_included`
         self._go_results: dict[tuple[str, str], str] = {}  # (file, call written) → type
         self._go_embedding: dict[str, bool] = {}
         self._go_method_sets: dict[tuple[str, str], _GoMethods | None] = {}
@@ -963,32 +970,36 @@ class _Resolver:
             if not grown:
                 return
 
-    def learn_includes(self, index: UseIndex, deadline: float) -> bool:
-        """C and C++: a file that `#include`s a file providing the target provides it too
-        (`table.c` → `table.h` → `cmark-gfm-core-extensions.h` → ... → `cmark-gfm.h`),
-        `_INCLUDE_ROUNDS` includes deep, each provider's includers found by its name
-        (`storage.uses.include_key`). False when the deadline cut it short (a use
-        reached through an include not followed stays possible)."""
-        if self.member or self.target.language not in INCLUDE_LANGUAGES:
+    def _includes_reach(self, record: FileUses) -> bool:
+        """C and C++: whether a file's `#include`s lead to a file providing the target
+        through headers that include it in turn (`table.c` → `table.h` →
+        `cmark-gfm-core-extensions.h` → ... → `cmark-gfm.h`)."""
+        return any(self._header_reaches(path) for path in self._included(record))
+
+    def _included(self, record: FileUses) -> set[str]:
+        """The files a file's `#include`s name, mapped once an answer."""
+        found = self._includes_of.get(record.path)
+        if found is None:
+            found = self._includes_of[record.path] = {
+                path for item in record.imports if not item.name
+                for path in self._module_files(record, item.source)}
+        return found
+
+    def _header_reaches(self, path: str) -> bool:
+        """Whether an included file provides the target or includes one that leads to it;
+        each file's includes read once an answer. A file being looked at counts as
+        leading nowhere while it is (include guards make cycles)."""
+        known = self._reaching.get(path)
+        if known is not None:
+            return known
+        if path in self.providers:
             return True
-        frontier, asked = set(self.providers), set()
-        for _ in range(_INCLUDE_ROUNDS):
-            keys = {include_key(path) for path in frontier} - asked
-            asked |= keys
-            reached: set[str] = set()
-            for count, source in enumerate(index.files_using(keys) if keys else ()):
-                if count % _CLOCK_EVERY == 0 and count and time.perf_counter() > deadline:
-                    return False
-                record = index.read_uses(source)
-                if record.path not in self.providers and any(
-                        not item.name and self._module_files(record, item.source) & frontier
-                        for item in record.imports):
-                    reached.add(record.path)
-            self.providers |= reached
-            frontier = reached
-            if not frontier:
-                break
-        return True
+        self._reaching[path] = False
+        record = self.index.uses_of_file(path)
+        reaches = record is not None and any(
+            self._header_reaches(included) for included in self._included(record))
+        self._reaching[path] = reaches
+        return reaches
 
     def _module_files(self, record: FileUses, source: str) -> set[str]:
         # Mapping a source scans the file list: once per source and importing directory
@@ -1241,18 +1252,21 @@ class _Resolver:
         if own:  # the file defines the name itself: its uses are of that definition
             return _Verdict(Tier.ELSEWHERE, "defined in this file too", _where(own[0]))
         stars = [i for i in record.imports if i.name == "*" or (
-            language in INCLUDE_LANGUAGES and not i.name)]
+            language in _INCLUDES and not i.name)]
         if any(self._provides(record, i.source) for i in stars):
             return _Verdict(Tier.RESOLVED, "through #include of its header"
-                            if language in INCLUDE_LANGUAGES
+                            if language in _INCLUDES
                             else "through `import *` of its module")
-        if language in INCLUDE_LANGUAGES and record.path in self.providers:
+        if language in _INCLUDES and self._includes_reach(record):
+            return _Verdict(Tier.RESOLVED, "through #include of a header that includes its "
+                            "header")
+        if language in _INCLUDES and record.path in self.providers:
             return _Verdict(Tier.RESOLVED, "in the header that declares it")
         if not self.others:
             return _Verdict(Tier.RESOLVED, f"the only definition of {self.name} indexed")
         if stars:
             return _Verdict(Tier.POSSIBLE, "an #include may bring it"
-                            if language in INCLUDE_LANGUAGES
+                            if language in _INCLUDES
                             else "a `*` import may bring it")
         if not follows:
             return _Verdict(Tier.POSSIBLE, f"{language} imports are not followed yet")
@@ -1991,7 +2005,7 @@ def _declaration_of(symbol: Symbol, target: Symbol) -> bool:
     or a `static inline` stub for a configuration, for `int f(void) {...}`): the same
     definition, not another one. A type defined again in a header (a struct of a
     template header included under several macros) is another type."""
-    return (target.language in INCLUDE_LANGUAGES and symbol.qualname == target.qualname
+    return (target.language in _INCLUDES and symbol.qualname == target.qualname
             and symbol.kind not in _CLASS_KINDS
             and symbol.path != target.path and symbol.path.endswith(_HEADER_SUFFIXES))
 
@@ -2295,8 +2309,6 @@ def _classify(target: Symbol, index: UseIndex, manifest: Manifest, deadline: flo
         index.read_uses(source) for source in index.files_using([WILDCARD])]
     for learner in (resolver, *(maker for each in makers.values() for maker in each)):
         learner.learn_reexports([*records, *wildcards])
-    if not resolver.learn_includes(index, reading_ends):
-        out_of_time = True
     tiers: dict[str, list[tuple[FileUses, Use, _Verdict]]] = defaultdict(list)
     languages: set[str] = {target.language}
     classified = 0

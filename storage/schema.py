@@ -64,9 +64,6 @@ change bumps it, and an index of another version is rebuilt, never misread):
 13. `name_lengths` holds each document's lengths of `words` and `name_ngram`, so a name
    channel scores its matches from Tantivy's postings without their records
    (`storage/postings.py`).
-14. `uses` also holds `#include:<name>` for each file a C or C++ file includes, so a
-   query finds a header's includers (`storage.uses.include_key`): a use reached through
-   a chain of includes is resolved, not possible.
 """
 
 from __future__ import annotations

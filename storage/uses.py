@@ -30,7 +30,6 @@ A group's lines are deltas from the line before (most are a few lines apart: one
 from __future__ import annotations
 
 import itertools
-import posixpath
 import unicodedata
 import zlib
 from collections.abc import Iterable, Sequence
@@ -42,11 +41,6 @@ from symfind.extract.records import Import, Occurrence, UseKind
 #: The name a wildcard import binds (`from m import *`, `export * from "m"`): a `uses`
 #: term of the files that have one.
 WILDCARD = "*"
-#: What a `uses` term of a file that `#include`s a file starts with, the included file's
-#: name after it (`#include:list.h`): the query finds a header's includers by it.
-INCLUDE_PREFIX = "#include:"
-#: Languages whose imports bind no name: an include brings every name of its header.
-INCLUDE_LANGUAGES = frozenset({"c", "cpp"})
 #: Field names (`storage/schema.py` adds them to the schema).
 USES_FIELD = "uses"
 USES_RECORD_FIELD = "uses_record"
@@ -132,18 +126,11 @@ def encode_uses(
         for name in (item.imported, item.name):
             if name:
                 grouped.setdefault(_nfc(name), [])
-        if language in INCLUDE_LANGUAGES and item.source:  # found by the included name
-            grouped.setdefault(include_key(item.source), [])
     record = FileUses(
         path=path, language=language, imports=list(imports), strings=list(strings),
         names={name: msgspec.Raw(_ENCODER.encode(group)) for name, group in grouped.items()},
     )
     return EncodedUses(zlib.compress(_ENCODER.encode(record), _COMPRESSION), list(grouped))
-
-
-def include_key(path: str) -> str:
-    """The `uses` term of the files that `#include` a file of that path or name."""
-    return INCLUDE_PREFIX + _nfc(posixpath.basename(path))
 
 
 def _columns(rows: list[tuple[int, ...]]) -> list[int]:

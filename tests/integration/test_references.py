@@ -581,7 +581,8 @@ def test_a_c_header_reached_through_a_chain_of_includes_brings_its_names(
         "other/mock.c": "struct arena { int y; };\nstatic void h(struct arena *a) {}\n",
     })
     assert tiers(searcher, "include/cmark.h", 2) == {
-        "resolved": [("ext/table.c", 2, "through #include of its header")],
+        "resolved": [("ext/table.c", 2, "through #include of a header that includes its "
+                      "header")],
         "possible": [("", "no import in the file says which definition", 1)],
         "elsewhere": [("arena (other/mock.c:1)", "defined in this file too", 1)],
     }
