@@ -564,29 +564,29 @@ def test_a_file_that_defines_the_name_itself_uses_its_own_definition(tmp_path: P
 
 def test_a_c_header_reached_through_a_chain_of_includes_brings_its_names(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """`table.c` includes `core.h`, which includes `api.h`, which includes `cmark.h`: the
-    struct `cmark.h` defines is the one `table.c` uses. A file including none of them
+    """`table.c` includes `core.h`, which includes `api.h`, which includes `render.h`: the
+    struct `render.h` defines is the one `table.c` uses. A file including none of them
     may still get it from elsewhere (another file defines one); one defining its own
     uses that one. A `path:line`
     naming an enum's type and its constants takes the type, the constants listed as
     alternatives (real extraction, `searcher_over`)."""
     searcher = searcher_over(tmp_path_factory, "c-includes", {
-        "include/cmark.h": ("typedef enum { LITERAL, URL } cmark_escaping;\n"
-                            "struct arena { int size; };\n"),
-        "include/api.h": '#include "cmark.h"\n',
+        "include/render.h": ("typedef enum { PLAIN, QUOTED } escaping_t;\n"
+                            "struct pool { int size; };\n"),
+        "include/api.h": '#include "render.h"\n',
         "ext/core.h": '#include "api.h"\n',
         "ext/table.c": ('#include "core.h"\n'
-                        "static int f(struct arena *a, cmark_escaping e) { return e; }\n"),
-        "other/plain.c": "static void g(struct arena *a) {}\n",
-        "other/mock.c": "struct arena { int y; };\nstatic void h(struct arena *a) {}\n",
+                        "static int f(struct pool *a, escaping_t e) { return e; }\n"),
+        "other/plain.c": "static void g(struct pool *a) {}\n",
+        "other/mock.c": "struct pool { int y; };\nstatic void h(struct pool *a) {}\n",
     })
-    assert tiers(searcher, "include/cmark.h", 2) == {
+    assert tiers(searcher, "include/render.h", 2) == {
         "resolved": [("ext/table.c", 2, "through #include of a header that includes its "
                       "header")],
         "possible": [("", "no import in the file says which definition", 1)],
-        "elsewhere": [("arena (other/mock.c:1)", "defined in this file too", 1)],
+        "elsewhere": [("pool (other/mock.c:1)", "defined in this file too", 1)],
     }
-    found = searcher.find_references(ReferencesQuery(path="include/cmark.h", line=1))
+    found = searcher.find_references(ReferencesQuery(path="include/render.h", line=1))
     assert (found.target.qualname, [a.qualname for a in found.alternatives],
             [(g.path, [s.line for s in g.sites]) for g in found.groups]) == (
-        "cmark_escaping", ["LITERAL", "URL"], [("ext/table.c", [2])])
+        "escaping_t", ["PLAIN", "QUOTED"], [("ext/table.c", [2])])
