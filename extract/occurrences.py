@@ -784,8 +784,10 @@ def _destructured(node: Node, parsed: bytes, binds: list[tuple[int, bytes, bool]
 
 
 #: The first name of what a name's type is worked out from when it is settled: `pool` of
-#: `value:await pool.get()` or `items:list(pool.conns)`, `cls` of `cls()`.
-_HEAD = re.compile(r"(?:at\d+:)?(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)")
+#: `value:await pool.get()` or `items:list(pool.conns)`, `cls` of `cls()`; and its first
+#: member, which for `self` names a member of the class too (`self._list` of
+#: `value:self._list`).
+_HEAD = re.compile(r"(?:at\d+:)?(?:(?:value|items|entered):)?(?:await\s+)?[(\s]*(\w*)(?:\.(\w+))?")
 #: The name a receiver starts with, and that name with its first member (`self.table`
 #: of `self.table["a"]`).
 _LEADING = re.compile(rb"((\w*)(?:\.\w+)?)")
@@ -844,7 +846,10 @@ def _hints(captured: dict[str, list[Node]], parsed: bytes, rules: _Rules, alone:
                 continue
             type_, declared = typed
             if rules.hint_rounds > 1:
-                heads.add(_HEAD.match(type_)[1].encode())
+                head = _HEAD.match(type_)
+                heads.add(head[1].encode())
+                if head[1] in rules.self_names and head[2]:  # `_list = self._list`
+                    heads.add(f"{head[1]}.{head[2]}".encode())
             text = _text(var, parsed)
             if member:
                 text = f"{rules.self_name}.{text}"  # a class's field: `this.field`

@@ -82,7 +82,8 @@ History:
 - 17: a classmethod's `cls(...)` (`result = cls(job=job)`, `cls(job).save()`) is an
   instance of its class; in JavaScript and TypeScript a member named by a key in quotes
   is a use of it (`obj['name']()`, TypeScript's `ParentConfig<T>['addGlobalAttributes']`),
-  when the key is a name.
+  when the key is a name; a Python name bound to a member of `self` (`_list =
+  self._list`) has the member's type, as the class assigns it.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

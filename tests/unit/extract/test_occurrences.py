@@ -182,6 +182,18 @@ def test_python_a_classmethods_cls_call_is_an_instance_of_its_class() -> None:
     ]
 
 
+def test_python_a_name_bound_to_a_member_of_self_has_the_members_type() -> None:
+    source = (
+        "class SortedDict:\n"
+        "    def __init__(self):\n"
+        "        self._list = SortedList()\n"
+        "        _list = self._list\n"
+        "        self._list_add = _list.add\n"
+    )
+    assert [use for use in uses(source) if use[0] == "add"] == [
+        ("add", "attribute", "_list", "SortedList")]
+
+
 def test_python_constructed_and_annotated_names_have_their_type() -> None:
     source = (
         "import requests\n"
