@@ -1356,6 +1356,8 @@ class _PythonTypes:
         if kind != "call":
             return ""
         function = node.child_by_field_name("function")
+        if function is not None and function.type == "subscript":  # a generic class's
+            function = function.child_by_field_name("value")  # call: `Stream[str](1)`
         if function is None:
             return ""
         if function.type == "identifier":

@@ -83,7 +83,8 @@ History:
   instance of its class; in JavaScript and TypeScript a member named by a key in quotes
   is a use of it (`obj['name']()`, TypeScript's `ParentConfig<T>['addGlobalAttributes']`),
   when the key is a name; a Python name bound to a member of `self` (`_list =
-  self._list`) has the member's type, as the class assigns it.
+  self._list`) has the member's type, as the class assigns it; a generic class called
+  with its type arguments (`Stream[str](1)`) is a call of the class.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

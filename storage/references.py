@@ -1549,11 +1549,27 @@ class _Resolver:
             returned = return_annotation(functions[0].signature) if len(functions) == 1 else ""
             if returned:
                 self._python_results[key] = (returned, self._names_of(functions[0].path))
-            elif self._class_home(record, called):  # a class named in lower case (`rrule`)
-                self._python_results[key] = (called, record)
+            elif homes := self._class_home(record, called):  # a class in lower case too
+                self._python_results[key] = self._constructed(record, called, homes)
             elif "." in called:
                 self._python_results[key] = self._python_factory(record, called)
         return self._python_results[key]
+
+    def _constructed(self, record: FileUses, written: str, homes: frozenset[str]
+                     ) -> tuple[str, FileUses | None]:
+        """What calling the class `record` names `written` makes (`rrule(DAILY)`): an
+        instance of it, or what its `__new__` is annotated to return when that names
+        something else (anyio's `create_memory_object_stream[str](1)` makes a tuple of
+        two streams)."""
+        owner = _last(written)
+        news = [s for s in self._named("__new__") if s.kind is SymbolKind.METHOD
+                and _container(s) == owner and s.path in homes]
+        returned = {(return_annotation(s.signature), s.path) for s in news}
+        if len(returned) == 1:
+            annotation, path = returned.pop()
+            if annotation and _last(annotated_class(annotation)) != owner:
+                return annotation, self._names_of(path)
+        return written, record
 
     def _python_factory(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
         """What a class's method called on the class returns (`Config.from_env()`, a

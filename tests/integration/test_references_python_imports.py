@@ -4,7 +4,8 @@ under the original name; of several imports of one name, the one in force at the
 module that imports a name and defines it again; `from pkg import mod` binding the
 submodule, not a class its `__init__` imports; another name imported under the target's;
 a value of a module used as a receiver; a class named in lower case, and a classmethod's
-`cls(...)`, constructing instances; a name bound twice to the same class."""
+`cls(...)`, constructing instances; a generic class called, making what its `__new__`
+returns; a name bound twice to the same class."""
 
 from __future__ import annotations
 
@@ -126,6 +127,28 @@ DATES = {
         "    job = Job.fetch(1)\n"                          # 30
         "    job.refresh()\n"                               # 31
         "    return rrule().count()\n"                      # 32
+        "\n"                                                # 33
+        "\n"                                                # 34
+        "def test_streams():\n"                             # 35
+        "    from dates.streams import open_stream\n"       # 36
+        "    send, receive = open_stream[str](1)\n"         # 37
+        "    send.clone()\n"                                # 38
+        "    return receive.clone()\n"                      # 39
+    ),
+    "dates/streams.py": (
+        "class SendStream:\n"                                          # 1
+        "    def clone(self):\n"                                       # 2
+        "        return self\n"                                        # 3
+        "\n"                                                           # 4
+        "\n"                                                           # 5
+        "class ReceiveStream:\n"                                       # 6
+        "    def clone(self):\n"                                       # 7
+        "        return self\n"                                        # 8
+        "\n"                                                           # 9
+        "\n"                                                           # 10
+        "class open_stream(tuple):\n"                                  # 11
+        "    def __new__(cls, size) -> tuple[SendStream, ReceiveStream]:\n"  # 12
+        "        return (SendStream(), ReceiveStream())\n"             # 13
     ),
 }
 
@@ -219,4 +242,16 @@ def test_a_name_bound_twice_to_one_class_by_two_files_annotations_is_of_it(
         "resolved": [("tests/test_dates.py", 31, "receiver is a Job")],
         "possible": [],
         "elsewhere": [],
+    }
+
+
+def test_a_generic_class_called_makes_what_its_new_is_annotated_to_return(
+        searcher: Searcher) -> None:
+    """`open_stream[str](1)`: a class subscripted with its type arguments, then called;
+    its `__new__` returns a tuple of two streams, unpacked into two names."""
+    assert tiers(searcher, "dates/streams.py", 2) == {
+        "resolved": [("tests/test_dates.py", 38, "receiver is a SendStream")],
+        "possible": [],
+        "elsewhere": [("ReceiveStream.clone (dates/streams.py:7)", "receiver is a "
+                       "ReceiveStream", 1)],
     }
