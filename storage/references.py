@@ -771,6 +771,24 @@ class _Resolver:
             frontier.extend(sorted(self._parents.get(name, ())))
         return None
 
+    def _override_in(self, record: FileUses, typed: str) -> Symbol | None:
+        """`overrides`, for a receiver of the class `typed` in `record`: when the file
+        defines a class of that name itself, its own member of the name, else what its
+        own bases lead to (pyasn1's `cer/decoder.py` defines a `BooleanPayloadDecoder` of
+        its own, whose namesake in `ber/decoder.py` overrides the member and it does
+        not)."""
+        bases = self._base_lists(record.path).get(typed) if record.language == "python" else None
+        if bases is None:
+            return self.overrides(typed)
+        if typed == self.container and _same_unit(record.language, record.path,
+                                                  self.target.path):
+            return None  # the target's own class (its `.pyi` stub's module too)
+        own = next((other for other in self.others if other.path == record.path
+                    and _container(other) == typed and other.kind in _MEMBER_KINDS), None)
+        if own is not None:
+            return own
+        return next(filter(None, (self.overrides(base) for base in sorted(bases))), None)
+
     def _through_super(self, enclosing: str) -> _Verdict:
         """`super().name` in a method of `enclosing`'s class: the target's when that class
         is a subclass of the target's class and no class between them overrides it."""
@@ -1474,6 +1492,26 @@ class _Resolver:
 
         return len({which(typed, names) for typed, names in found}) == 1
 
+    def _deeper_subclass(self, typed: str, language: str) -> _Verdict | None:
+        """The verdict on a receiver of a class below the family `learn_hierarchy` found
+        (three levels down): one whose bases, three levels up, reach a class of the
+        family (pyasn1's `Choice` → `Set` → ... → `Asn1Type`). Resolved, or in Python
+        elsewhere when a class between defines the member too; None when they do not
+        reach it."""
+        between: set[str] = set()
+        for classes in self._lineage(typed):
+            reached = classes & self.family
+            if reached:
+                overriding = sorted(between & set(self.other_members))
+                if overriding and language == "python":
+                    override = self.other_members[overriding[0]]
+                    return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
+                                    f"{_overriding(typed, override)}", _where(override))
+                return _Verdict(Tier.RESOLVED, f"receiver is a {typed}, a subclass of "
+                                f"{sorted(reached)[0]}")
+            between |= classes
+        return None
+
     def _lineage(self, name: str) -> Iterator[set[str]]:
         """A class and its bases by level, as the base lists of the files defining each
         class of the name write them (three levels up), each level read when asked."""
@@ -1885,7 +1923,7 @@ class _Resolver:
                                     f"another class of that name",
                                     f"members of {typed} ({_listed(homes) or 'not indexed'})")
             if typed in self.family:
-                override = self.overrides(typed)
+                override = self._override_in(record, typed)
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
                                     f"{_overriding(typed, override)}", _where(override))
@@ -1915,6 +1953,9 @@ class _Resolver:
             if dynamic:
                 return _Verdict(Tier.POSSIBLE, f"receiver is a {typed}, whose base {dynamic} "
                                 "is chosen when the code runs: may dispatch here")
+            deeper = self._deeper_subclass(typed, record.language)
+            if deeper is not None:
+                return deeper
             if self._indexed_type(typed):  # its subclasses are all known: not one of them
                 return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}, not a {owner}",
                                 f"members of {typed}")

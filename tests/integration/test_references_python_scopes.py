@@ -966,3 +966,109 @@ def test_a_method_called_on_another_class_of_the_same_name_is_elsewhere(
         "elsewhere": [("Cart (own.py:1)", "called on another class named Cart", 1),
                       ("Cart (shop/legacy.py:1)", "called on another class named Cart", 1)],
     }] * 2
+
+
+def test_a_subclass_below_the_levels_searched_down_is_found_going_up(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`Choice` is five levels below `Asn1Type`: the family is searched three levels down,
+    and the receiver's own bases, three levels up, reach it; `Tagged` below a class that
+    overrides the method is that class's. A class of the same name in another module
+    (`decoder.py`'s own `Boolean`) is told apart from the one that overrides."""
+    chain = "".join(f"class L{n}(L{n - 1}):\n    pass\n\n\n" for n in range(2, 6))
+    searcher = searcher_over(tmp_path_factory, "py-deep", {
+        "asn1/base.py": (
+            "class Asn1Type:\n"                                # 1
+            "    def same(self, other):\n"                     # 2
+            "        return True\n"                            # 3
+            "\n"                                               # 4
+            "\n"                                               # 5
+            "class L1(Asn1Type):\n"                            # 6
+            "    pass\n"                                       # 7
+            "\n"                                               # 8
+            "\n"                                               # 9
+            + chain +                                          # 10-25: L2..L5
+            "class Tagged(L4):\n"                              # 26
+            "    def same(self, other):\n"                     # 27
+            "        return False\n"                           # 28
+            "\n"                                               # 29
+            "\n"                                               # 30
+            "class Leaf(Tagged):\n"                            # 31
+            "    pass\n"                                       # 32
+        ),
+        "asn1/ber.py": (
+            "from asn1.base import L1\n"                       # 1
+            "\n"                                               # 2
+            "\n"                                               # 3
+            "class Boolean(L1):\n"                             # 4
+            "    def same(self, other):\n"                     # 5
+            "        return False\n"                           # 6
+        ),
+        "asn1/cer.py": (
+            "from asn1.base import L1\n"                       # 1
+            "\n"                                               # 2
+            "\n"                                               # 3
+            "class Boolean(L1):\n"                             # 4
+            "    def check(self, other):\n"                    # 5
+            "        return self.same(other)\n"                # 6
+        ),
+        "tests/test_types.py": (
+            "from asn1.base import L5, Leaf\n"                 # 1
+            "\n"                                               # 2
+            "\n"                                               # 3
+            "def test_same():\n"                               # 4
+            "    choice = L5()\n"                              # 5
+            "    leaf = Leaf()\n"                              # 6
+            "    return choice.same(leaf), leaf.same(choice)\n"  # 7
+        ),
+    })
+    assert tiers(searcher, "asn1/base.py", 2) == {
+        "resolved": [("asn1/cer.py", 6, "self is a Boolean"),
+                     ("tests/test_types.py", 7, "receiver is a L5, a subclass of L3")],
+        "possible": [],
+        "elsewhere": [("Tagged.same (asn1/base.py:27)", "receiver is a Leaf, a subclass of "
+                       "Tagged, which overrides same", 1)],
+    }
+
+
+def test_a_method_called_on_self_in_its_own_class_or_its_stubs_module_is_its_own(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`self._proxy()` in the class that overrides a base's `_proxy`, and `self.add()` in
+    a module whose `.pyi` stub declares the class's `add`: uses of the target, though a
+    base above defines the member and the module defines the class again."""
+    searcher = searcher_over(tmp_path_factory, "py-own-class", {
+        "log/base.py": "class Base:\n    def _proxy(self, name):\n        return name\n",
+        "log/std.py": (
+            "from log.base import Base\n"                     # 1
+            "\n"                                              # 2
+            "\n"                                              # 3
+            "class Bound(Base):\n"                            # 4
+            "    def info(self):\n"                           # 5
+            "        return self._proxy('info')\n"            # 6
+            "\n"                                              # 7
+            "    def _proxy(self, name):\n"                   # 8
+            "        return name.upper()\n"                   # 9
+        ),
+        "md/structures.py": (
+            "class MultiDict(dict):\n"                        # 1
+            "    pass\n"                                      # 2
+            "\n"                                              # 3
+            "\n"                                              # 4
+            "class OrderedMultiDict(MultiDict):\n"            # 5
+            "    def update(self, values):\n"                 # 6
+            "        for key, value in values:\n"             # 7
+            "            self.add(key, value)\n"              # 8
+            "\n"                                              # 9
+            "    def add(self, key, value):\n"                # 10
+            "        self[key] = value\n"                     # 11
+        ),
+        "md/structures.pyi": (
+            "class MultiDict(dict): ...\n"                    # 1
+            "\n"                                              # 2
+            "class OrderedMultiDict(MultiDict):\n"            # 3
+            "    def add(self, key: str, value: str) -> None: ...\n"  # 4
+        ),
+    })
+    assert tiers(searcher, "log/std.py", 8)["resolved"] == [
+        ("log/std.py", 6, "self is a Bound")]
+    assert tiers(searcher, "md/structures.pyi", 4)["resolved"] == [
+        ("md/structures.py", 8, "self is a OrderedMultiDict")]
