@@ -125,6 +125,10 @@ _OTHER_NAMESPACE = {
 }
 _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
+#: Module-level values, whose signature is their assignment's first line.
+_VALUE_KINDS = frozenset({SymbolKind.CONSTANT, SymbolKind.VARIABLE})
+#: A value assigned a call (`generator = ellipticcurve.PointJacobi(`): the callee.
+_ASSIGNED_CALL = re.compile(r"\w+\s*(?::[^=]*)?=\s*(?P<class>[A-Za-z_][\w.]*)\s*\(")
 _MEMBER_KINDS = frozenset({SymbolKind.METHOD})
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 #: A receiver naming the instance (or class) a method runs on: a base written through one
@@ -1338,6 +1342,27 @@ class _Resolver:
             self._definitions[name] = self.index.definitions_named(name)
         return self._definitions[name]
 
+    def _constructed_value(self, record: FileUses, module: str, dotted: str
+                           ) -> tuple[str, FileUses] | None:
+        """The class a value of a module is made of, when the module assigns it a call of
+        a class once (`generator_192 = ellipticcurve.PointJacobi(...)` in `ecdsa.py`, for
+        `generator_192` imported from it), written in that module's names; None when
+        `dotted` is no such value (`module` "": no module of the index)."""
+        name = dotted[len(module) + 1:] if module else ""
+        if not name or "." in name:
+            return None
+        paths = self._module_files(record, module)
+        made = {(found["class"], s.path) for s in self._named(name)
+                if s.path in paths and s.kind in _VALUE_KINDS
+                and (found := _ASSIGNED_CALL.match(s.signature))}
+        if len(made) != 1:
+            return None
+        written, path = made.pop()
+        names = self._names_of(path)
+        if not (_last(written)[:1].isupper() or self._class_home(names, written)):
+            return None  # a function's result: its type is not read here
+        return written, names
+
     def _python_module(self, record: FileUses, receiver: str) -> bool:
         """Whether a Python receiver is a module of the index its file imports (`from
         dateutil import parser`, the package's submodule, beside its class `parser`)."""
@@ -1986,6 +2011,11 @@ class _Resolver:
                         return _Verdict(Tier.RESOLVED, f"called on the class {_last(module)}")
                 if not paths and record.language == "python":
                     valued = self._python_value_of_module(record, module)
+                    constructed = self._constructed_value(record, valued, module)
+                    if constructed is not None:  # `generator = PointJacobi(...)` there
+                        typed, names = constructed
+                        return self._member(record, msgspec.structs.replace(
+                            use, receiver_type=typed), names)
                     if valued:  # `tz.gettz.set_cache_size()`: `gettz`, a value in `tz`
                         return _Verdict(Tier.POSSIBLE, f"receiver {use.receiver}, a value "
                                         f"of module {valued}: its type unknown")

@@ -3,7 +3,8 @@ files are extracted for real, `searcher_over`): an aliased import re-exports not
 under the original name; of several imports of one name, the one in force at the use; a
 module that imports a name and defines it again; `from pkg import mod` binding the
 submodule, not a class its `__init__` imports; another name imported under the target's;
-a value of a module used as a receiver; a class named in lower case, and a classmethod's
+a value of a module used as a receiver, typed when the module assigns it a class's call; a
+class named in lower case, and a classmethod's
 `cls(...)`, constructing instances; a generic class called, making what its `__new__`
 returns; a name bound twice to the same class."""
 
@@ -135,6 +136,27 @@ DATES = {
         "    send.clone()\n"                                # 38
         "    return receive.clone()\n"                      # 39
     ),
+    "dates/curves.py": (
+        "class Point:\n"                                   # 1
+        "    def order(self):\n"                           # 2
+        "        return 1\n"                               # 3
+        "\n"                                               # 4
+        "\n"                                               # 5
+        "def make():\n"                                    # 6
+        "    return Point()\n"                             # 7
+        "\n"                                               # 8
+        "\n"                                               # 9
+        "generator = Point()\n"                            # 10
+        "made = make()\n"                                  # 11
+    ),
+    "tests/test_curves.py": (
+        "from dates.curves import generator, made\n"       # 1
+        "from dates import curves\n"                       # 2
+        "\n"                                               # 3
+        "\n"                                               # 4
+        "def test_order():\n"                              # 5
+        "    return generator.order(), curves.generator.order(), made.order()\n"  # 6
+    ),
     "dates/streams.py": (
         "class SendStream:\n"                                          # 1
         "    def clone(self):\n"                                       # 2
@@ -254,4 +276,17 @@ def test_a_generic_class_called_makes_what_its_new_is_annotated_to_return(
         "possible": [],
         "elsewhere": [("ReceiveStream.clone (dates/streams.py:7)", "receiver is a "
                        "ReceiveStream", 1)],
+    }
+
+
+def test_a_value_a_module_assigns_a_class_call_has_that_class(searcher: Searcher) -> None:
+    """`generator = Point()` in `curves.py`: `generator.order()` where it is imported, or
+    read through the module, is a call on a `Point`; `made = make()`, a function's
+    result, stays of a type unknown."""
+    assert tiers(searcher, "dates/curves.py", 2) == {
+        "resolved": [("tests/test_curves.py", 6, "receiver is a Point"),
+                     ("tests/test_curves.py", 6, "receiver is a Point")],
+        "possible": [("made", "receiver made, a value of module dates.curves: its type "
+                      "unknown", 1)],
+        "elsewhere": [],
     }
