@@ -178,8 +178,11 @@ class Daemon:
         self._install_signal_handlers()
         try:
             self.keeper.status_file.start()
+            # Listed before it answers: `daemon start` returns once it answers, and a
+            # `daemon list` right after must show it (registered after, a busy machine
+            # let the first answer through before the entry was written).
+            self._register()
             self._listener.start()
-            self._register()  # listed once it answers, as `daemon start` returns then
             self._watcher = self._start_watcher()
             self.keeper.catch_up()
             self._watcher.check_coverage()
