@@ -125,6 +125,9 @@ _OTHER_NAMESPACE = {
 }
 _CLASS_KINDS = SCOPE_KINDS - {SymbolKind.MODULE} | {SymbolKind.TYPE}
 _INTERFACE_KINDS = frozenset({SymbolKind.INTERFACE, SymbolKind.TRAIT})
+#: Languages where a subclass's (Go: an embedding type's) own member is the one a call on
+#: it reaches (`References.overrides`).
+_SHADOWING_LANGUAGES = frozenset({"python", "go"})
 #: Module-level values, whose signature is their assignment's first line.
 _VALUE_KINDS = frozenset({SymbolKind.CONSTANT, SymbolKind.VARIABLE})
 #: A value assigned a call (`generator = ellipticcurve.PointJacobi(`): the callee.
@@ -758,10 +761,12 @@ class _Resolver:
         between it and the target's class defines, overriding the target (None: calls on a
         `typed` dispatch to the target).
 
-        Python only: there a call on a subclass that overrides the member is the
-        override's (as jedi says), while TypeScript's own tool counts it as a use of the
-        overridden member too, and so does symfind for the languages that are not Python."""
-        if self.target.language != "python":
+        Python and Go: there a call on a subclass that overrides the member is the
+        override's (as jedi says), and in Go a type's own method shadows the one its
+        embedded type promotes (gopls: `p.Command.Find()` is `Command.Find`, not the
+        embedded `Group.Find`); TypeScript's own tool counts it as a use of the
+        overridden member too, and so does symfind for the other languages."""
+        if self.target.language not in _SHADOWING_LANGUAGES:
             return None
         seen: set[str] = set()
         frontier = [typed]

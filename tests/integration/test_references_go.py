@@ -553,3 +553,46 @@ def test_a_file_built_for_another_system_uses_its_own_twin_of_the_name(
         ("notify/notify.go", 3, "in its own package"),
         ("notify/notify.go", 3, "in its own package"),
     ]
+
+
+def test_a_types_own_method_shadows_the_one_its_embedded_type_promotes(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`Command` embeds `*Group` and defines its own `Find`: `p.Command.Find()` and
+    `c.Find()` are `Command.Find`; `c.Options()` is the promoted `Group.Options`."""
+    searcher = searcher_over(tmp_path_factory, "go-shadowing", {
+        "go.mod": "module example.com/m\n",
+        "flags/group.go": (
+            "package flags\n"                                         # 1
+            "\n"                                                      # 2
+            "type Group struct{ name string }\n"                      # 3
+            "\n"                                                      # 4
+            "func (g *Group) Find(name string) *Group { return g }\n"  # 5
+            "\n"                                                      # 6
+            "func (g *Group) Options() []string { return nil }\n"     # 7
+        ),
+        "flags/command.go": (
+            "package flags\n"                                         # 1
+            "\n"                                                      # 2
+            "type Command struct {\n"                                 # 3
+            "\t*Group\n"                                              # 4
+            "}\n"                                                     # 5
+            "\n"                                                      # 6
+            "func (c *Command) Find(name string) *Command { return c }\n"  # 7
+            "\n"                                                      # 8
+            "type Parser struct {\n"                                  # 9
+            "\t*Command\n"                                            # 10
+            "}\n"                                                     # 11
+            "\n"                                                      # 12
+            "func use(p *Parser, c *Command) {\n"                     # 13
+            "\tp.Command.Find(\"x\")\n"                               # 14
+            "\tc.Find(\"y\")\n"                                       # 15
+            "\tc.Options()\n"                                         # 16
+            "}\n"                                                     # 17
+        ),
+    })
+    assert tiers(searcher, "flags/group.go", 5)["resolved"] == []
+    assert tiers(searcher, "flags/group.go", 7)["resolved"] == [
+        ("flags/command.go", 16, "receiver is a Command")]
+    assert tiers(searcher, "flags/command.go", 7)["resolved"] == [
+        ("flags/command.go", 14, "receiver is a Command"),
+        ("flags/command.go", 15, "receiver is a Command")]
