@@ -1242,9 +1242,14 @@ class _Resolver:
         if language == "go" and item is not None:  # `level` of `level.Info()`: a package
             return _Verdict(Tier.ELSEWHERE, f"the package {use.name} (imported)", item.source)
         # An alias (`import X as Y`) is what its import says, even in the target's own
-        # module (`from .compat import JSONDecodeError as CompatJSONDecodeError`).
+        # module (`from .compat import JSONDecodeError as CompatJSONDecodeError`); so is
+        # a script's import of the target's own name, which a declaration in another
+        # scope does not take over (`declare global { interface Node }` beside
+        # `import {Node} from "prosemirror-model"`).
+        imported_here = item is not None and language in _SCRIPT_LANGUAGES
         if _same_unit(language, record.path, self.target.path) and language == (
-                self.target.language) and (use.name == self.name or item is None):
+                self.target.language) and (use.name == self.name or item is None) and (
+                not imported_here):
             return _Verdict(Tier.RESOLVED, "in its own module" if language != "go"
                             else "in its own package")
         if item is not None and follows:

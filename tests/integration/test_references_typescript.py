@@ -160,3 +160,24 @@ def test_a_function_declared_in_a_nested_function_holds_in_all_of_it(
     assert sites(searcher, "src/outer.ts", 5) == {
         "resolved": [("src/outer.ts", 4)], "possible": [],
         "elsewhere": [("src/outer.ts", 8)]}
+
+
+def test_an_import_of_the_targets_name_wins_over_a_global_declaration_in_its_file(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`declare global { interface Node }` beside `import { Node } from "./model"`: the
+    file's `Node` is the imported class; the global interface is the DOM's `Node` elsewhere."""
+    searcher = searcher_over(tmp_path_factory, "ts-global", {
+        "src/model.ts": "export class Node {}\n",
+        "src/view.ts": (
+            'import { Node } from "./model";\n'                  # 1
+            "declare global {\n"                                 # 2
+            "  interface Node { desc?: number }\n"               # 3
+            "}\n"                                                # 4
+            "export function f(n: Node): Node { return n; }\n"   # 5
+        ),
+    })
+    assert sites(searcher, "src/view.ts", 3) == {
+        "resolved": [], "possible": [],
+        "elsewhere": [("src/view.ts", 1), ("src/view.ts", 5), ("src/view.ts", 5)]}
+    assert sites(searcher, "src/model.ts", 1)["resolved"] == [
+        ("src/view.ts", 1), ("src/view.ts", 5), ("src/view.ts", 5)]
