@@ -228,11 +228,15 @@ class Daemon:
 
     def _register(self) -> None:
         """List this daemon in the user's registry (`symfind daemon list`); without it the
-        daemon still serves, it is only harder to find."""
+        daemon still serves, it is only harder to find. A registry directory another user
+        could tamper with is the socket's too: raised, as serving would raise it, in one
+        line."""
         entry = registry.this_process(self.config.repo, self.config.index_dir,
                                       self.config.lease_s)
         try:
             self._registered = registry.register(entry)
+        except UnsafeSocketDirectory:
+            raise
         except (OSError, DaemonError) as exc:
             logger.warning("not listed in the daemon registry: %s", exc)
 
