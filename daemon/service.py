@@ -181,8 +181,10 @@ class Daemon:
             # Listed before it answers: `daemon start` returns once it answers, and a
             # `daemon list` right after must show it (registered after, a busy machine
             # let the first answer through before the entry was written).
-            self._register()
+            unlisted = self._register()
             self._listener.start()
+            if unlisted:
+                logger.warning("not listed in the daemon registry: %s", unlisted)
             self._watcher = self._start_watcher()
             self.keeper.catch_up()
             self._watcher.check_coverage()
@@ -226,19 +228,18 @@ class Daemon:
         logger.info("daemon stopped")
         return saved
 
-    def _register(self) -> None:
+    def _register(self) -> str:
         """List this daemon in the user's registry (`symfind daemon list`); without it the
-        daemon still serves, it is only harder to find. A registry directory another user
-        could tamper with is the socket's too: raised, as serving would raise it, in one
-        line."""
+        daemon still serves, it is only harder to find. Why it could not be listed (""
+        when it is), for the caller to say once the daemon serves: a directory that
+        fails the registry may fail the socket too, which says it in one line."""
         entry = registry.this_process(self.config.repo, self.config.index_dir,
                                       self.config.lease_s)
         try:
             self._registered = registry.register(entry)
-        except UnsafeSocketDirectory:
-            raise
         except (OSError, DaemonError) as exc:
-            logger.warning("not listed in the daemon registry: %s", exc)
+            return str(exc)
+        return ""
 
     @staticmethod
     def _step(what: str, action: Callable[[], object]) -> bool:
