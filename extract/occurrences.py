@@ -505,6 +505,8 @@ def _joins_types(text: str) -> bool:
 _SPACE = b" \t\r\n"
 #: What, right before a `.`, makes it more than a plain `a.b` for `_receiver`.
 _NOT_BEFORE_DOT = b"?&" + _SPACE
+#: The quotes that open a key written in quotes (`a['b']`): `_receiver` looks for the
+#: `[` before them.
 _QUOTES = b"'\"`"
 _first = operator.itemgetter(0)  # may stand around a receiver's separator (`_receiver`)
 

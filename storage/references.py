@@ -1530,20 +1530,20 @@ class _Resolver:
     def _deeper_subclass(self, typed: str, language: str) -> _Verdict | None:
         """The verdict on a receiver of a class below the family `learn_hierarchy` found
         (three levels down): one whose bases, three levels up, reach a class of the
-        family (pyasn1's `Choice` → `Set` → ... → `Asn1Type`). Resolved, or in Python
+        family (pyasn1's `Choice` → `Set` → ... → `Asn1Type`). Resolved, or (Python, Go)
         elsewhere when a class between defines the member too; None when they do not
         reach it."""
         between: set[str] = set()
         for classes in self._lineage(typed):
             reached = classes & self.family
             if reached:
-                overriding = sorted(between & set(self.other_members))
-                if overriding and language == "python":
-                    override = self.other_members[overriding[0]]
+                overriding = between & set(self.other_members)
+                if overriding and language in _SHADOWING_LANGUAGES:
+                    override = self.other_members[min(overriding)]
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
                                     f"{_overriding(typed, override)}", _where(override))
                 return _Verdict(Tier.RESOLVED, f"receiver is a {typed}, a subclass of "
-                                f"{sorted(reached)[0]}")
+                                f"{min(reached)}")
             between |= classes
         return None
 
