@@ -1093,9 +1093,9 @@ class _Resolver:
         made inside a function around the use (before it, unless `_HOISTED`), is in
         force there (Go's `type Section struct` in a test function, beside the package's
         `Section`; a `def helper` in a function nested in the one defining the target):
-        the innermost, then the last made. None when there is none (a language that binds such a name
-        as a local already drops its uses of a module's definition: Python's nested
-        `def`). `deeper_than`: only those in functions nested deeper than that many
+        the innermost, then the last made. None when there is none (a language that
+        binds such a name as a local already drops its uses of a module's definition:
+        Python's nested `def`). `deeper_than`: only those in functions nested deeper than that many
         scopes (a local target's own function holds its twins, which `_local` weighs).
         Scopes are functions: a type declared in a closure is taken to reach the end of
         the function around it."""
@@ -2014,7 +2014,7 @@ class _Resolver:
             item, module = self._receiver_binding(record, use.receiver)
             if item is not None and record.language in _MODULE_FILES:
                 paths = self._module_files(record, module)
-                if not self._python_module(record, use.receiver):
+                if not (paths and record.language == "python"):  # no module: the class
                     if item.imported in self.family and use.receiver == item.name:
                         return _Verdict(Tier.RESOLVED, f"called on the class {item.imported}")
                     if _last(module) in self.family:
