@@ -1,7 +1,7 @@
 """A file's uses of names (`Occurrence`) and its imports (`Import`), read from the parse
 tree that `parse.extract_file` already made, with one query per language.
 
-Imports: tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
+Imports: msgspec, tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
 I/O except reading the bundled `.scm` query files, no global state except the caches of
 compiled queries and of types read (`type_name`).
 
@@ -45,6 +45,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   given two types, or also bound without one, gets none (a member's declared type wins
   over the values assigned to it; Python keeps two types for the query, `REBOUND`);
 - `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`;
+- `@returned` what a `return` statement gives, and `@yield` a `yield` (Python): the type
+  a function's `return` statements agree on is its `Symbol.returns` (`_returns`);
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
   `@import.name` the name it takes and `@import.alias` what it binds it as,
   `@import.module` a module bound itself (as its alias, or its own name), or
@@ -62,6 +64,7 @@ from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import msgspec
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
@@ -80,6 +83,7 @@ from symfind.extract.python_types import (
     UNTYPED,
     item_type,
     mapping_types,
+    return_annotation,
     tuple_item,
 )
 from symfind.extract.records import Import, Occurrence, Symbol, SymbolKind, UseKind
@@ -556,7 +560,10 @@ def occurrences_and_imports(
     hints: dict[int, str] = {}  # a bound name's start byte → its type
     member_hints: list[tuple[int, str, str, bool]] = []  # (line, `self.x`, type, declared)
     receivers = {node.end_byte: node for node in captured.get("receiver", ())}
-    _hints(captured, parsed, rules, queries.hints, receivers, hints, member_hints)
+    returned = captured.get("returned", ())
+    # What a `return` gives is typed as a receiver is (`return made` after `made = C()`).
+    typed = {**receivers, **{node.end_byte: node for node in returned}} if returned else receivers
+    _hints(captured, parsed, rules, queries.hints, typed, hints, member_hints)
     if rules.super_name:  # `super` in a class is its base (`@base`), as a field would be
         member_hints.extend((node.start_point.row + 1, rules.super_name,
                              type_name(_text(node, parsed)), False)
@@ -600,7 +607,8 @@ def occurrences_and_imports(
                if rules.chained else None)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
-                               LANGUAGES[language].separator, check, chained)
+                               LANGUAGES[language].separator, check, chained,
+                               returned, captured.get("yield", ()))
     return occurrences, imports
 
 
@@ -1575,9 +1583,12 @@ def _occurrences(
     skips: list[tuple[int, int]], symbols: list[Symbol],
     member_hints: list[tuple[int, str, str, bool]], parsed: bytes, rules: _Rules, separator: str,
     check: Callable[[], None], chained: _GoTypes | _PythonTypes | None = None,
+    returned: Sequence[Node] = (), yields: Sequence[Node] = (),
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
-    scopes and the definitions' lines together."""
+    scopes and the definitions' lines together. Python's functions that do not annotate
+    what they return are given, in `symbols`, what their `return` statements agree on
+    (`_returns`)."""
     skips.sort()
     skips.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel: the sweep needs no bound check
     spans = sorted(
@@ -1707,7 +1718,59 @@ def _occurrences(
                           receiver=receiver, receiver_type=receiver_type,
                           enclosing=enclosing_name))
     scopes.pop()
+    if returned and isinstance(chained, _PythonTypes):
+        name_types = functools.partial(
+            _receiver_type, bindings=bindings, order=order, symbols=symbols,
+            members=members, rules=rules, separator=separator)
+        _returns(returned, yields, symbols, [span[:2] for span in spans], order, scopes,
+                 visible, name_types, chained, parsed)
     return occurrences
+
+
+def _returns(returned: Sequence[Node], yields: Sequence[Node], symbols: list[Symbol],
+             spans: list[tuple[int, int]], order: list[int], scopes: list[tuple[int, int]],
+             visible: list[frozenset[bytes]], name_types: Callable[..., str],
+             chained: _PythonTypes, parsed: bytes) -> None:
+    """Fills in `Symbol.returns` of each function that does not annotate what it returns:
+    the types of what its `return` statements give, read as a receiver's are, joined by
+    `REBOUND` for the query to settle each and see that they agree (`return None` aside). A generator's (a `yield` in it) is not its call's
+    result; a return of anything of no type known (`return x + 1`, an untyped local)
+    leaves the function without one, as a type checker would give it a union."""
+    functions = {(symbol.line, symbol.name): index for index, symbol in enumerate(symbols)
+                 if symbol.kind in _FUNCTION_KINDS and not return_annotation(symbol.signature)}
+    if not functions:
+        return
+    generators = {_owner(node, functions, parsed) for node in yields}
+    found: dict[int, set[str]] = {}
+    definitions, scope_nest = _Nest(spans), _Nest(scopes)
+    for node in sorted(returned, key=lambda node: node.start_byte):
+        owner = _owner(node, functions, parsed)
+        if owner is None or owner in generators or node.type == "none":
+            continue
+        stack = scope_nest.at(node.start_byte)
+        name_type = functools.partial(name_types, chain=list(stack),
+                                      around=list(definitions.at(node.start_point.row + 1)))
+        seen = visible[stack[-1]] if stack else frozenset()
+        found.setdefault(owner, set()).add(chained.type_of(node, name_type, seen.__contains__))
+    for owner, types in found.items():
+        if all(types) and UNTYPED not in types:  # the query settles each, and they must agree
+            symbols[owner] = msgspec.structs.replace(symbols[owner],
+                                                     returns=REBOUND.join(sorted(types)))
+
+
+_FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
+
+
+def _owner(node: Node, functions: dict[tuple[int, str], int], parsed: bytes) -> int | None:
+    """The index in `functions` of the function a `return` or `yield` is in (the nearest
+    `def` around it), or None when that is not one of them."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("function_definition", "lambda"):
+        parent = parent.parent
+    name = parent.child_by_field_name("name") if parent is not None else None
+    if name is None:
+        return None
+    return functions.get((name.start_point.row + 1, _text(name, parsed)))
 
 
 def _enclosing_class(around: list[int], order: list[int], symbols: list[Symbol],

@@ -117,6 +117,11 @@ class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False, array_like=True):
             overload signature, a method signature, a `declare`d definition or any of a
             `.d.ts` file. Ranked after a definition with a body that nothing else tells
             apart from it.
+        returns: What a Python function that does not annotate its result returns, as
+            its `return` statements show it when they agree, written as a use's
+            `Occurrence.receiver_type` is (`PointJacobi` for `return PointJacobi(...)`,
+            the class for `return self`, `make()` for `return make()`); "" otherwise.
+            Read by references, for the receivers of calls' results.
     """
 
     start_line: int = 0
@@ -124,6 +129,7 @@ class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False, array_like=True):
     doc: str = ""
     body: str = ""
     declaration: bool = False
+    returns: str = ""
 
 
 class UseKind(enum.StrEnum):

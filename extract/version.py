@@ -85,7 +85,11 @@ History:
   when the key is a name; a Python name bound to a member of `self` (`_list =
   self._list`) has the member's type, as the class assigns it; a generic class called
   with its type arguments (`Stream[str](1)`) is a call of the class.
+- 18: a Python function that does not annotate its result has, in `Symbol.returns`, what
+  its `return` statements give when each gives a type the file shows (`return
+  PointJacobi(...)`, `return self`, `return cls(...)`, `return make()`); a generator has
+  none.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 17
+EXTRACTION_VERSION = 18

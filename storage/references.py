@@ -1454,11 +1454,11 @@ class _Resolver:
         shows it (`_python_attribute`). ("", None) when none is found or those found
         disagree."""
         methods = [s for s in self._named(member) if s.kind is SymbolKind.METHOD
-                   and return_annotation(s.signature)]
+                   and (s.returns or return_annotation(s.signature))]
         name = _last(owner)
         homes = self._class_home(record, owner)
         for level, classes in enumerate(self._lineage(name)):
-            found = {_returned_by(s, owner, record, _container(s)) for s in methods
+            found = {self._returned_by(s, owner, record, _container(s)) for s in methods
                      if _container(s) in classes
                      and (level or homes is None or s.path in homes)}
             if not found:
@@ -1613,20 +1613,42 @@ class _Resolver:
         if key not in self._python_results:
             self._python_results[key] = ("", None)
             name = called.rpartition(".")[2]
-            # Most functions are not annotated: no import is followed for them.
-            annotated = [s for s in self._named(name) if s.kind is SymbolKind.FUNCTION
-                         and s.qualname == name and return_type(s.signature)]
-            homes = self._class_home(record, called, _FUNCTIONS) if annotated else None
-            functions = [s for s in annotated if homes and s.path in homes]
+            # Most functions say nothing of what they return: no import is followed for them.
+            typed = [s for s in self._named(name) if s.kind is SymbolKind.FUNCTION
+                     and s.qualname == name and (s.returns or return_type(s.signature))]
+            homes = self._class_home(record, called, _FUNCTIONS) if typed else None
+            functions = [s for s in typed if homes and s.path in homes]
             # the annotation whole: a tuple's or a list's items may be asked next
-            returned = return_annotation(functions[0].signature) if len(functions) == 1 else ""
+            returned, path = self._result_of(functions[0]) if len(functions) == 1 else ("", "")
             if returned:
-                self._python_results[key] = (returned, self._names_of(functions[0].path))
+                self._python_results[key] = (returned, self._names_of(path))
             elif homes := self._class_home(record, called):  # a class in lower case too
                 self._python_results[key] = self._constructed(record, called, homes)
             elif "." in called:
                 self._python_results[key] = self._python_factory(record, called)
         return self._python_results[key]
+
+    def _result_of(self, function: Symbol) -> tuple[str, str]:
+        """What a Python function returns, and the file whose names that is written in:
+        its return annotation, else the class its `return` statements give
+        (`Symbol.returns`, settled from its own file); ("", its file) when neither says."""
+        annotation = return_annotation(function.signature)
+        if annotation or not function.returns:
+            return annotation, function.path
+        found, names = self._python_type(self._names_of(function.path), function.returns)
+        return (found, names.path) if names is not None else ("", function.path)
+
+    def _returned_by(self, method: Symbol, owner: str, record: FileUses, cls: str
+                     ) -> tuple[str, str]:
+        """What `method`, called on a value of class `owner` as `record` writes it, returns,
+        and the file whose names that is written in: `owner` itself, in the caller's names,
+        for `-> Self`, the name of its class `cls`, or `return self` (or `cls(...)`); else
+        its annotation or what its `return` statements give (`_result_of`)."""
+        annotation = return_annotation(method.signature)
+        if returns_self_type(method.signature) or _last(annotated_class(annotation)) == cls or (
+                not annotation and _last(method.returns) == cls):
+            return owner, record.path
+        return self._result_of(method)
 
     def _constructed(self, record: FileUses, written: str, homes: frozenset[str]
                      ) -> tuple[str, FileUses | None]:
@@ -1646,17 +1668,15 @@ class _Resolver:
 
     def _python_factory(self, record: FileUses, called: str) -> tuple[str, FileUses | None]:
         """What a class's method called on the class returns (`Config.from_env()`, a
-        classmethod): the class itself when annotated `-> Self` or with the class's name,
-        else the class its annotation names; ("", None) when the qualifier is no class the
-        file's names lead to, or its methods of that name say nothing, or disagree."""
+        classmethod or a static method), as `_python_member` reads it on the class or its
+        nearest base: the class itself for `-> Self`, `return cls(...)` or its own name;
+        ("", None) when the qualifier is no class the file's names lead to, or nothing
+        says."""
         written, _, name = called.rpartition(".")
-        owner = _last(written)
-        methods = [s for s in self._named(name) if s.kind is SymbolKind.METHOD
-                   and _container(s) == owner]
-        homes = self._class_home(record, written) if methods else None
-        found = {_returned_by(s, written, record, owner) for s in methods
-                 if homes and s.path in homes}
-        return self._agreed(found, record)
+        if not any(s.kind is SymbolKind.METHOD for s in self._named(name)) or not (
+                self._class_home(record, written)):
+            return "", None
+        return self._python_member(record, written, name)
 
     def _names_of(self, path: str) -> FileUses:
         """A file's imports and uses, whose names an annotation in it is written in (a
@@ -2041,16 +2061,6 @@ class _Resolver:
         for others in self.other_top.values():
             return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", _where(others[0]))
         return _Verdict(Tier.ELSEWHERE, "a bare name, not a member", "bare names")
-
-
-def _returned_by(method: Symbol, owner: str, record: FileUses, cls: str) -> tuple[str, str]:
-    """What `method`, called on a value of class `owner` as `record` writes it, returns,
-    and the file whose names that is written in: `owner` itself, in the caller's names,
-    for `-> Self` or the name of its class `cls`; else its annotation, in the method's
-    file's."""
-    if returns_self_type(method.signature) or _last(return_type(method.signature)) == cls:
-        return owner, record.path
-    return return_annotation(method.signature), method.path
 
 
 def _go_unsettled(type_: str) -> bool:

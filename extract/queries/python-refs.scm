@@ -98,6 +98,10 @@
 (with_item value: (as_pattern (call function: (attribute)) @hint.entered
                              alias: (as_pattern_target (identifier) @hint.var))) @hint
 
+; --- What a function returns (`Symbol.returns`), unless it is a generator.
+(return_statement (_) @returned)
+(yield) @yield
+
 ; --- Imports.
 (import_statement name: (dotted_name) @import.module) @import
 (import_statement name: (aliased_import name: (dotted_name) @import.module

@@ -200,6 +200,10 @@ FACTORIES = {
         "\n"                                           # 12
         "def make_anything():\n"                       # 13
         "    return Lock()\n"                          # 14
+        "\n"                                           # 15
+        "\n"                                           # 16
+        "def make_any(kind):\n"                        # 17
+        "    return kind()\n"                          # 18
     ),
     "test_factories.py": (
         "import factories\n"                           # 1
@@ -213,6 +217,8 @@ FACTORIES = {
         "    second.acquire()\n"                       # 9
         "    third = factories.make_anything()\n"      # 10
         "    third.acquire()\n"                        # 11
+        "    fourth = factories.make_any(dict)\n"      # 12
+        "    fourth.acquire()\n"                       # 13
     ),
 }
 
@@ -220,15 +226,17 @@ FACTORIES = {
 def test_a_call_is_typed_by_the_class_its_function_is_annotated_to_return(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     # The annotation is read in the file that writes it: `backend.Lock` through
-    # factories.py's `import backend`, which test_factories.py does not have.
+    # factories.py's `import backend`, which test_factories.py does not have. A function
+    # not annotated is typed by its `return Lock()`; one returning a parameter's call is not.
     searcher = searcher_over(tmp_path_factory, "py-factories", {**LOCKS, **FACTORIES})
-    unannotated = ("third", "receiver's type unknown", 1)
+    untyped = ("fourth", "receiver's type unknown", 1)
     trio = ("members of Lock (not indexed)",
             "receiver is a trio.Lock of a module not in the index, another class of that name", 1)
     assert tiers(searcher, "core.py", 2) == {
         "resolved": [("test_factories.py", 7, "receiver is a Lock"),
+                     ("test_factories.py", 11, "receiver is a Lock"),
                      ("test_lock.py", 7, "receiver is a Lock")],
-        "possible": [unannotated],
+        "possible": [untyped],
         "elsewhere": [("members of Lock (backend.py)",
                        "receiver is a backend.Lock of backend.py, another class of that name",
                        2), trio],
@@ -236,9 +244,9 @@ def test_a_call_is_typed_by_the_class_its_function_is_annotated_to_return(
     assert tiers(searcher, "backend.py", 8) == {
         "resolved": [("test_factories.py", 9, "receiver is a Lock"),
                      ("test_lock.py", 9, "receiver is a Lock")],
-        "possible": [unannotated],
+        "possible": [untyped],
         "elsewhere": [("members of Lock (core.py)",
-                       "receiver is a Lock of core.py, another class of that name", 2), trio],
+                       "receiver is a Lock of core.py, another class of that name", 3), trio],
     }
 
 
