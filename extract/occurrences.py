@@ -79,6 +79,7 @@ from symfind.extract.go_types import (
 from symfind.extract.languages import LANGUAGES
 from symfind.extract.python_types import (
     ENTERED,
+    IMPORTED,
     REBOUND,
     UNTYPED,
     item_type,
@@ -1244,6 +1245,7 @@ class _PythonTypes:
         self._values: dict[str, Node] | None = None  # `value:...`, `items:...` → node
         self._parsed = parsed
         self._assumed: dict[str, str] = {}  # a name bound again → its other bindings' types
+        self._imported = {record.name for record in imports if record.imported}
 
     @staticmethod
     def wants(type_: str) -> bool:
@@ -1287,6 +1289,10 @@ class _PythonTypes:
                 if mark == _PY_ITEMS:
                     return self._items(node, name_type, local, depth + 1)
                 typed = self._type(node, name_type, local, depth + 1)
+                if not typed and node.type == "identifier":  # `gen = generator_192`
+                    name = _text(node, self._parsed)
+                    if name in self._imported and not local(name.encode()):
+                        return f"{IMPORTED}{name}"  # read where the other module makes it
                 if mark == _PY_ENTERED and typed:
                     return _per_part(typed, lambda part: part + ENTERED)
                 return typed

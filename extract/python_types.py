@@ -22,6 +22,11 @@ UNTYPED = "?"
 #: Logger`): the query resolves each, and the name has a type when they all agree.
 REBOUND = "\x1f"
 
+#: A value the file imports from another module (`from .ecdsa import generator_192`), as
+#: the type of a name bound to it (`gen = generator_192`: `=generator_192`); the query
+#: reads what the other module assigns it.
+IMPORTED = "="
+
 #: What extraction leaves as `x`'s type for `with C(...) as x` (`C:__enter__()`): the result
 #: of C's `__enter__` (or `__aenter__`), which the query reads from the indexed signatures.
 ENTERED = ":__enter__()"

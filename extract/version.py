@@ -88,7 +88,9 @@ History:
 - 18: a Python function that does not annotate its result has, in `Symbol.returns`, what
   its `return` statements give when each gives a type the file shows (`return
   PointJacobi(...)`, `return self`, `return cls(...)`, `return make()`); a generator has
-  none.
+  none. A Python name bound to another name (`other = made`) has that name's type, and
+  bound to a value the file imports (`gen = generator_192`), `=generator_192`, which the
+  query reads where the other module makes it.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -54,6 +54,7 @@ import tantivy
 from symfind.extract.go_types import (STANDARD_INTERFACES, first_result, go_ctor, go_package,
                                       method_shape, variable_type)
 from symfind.extract.python_types import (
+    IMPORTED,
     REBOUND,
     annotated_class,
     entered_type,
@@ -1356,8 +1357,9 @@ class _Resolver:
                            ) -> tuple[str, FileUses] | None:
         """The class a value of a module is made of, when the module assigns it a call of
         a class once (`generator_192 = ellipticcurve.PointJacobi(...)` in `ecdsa.py`, for
-        `generator_192` imported from it), written in that module's names; None when
-        `dotted` is no such value (`module` "": no module of the index)."""
+        `generator_192` imported from it), or of a function that returns one (`made =
+        make()`, `_python_result`), written in the names of the file that names it; None
+        when `dotted` is no such value (`module` "": no module of the index)."""
         name = dotted[len(module) + 1:] if module else ""
         if not name or "." in name:
             return None
@@ -1369,9 +1371,11 @@ class _Resolver:
             return None
         written, path = made.pop()
         names = self._names_of(path)
-        if not (_last(written)[:1].isupper() or self._class_home(names, written)):
-            return None  # a function's result: its type is not read here
-        return written, names
+        if _last(written)[:1].isupper() or self._class_home(names, written):
+            return written, names
+        returned, names_of_result = self._python_result(names, written)  # a function's
+        typed = annotated_class(returned)
+        return (typed, names_of_result) if typed and names_of_result is not None else None
 
     def _python_module(self, record: FileUses, receiver: str) -> bool:
         """Whether a Python receiver is a module of the index its file imports (`from
@@ -1412,8 +1416,12 @@ class _Resolver:
         cut = min((at for at in (written.find(":"), written.find("[")) if at >= 0),
                   default=len(written))
         base, steps = written[:cut], written[cut:]
-        annotation, names = (self._python_result(record, base[:-2]) if base.endswith("()")
-                             else (base, record))
+        if base.startswith(IMPORTED):
+            annotation, names = self._python_imported_value(record, base[len(IMPORTED):])
+        elif base.endswith("()"):
+            annotation, names = self._python_result(record, base[:-2])
+        else:
+            annotation, names = base, record
         at = 0
         for step in _PYTHON_STEP.finditer(steps):
             if step.start() != at or not annotation or names is None:
@@ -1444,6 +1452,18 @@ class _Resolver:
         found = annotated_class(annotation) if at == len(steps) else ""
         self._python_types[key] = (found, names) if found and names is not None else ("", None)
         return self._python_types[key]
+
+    def _python_imported_value(self, record: FileUses, name: str
+                               ) -> tuple[str, FileUses | None]:
+        """The class of a value `record` imports under `name` from a module of the index
+        (`gen = generator_192` after `from .ecdsa import generator_192`), when that module
+        assigns it a class's call (`_constructed_value`); ("", None) otherwise."""
+        item, module = self._receiver_binding(record, name)
+        if item is None or self._module_files(record, module):
+            return "", None
+        constructed = self._constructed_value(
+            record, self._python_value_of_module(record, module), module)
+        return constructed if constructed is not None else ("", None)
 
     def _python_member(self, record: FileUses, owner: str,
                        member: str) -> tuple[str, FileUses | None]:

@@ -83,7 +83,8 @@
   right: (call function: [(identifier) (attribute)] @hint.call)) @hint
 (assignment left: (attribute) @hint.var right: (identifier) @hint.param) @hint
 (assignment left: (identifier) @hint.var
-  right: [(call function: [(attribute) (call) (subscript)]) (await) (attribute) (subscript)]
+  right: [(call function: [(attribute) (call) (subscript)]) (await) (attribute) (subscript)
+          (identifier)]
   @hint.value) @hint
 (for_statement left: [(identifier) @hint.var
                       (pattern_list (identifier) @hint.var)

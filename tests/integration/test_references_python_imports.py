@@ -3,7 +3,8 @@ files are extracted for real, `searcher_over`): an aliased import re-exports not
 under the original name; of several imports of one name, the one in force at the use; a
 module that imports a name and defines it again; `from pkg import mod` binding the
 submodule, not a class its `__init__` imports; another name imported under the target's;
-a value of a module used as a receiver, typed when the module assigns it a class's call; a
+a value of a module used as a receiver, typed when the module assigns it a class's call
+(or a call of a function returning one), or through a name bound to it; a
 class named in lower case, and a classmethod's
 `cls(...)`, constructing instances; a generic class called, making what its `__new__`
 returns; a name bound twice to the same class."""
@@ -75,8 +76,8 @@ DATES = {
         "        self.size = size\n"                        # 3
         "\n"                                                # 4
         "\n"                                                # 5
-        "def _make():\n"                                    # 6
-        "    return _Factory()\n"                           # 7
+        "def _make(size=0):\n"                              # 6
+        "    return _Factory() if size else None\n"         # 7
         "\n"                                                # 8
         "\n"                                                # 9
         "gettz = _make()\n"                                 # 10
@@ -156,6 +157,11 @@ DATES = {
         "\n"                                               # 4
         "def test_order():\n"                              # 5
         "    return generator.order(), curves.generator.order(), made.order()\n"  # 6
+        "\n"                                               # 7
+        "\n"                                               # 8
+        "def test_alias():\n"                              # 9
+        "    gen = generator\n"                            # 10
+        "    return gen.order()\n"                         # 11
     ),
     "dates/streams.py": (
         "class SendStream:\n"                                          # 1
@@ -235,7 +241,8 @@ def test_a_submodule_imported_from_its_package_is_a_module_not_its_class(
 
 def test_a_value_of_a_module_as_a_receiver_is_possible(searcher: Searcher) -> None:
     """`tz.gettz.set_cache_size()`: `gettz` is a value of the module `dates.tz`, of no
-    type the text shows (not a module `dates.tz.gettz` missing from the index)."""
+    type the text shows (`_make()` returns an expression of no class), not a module
+    `dates.tz.gettz` missing from the index."""
     assert tiers(searcher, "dates/tz.py", 2) == {
         "resolved": [],
         "possible": [("tz.gettz", "receiver tz.gettz, a value of module dates.tz: its type "
@@ -280,13 +287,14 @@ def test_a_generic_class_called_makes_what_its_new_is_annotated_to_return(
 
 
 def test_a_value_a_module_assigns_a_class_call_has_that_class(searcher: Searcher) -> None:
-    """`generator = Point()` in `curves.py`: `generator.order()` where it is imported, or
-    read through the module, is a call on a `Point`; `made = make()`, a function's
-    result, stays of a type unknown."""
+    """`generator = Point()` in `curves.py`: `generator.order()` where it is imported, read
+    through the module, or through a name bound to it (`gen = generator`), is a call on a
+    `Point`; so is `made.order()`, `made = make()` there, `make` returning a `Point`."""
     assert tiers(searcher, "dates/curves.py", 2) == {
         "resolved": [("tests/test_curves.py", 6, "receiver is a Point"),
-                     ("tests/test_curves.py", 6, "receiver is a Point")],
-        "possible": [("made", "receiver made, a value of module dates.curves: its type "
-                      "unknown", 1)],
+                     ("tests/test_curves.py", 6, "receiver is a Point"),
+                     ("tests/test_curves.py", 6, "receiver is a Point"),
+                     ("tests/test_curves.py", 11, "receiver is a Point")],
+        "possible": [],
         "elsewhere": [],
     }

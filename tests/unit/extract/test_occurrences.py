@@ -194,6 +194,37 @@ def test_python_a_name_bound_to_a_member_of_self_has_the_members_type() -> None:
         ("add", "attribute", "_list", "SortedList")]
 
 
+def test_python_a_name_bound_to_another_name_has_its_type() -> None:
+    """`gen = generator_192`: a value imported from another module is left for the query
+    to read where that module makes it (`=generator_192`); a local's type is the local's;
+    an imported class or module, or a name the file binds itself, give no such mark."""
+    source = (
+        "import curves\n"
+        "from .ecdsa import generator_192, PointJacobi\n"
+        "def f(generator_192=None):\n"
+        "    gen = generator_192\n"
+        "    gen.curve()\n"
+        "def g():\n"
+        "    gen = generator_192\n"
+        "    gen.curve()\n"
+        "    made = Point()\n"
+        "    other = made\n"
+        "    other.curve()\n"
+        "    mod = curves\n"
+        "    mod.curve()\n"
+        "    j = PointJacobi.from_affine(gen)\n"
+        "    j.curve()\n"
+    )
+    assert [use[2:] for use in calls_on_receivers(source, "python")] == [
+        ("gen", "?"),  # the parameter of that name, untyped
+        ("gen", "=generator_192"),
+        ("other", "Point"),
+        ("mod", "?"),
+        ("PointJacobi", ""),
+        ("j", "PointJacobi.from_affine()"),
+    ]
+
+
 def test_python_constructed_and_annotated_names_have_their_type() -> None:
     source = (
         "import requests\n"
