@@ -1160,6 +1160,10 @@ _SAME_ITEMS = frozenset({b"list", b"tuple", b"sorted", b"reversed", b"set", b"fr
 _PY_ANNOTATED = "ann:"
 
 
+#: A class's name, dotted or not (`Conn`, `pool.Conn`): what a list's items can be written as.
+_CLASS_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
 def _python_annotation(written: str) -> str:
     """A Python annotation as a name's type: `type[C]` for a class object, `ann:...` for
     a collection of items of a class; else the class it names (`type_name`)."""
@@ -1353,6 +1357,10 @@ class _PythonTypes:
         if kind in ("await", "parenthesized_expression"):
             inner = node.named_children[0] if node.named_children else None
             return self._type(inner, name_type, local, depth + 1) if inner else ""
+        if kind == "list_comprehension":  # `[Conn(a) for a in addresses]`: a list of Conn
+            body = node.child_by_field_name("body")
+            item = self._type(body, name_type, local, depth + 1) if body is not None else ""
+            return f"{_PY_ANNOTATED}list[{item}]" if _CLASS_PATH.fullmatch(item) else ""
         if kind == "subscript":
             value = node.child_by_field_name("value")
             owner = self._type(value, name_type, local, depth + 1) if value else ""

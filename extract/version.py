@@ -90,7 +90,8 @@ History:
   PointJacobi(...)`, `return self`, `return cls(...)`, `return make()`); a generator has
   none. A Python name bound to another name (`other = made`) has that name's type, and
   bound to a value the file imports (`gen = generator_192`), `=generator_192`, which the
-  query reads where the other module makes it.
+  query reads where the other module makes it. A list comprehension of a class's calls
+  (`self.points = [Point(n) for n in names]`) is a list of that class.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

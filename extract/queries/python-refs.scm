@@ -84,8 +84,9 @@
 (assignment left: (attribute) @hint.var right: (identifier) @hint.param) @hint
 (assignment left: (identifier) @hint.var
   right: [(call function: [(attribute) (call) (subscript)]) (await) (attribute) (subscript)
-          (identifier)]
+          (identifier) (list_comprehension)]
   @hint.value) @hint
+(assignment left: (attribute) @hint.var right: (list_comprehension) @hint.value) @hint
 (for_statement left: [(identifier) @hint.var
                       (pattern_list (identifier) @hint.var)
                       (tuple_pattern (identifier) @hint.var)] right: (_) @hint.items) @hint

@@ -2,7 +2,8 @@
 (`Symbol.returns`), through a real index (the files are extracted for real,
 `searcher_over`): a function's or a static method's `return Point()`, a classmethod's
 `return cls()` called on a subclass, a method's `return self` in a chain, two returns
-leading to one class; and a function returning what its parameter makes, of no type."""
+leading to one class, the items of a list made by a comprehension of a class's calls; and a
+function returning what its parameter makes, of no type."""
 
 from __future__ import annotations
 
@@ -42,6 +43,15 @@ CURVES = {
         "\n"                                              # 27
         "def unknown(kind):\n"                            # 28
         "    return kind()\n"                             # 29
+        "\n"                                              # 30
+        "\n"                                              # 31
+        "class Curve:\n"                                  # 32
+        "    def __init__(self, names):\n"                # 33
+        "        self.points = [Point() for n in names]\n"  # 34
+        "\n"                                              # 35
+        "    def add_all(self, k):\n"                     # 36
+        "        for point in self.points:\n"             # 37
+        "            point.mul_add(k)\n"                  # 38
     ),
     "test_geometry.py": (
         "from geometry import Point, Edwards, make, either, unknown\n"  # 1
@@ -66,7 +76,8 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
 
 def test_calls_on_what_unannotated_functions_return_are_resolved(searcher: Searcher) -> None:
     assert tiers(searcher, "geometry.py", 2) == {
-        "resolved": [("test_geometry.py", 6, "receiver is a Point"),
+        "resolved": [("geometry.py", 38, "receiver is a Point"),
+                     ("test_geometry.py", 6, "receiver is a Point"),
                      ("test_geometry.py", 7, "receiver is a Point"),
                      ("test_geometry.py", 8, "receiver is a Point"),
                      ("test_geometry.py", 9, "receiver is a Edwards"),

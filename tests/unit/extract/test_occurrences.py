@@ -225,6 +225,31 @@ def test_python_a_name_bound_to_another_name_has_its_type() -> None:
     ]
 
 
+def test_python_a_list_comprehension_of_a_class_has_its_items() -> None:
+    """`[NodeCfg(n) for n in ...]` is a list of NodeCfg, bound to a name or to a member of
+    `self`: what a `for` over it or a subscript gives is a NodeCfg; a comprehension of
+    what the file does not type (`a.make()`) gives nothing typed."""
+    source = (
+        "class Gen:\n"
+        "    def __init__(self, names):\n"
+        "        self.node_cfg = [NodeCfg(n) for n in names]\n"
+        "    def run(self, names):\n"
+        "        for node_cfg in self.node_cfg:\n"
+        "            node_cfg.generate()\n"
+        "        conns = [pool.Conn(a) for a in names]\n"
+        "        conns[0].send()\n"
+        "        made = [a.make() for a in names]\n"
+        "        made[0].send()\n"
+    )
+    assert [use[2:] for use in calls_on_receivers(source, "python")] == [
+        ("node_cfg", "NodeCfg"),
+        ("pool", ""),
+        ("conns[0]", "pool.Conn"),
+        ("a", "?"),
+        ("made[0]", "?"),
+    ]
+
+
 def test_python_constructed_and_annotated_names_have_their_type() -> None:
     source = (
         "import requests\n"
