@@ -44,7 +44,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   method's result a `with` enters, each settled with the uses (`_PythonTypes`). A name
   given two types, or also bound without one, gets none (a member's declared type wins
   over the values assigned to it; Python keeps two types for the query, `REBOUND`);
-- `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`;
+- `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`, and
+  for the struct's `Symbol.fields` (`_fields`);
 - `@returned` what a `return` statement gives, and `@yield` a `yield` (Python): the type
   a function's `return` statements agree on is its `Symbol.returns` (`_returns`);
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
@@ -606,6 +607,8 @@ def occurrences_and_imports(
     uses = _uses(captured, bindings.sites)
     chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
                if rules.chained else None)
+    if captured.get("struct.field"):
+        _fields(captured["struct.field"], symbols, parsed)
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained,
@@ -1773,6 +1776,22 @@ def _returns(returned: Sequence[Node], yields: Sequence[Node], symbols: list[Sym
 
 
 _FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
+
+
+def _fields(declarations: Sequence[Node], symbols: list[Symbol], parsed: bytes) -> None:
+    """Fills in `Symbol.fields` of each Go struct from its field declarations (`a, b int`
+    names two; an embedded field, which has no name of its own, none)."""
+    found: dict[tuple[int, str], list[str]] = {}
+    for node in sorted(declarations, key=lambda node: node.start_byte):
+        spec = node.parent.parent.parent  # field_declaration_list, struct_type, type_spec
+        name = spec.child_by_field_name("name") if spec is not None else None
+        if name is not None:
+            found.setdefault((name.start_point.row + 1, _text(name, parsed)), []).extend(
+                _text(field, parsed) for field in node.children_by_field_name("name"))
+    for index, symbol in enumerate(symbols):
+        names = found.get((symbol.line, symbol.name)) if symbol.kind is SymbolKind.STRUCT else None
+        if names:
+            symbols[index] = msgspec.structs.replace(symbol, fields=" ".join(names))
 
 
 def _owner(node: Node, functions: dict[tuple[int, str], int], parsed: bytes) -> int | None:

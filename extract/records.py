@@ -122,6 +122,9 @@ class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False, array_like=True):
             `Occurrence.receiver_type` is (`PointJacobi` for `return PointJacobi(...)`,
             the class for `return self`, `make()` for `return make()`); "" otherwise.
             Read by references, for the receivers of calls' results.
+        fields: A Go struct's named fields, space-separated (`Usage Options`), those it
+            embeds left out: a field shadows a method of its name that an embedded type
+            promotes (references); "" for any other definition.
     """
 
     start_line: int = 0
@@ -130,6 +133,7 @@ class Symbol(SymbolHead, frozen=True, kw_only=True, gc=False, array_like=True):
     body: str = ""
     declaration: bool = False
     returns: str = ""
+    fields: str = ""
 
 
 class UseKind(enum.StrEnum):

@@ -91,7 +91,8 @@ History:
   none. A Python name bound to another name (`other = made`) has that name's type, and
   bound to a value the file imports (`gen = generator_192`), `=generator_192`, which the
   query reads where the other module makes it. A list comprehension of a class's calls
-  (`self.points = [Point(n) for n in names]`) is a list of that class.
+  (`self.points = [Point(n) for n in names]`) is a list of that class. A Go struct has
+  its named fields in `Symbol.fields`.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -595,9 +595,14 @@ def _listed(paths: Iterable[str]) -> str:
     return ", ".join(sorted(paths))
 
 
-def _overriding(typed: str, override: Symbol) -> str:
-    """How `typed` comes by `override`: `, which overrides get` or `, a subclass of
-    Child, which overrides get`."""
+def _overriding(typed: str, override: Symbol, member: str) -> str:
+    """How `typed` comes by `override`: `, which overrides get`, `, a subclass of Child,
+    which overrides get`, or (`override` a Go struct with a field of the name) `, whose
+    field Options shadows it`."""
+    if override.kind in _CLASS_KINDS:
+        owner = _last(override.qualname)
+        between = "" if owner == typed else f", a subclass of {owner}"
+        return f"{between}, whose field {member} shadows it"
     owner = _container(override)
     between = "" if owner == typed else f", a subclass of {owner}"
     return f"{between}, which overrides {override.name}"
@@ -778,8 +783,20 @@ class _Resolver:
             seen.add(name)
             if name in self.other_members:
                 return self.other_members[name]
+            shadowing = self._go_field_of(name)
+            if shadowing is not None:
+                return shadowing
             frontier.extend(sorted(self._parents.get(name, ())))
         return None
+
+    def _go_field_of(self, typed: str) -> Symbol | None:
+        """A Go struct named `typed` with a field of the target's name, which shadows the
+        method an embedded type promotes (go-flags' `Parser.Options` beside the
+        `Options()` its `*Command` promotes from `*Group`); None in other languages."""
+        if self.target.language != "go":
+            return None
+        return next((s for s in self._named(typed) if s.kind is SymbolKind.STRUCT
+                     and self.name in s.fields.split()), None)
 
     def _override_in(self, record: FileUses, typed: str) -> Symbol | None:
         """`overrides`, for a receiver of the class `typed` in `record`: when the file
@@ -1561,7 +1578,7 @@ class _Resolver:
                 if overriding and language in _SHADOWING_LANGUAGES:
                     override = self.other_members[min(overriding)]
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
-                                    f"{_overriding(typed, override)}", _where(override))
+                                    f"{_overriding(typed, override, self.name)}", _where(override))
                 return _Verdict(Tier.RESOLVED, f"receiver is a {typed}, a subclass of "
                                 f"{min(reached)}")
             between |= classes
@@ -1747,10 +1764,7 @@ class _Resolver:
             owner = self._go_result_type(record, base) if _go_unsettled(base) else base
             if not owner:
                 return ""
-            owner = _last(owner)
-            return _go_agreed_result((s for s in self._named(method)
-                                      if s.kind is SymbolKind.METHOD and _container(s) == owner),
-                                     element)
+            return _go_agreed_result(self._go_methods_of(_last(owner), method), element)
         package, dot, function = called.rpartition(".")
         named_package = ""
         if dot:
@@ -1867,12 +1881,26 @@ class _Resolver:
         of the name when none is."""
         key = (name, "" if package else directory, package)
         if key not in self._go_types:
-            named = [s for s in self._named(name)
-                     if s.kind in _CLASS_KINDS and s.language == "go"]
+            named = self._go_homes_named(name)
             self._go_types[key] = [
                 s for s in named if (qualifier_parts(s.qualname)[0] == package if package
                                      else posixpath.dirname(s.path) == directory)] or named
         return self._go_types[key]
+
+    def _go_methods_of(self, owner: str, method: str, depth: int = 3) -> list[Symbol]:
+        """The methods named `method` that a Go type named `owner` has: its own, else those
+        the types it embeds promote (the nearest level, three down)."""
+        own = [s for s in self._named(method)
+               if s.kind is SymbolKind.METHOD and _container(s) == owner]
+        if own or depth == 0:
+            return own
+        return [s for home in self._go_homes_named(owner) for _, homes in self._go_embedded(home)
+                for embedded in homes
+                for s in self._go_methods_of(_last(embedded.qualname), method, depth - 1)]
+
+    def _go_homes_named(self, name: str) -> list[Symbol]:
+        """Every Go type of the index named `name`, whatever its package."""
+        return [s for s in self._named(name) if s.kind in _CLASS_KINDS and s.language == "go"]
 
     def _go_embedded(self, home: Symbol) -> list[tuple[str, list[Symbol]]]:
         """The types a Go type embeds: each as written (`io.Reader`), with the definitions
@@ -2001,7 +2029,7 @@ class _Resolver:
                 override = self._override_in(record, typed)
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"receiver is a {typed}"
-                                    f"{_overriding(typed, override)}", _where(override))
+                                    f"{_overriding(typed, override, self.name)}", _where(override))
                 how = ("self" if use.receiver in _SELF_NAMES else
                        "super" if _head(use.receiver) == "super" else "receiver")
                 return _Verdict(Tier.RESOLVED, f"{how} is a {typed}")
@@ -2048,7 +2076,7 @@ class _Resolver:
                 override = self.overrides(_last(use.receiver))
                 if override is not None:
                     return _Verdict(Tier.ELSEWHERE, f"called on the class {use.receiver}"
-                                    f"{_overriding(_last(use.receiver), override)}",
+                                    f"{_overriding(_last(use.receiver), override, self.name)}",
                                     _where(override))
                 return _Verdict(Tier.RESOLVED, f"called on the class {use.receiver}")
             item, module = self._receiver_binding(record, use.receiver)

@@ -555,28 +555,38 @@ def test_a_file_built_for_another_system_uses_its_own_twin_of_the_name(
     ]
 
 
+#: go-flags' types, cut down: a `Command` (in `flags/command.go`, after these six lines)
+#: embeds a `*Group`, whose `Options` is on line 7 of `flags/group.go`.
+FLAGS = {
+    "go.mod": "module example.com/m\n",
+    "flags/group.go": (
+        "package flags\n"                                         # 1
+        "\n"                                                      # 2
+        "type Group struct{ name string }\n"                      # 3
+        "\n"                                                      # 4
+        "func (g *Group) Find(name string) *Group { return g }\n"  # 5
+        "\n"                                                      # 6
+        "func (g *Group) Options() []string { return nil }\n"     # 7
+    ),
+}
+COMMAND_EMBEDS_GROUP = (
+    "package flags\n"                                             # 1
+    "\n"                                                          # 2
+    "type Command struct {\n"                                     # 3
+    "\t*Group\n"                                                  # 4
+    "}\n"                                                         # 5
+    "\n"                                                          # 6
+)
+
+
 def test_a_types_own_method_shadows_the_one_its_embedded_type_promotes(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """`Command` embeds `*Group` and defines its own `Find`: `p.Command.Find()` and
     `c.Find()` are `Command.Find`; `c.Options()` is the promoted `Group.Options`."""
     searcher = searcher_over(tmp_path_factory, "go-shadowing", {
-        "go.mod": "module example.com/m\n",
-        "flags/group.go": (
-            "package flags\n"                                         # 1
-            "\n"                                                      # 2
-            "type Group struct{ name string }\n"                      # 3
-            "\n"                                                      # 4
-            "func (g *Group) Find(name string) *Group { return g }\n"  # 5
-            "\n"                                                      # 6
-            "func (g *Group) Options() []string { return nil }\n"     # 7
-        ),
+        **FLAGS,
         "flags/command.go": (
-            "package flags\n"                                         # 1
-            "\n"                                                      # 2
-            "type Command struct {\n"                                 # 3
-            "\t*Group\n"                                              # 4
-            "}\n"                                                     # 5
-            "\n"                                                      # 6
+            COMMAND_EMBEDS_GROUP +                                    # 1-6
             "func (c *Command) Find(name string) *Command { return c }\n"  # 7
             "\n"                                                      # 8
             "type Parser struct {\n"                                  # 9
@@ -596,3 +606,37 @@ def test_a_types_own_method_shadows_the_one_its_embedded_type_promotes(
     assert tiers(searcher, "flags/command.go", 7)["resolved"] == [
         ("flags/command.go", 14, "receiver is a Command"),
         ("flags/command.go", 15, "receiver is a Command")]
+
+
+def test_a_field_shadows_a_promoted_method_and_a_promoted_method_gives_its_result(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`Parser` embeds `*Command`, which embeds `*Group`, and has a field `Options`:
+    `p.Options` is the field, not the `Group.Options` the embedding promotes; the result
+    of `p.AddCommand()`, a method `Command` promotes to `Parser`, is a `*Command`."""
+    searcher = searcher_over(tmp_path_factory, "go-fields", {
+        **FLAGS,
+        "flags/command.go": (
+            COMMAND_EMBEDS_GROUP +                                    # 1-6
+            "func (c *Command) AddCommand(name string) *Command { return c }\n"  # 7
+            "\n"                                                      # 8
+            "type Options uint\n"                                     # 9
+            "\n"                                                      # 10
+            "type Parser struct {\n"                                  # 11
+            "\t*Command\n"                                            # 12
+            "\tUsage, Options Options\n"                              # 13
+            "}\n"                                                     # 14
+            "\n"                                                      # 15
+            "func use(p *Parser) {\n"                                 # 16
+            "\t_ = p.Options\n"                                       # 17
+            "\tc := p.AddCommand(\"x\")\n"                           # 18
+            "\tc.Options()\n"                                         # 19
+            "}\n"                                                     # 20
+        ),
+    })
+    assert tiers(searcher, "flags/group.go", 7) == {
+        "resolved": [("flags/command.go", 19, "receiver is a Command")],
+        "possible": [],
+        "elsewhere": [("flags.Options (flags/command.go:9)", "a bare name, not a member", 1),
+                      ("flags.Parser (flags/command.go:11)",
+                       "receiver is a Parser, whose field Options shadows it", 1)],
+    }
