@@ -1,9 +1,9 @@
 """A file's uses of names (`Occurrence`) and its imports (`Import`), read from the parse
 tree that `parse.extract_file` already made, with one query per language.
 
-Imports: msgspec, tree_sitter, tree_sitter_language_pack and `extract` modules only. Pure: no file
-I/O except reading the bundled `.scm` query files, no global state except the caches of
-compiled queries and of types read (`type_name`).
+Imports: msgspec, tree_sitter, tree_sitter_language_pack and `extract` modules only.
+Pure: no file I/O except reading the bundled `.scm` query files, no global state except
+the caches of compiled queries and of types read (`type_name`).
 
 Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) marks:
 
@@ -1750,9 +1750,10 @@ def _returns(returned: Sequence[Node], yields: Sequence[Node], symbols: list[Sym
              chained: _PythonTypes, parsed: bytes) -> None:
     """Fills in `Symbol.returns` of each function that does not annotate what it returns:
     the types of what its `return` statements give, read as a receiver's are, joined by
-    `REBOUND` for the query to settle each and see that they agree (`return None` aside). A generator's (a `yield` in it) is not its call's
-    result; a return of anything of no type known (`return x + 1`, an untyped local)
-    leaves the function without one, as a type checker would give it a union."""
+    `REBOUND` for the query to settle each and see that they agree (`return None`
+    aside). A generator's (a `yield` in it) is not its call's result; a return of
+    anything of no type known (`return x + 1`, an untyped local) leaves the function
+    without one, as a type checker would give it a union."""
     functions = {(symbol.line, symbol.name): index for index, symbol in enumerate(symbols)
                  if symbol.kind in _FUNCTION_KINDS and not return_annotation(symbol.signature)}
     if not functions:
