@@ -92,7 +92,9 @@ History:
   bound to a value the file imports (`gen = generator_192`), `=generator_192`, which the
   query reads where the other module makes it. A list comprehension of a class's calls
   (`self.points = [Point(n) for n in names]`) is a list of that class. A Go struct has
-  its named fields in `Symbol.fields`.
+  its named fields in `Symbol.fields`. The methods of a Go interface written in place (a
+  parameter's or a field's `interface{ Printf(string) }`) are no definitions (they were
+  indexed as the function's or the struct's methods).
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

@@ -54,10 +54,16 @@
  (type_alias
    name: (type_identifier) @name)] @definition.type
 
-; Interface methods: `Store.Get`.
-(interface_type
-  (method_elem
-    name: (field_identifier) @name) @definition.method)
+; Interface methods: `Store.Get`; not those of an interface written in place, which is
+; no type of its own (`func F(l interface{ Printf(string) })`, a struct's field typed so).
+[(type_spec
+   type: (interface_type
+     (method_elem
+       name: (field_identifier) @name) @definition.method))
+ (type_alias
+   type: (interface_type
+     (method_elem
+       name: (field_identifier) @name) @definition.method))]
 
 ; Package-level constants, alone or in a `const ( ... )` group.
 (source_file
