@@ -1,8 +1,9 @@
 """Ground truth for the references benchmark: what each language's own tool says uses.
 
 For every corpus of `bench/references.toml`, definitions are drawn by a fixed seed from
-the corpus's product code (test files left out), in three kind groups: class/type,
-function, method. For each, the language's oracle is asked for its references: jedi for
+the corpus's product code (test files left out, and those symfind does not index: a
+root `vendor/`), in three kind groups: class/type, function, method. For each, the
+language's oracle is asked for its references: jedi for
 Python, gopls for Go (`gopls references`), the TypeScript compiler's LanguageService for
 TypeScript (`bench/ts_references.js`), clangd for C. The answer, without
 the definition itself, is written to `bench/references/truth-<corpus>.json` (kept in git,
@@ -130,14 +131,20 @@ def is_test_path(path: str) -> bool:
 
 
 def source_files(root: Path, language: str) -> list[str]:
-    """The repository's files of `language`, as symfind reads them (repository-relative)."""
+    """The repository's files of `language` that symfind indexes (repository-relative):
+    none in a directory its walk passes over (a root `vendor/`), nor one it ignores."""
+    from symfind.daemon.walk import IgnoreRules, directory_excluded, file_exclusion
     from symfind.extract import language_for_path
 
+    rules = IgnoreRules(root)
     found = []
     for path in sorted(root.rglob("*")):
         if path.is_file() and not path.is_symlink():
             rel = path.relative_to(root).as_posix()
-            if language_for_path(rel) == language:
+            directory = rel.rpartition("/")[0]
+            if language_for_path(rel) == language and not (
+                    directory and directory_excluded(directory, rules)) and (
+                    file_exclusion(rel, rules) is None):
                 found.append(rel)
     return found
 
