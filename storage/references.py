@@ -1065,6 +1065,9 @@ class _Resolver:
 
     def classify(self, record: FileUses, use: Use) -> _Verdict:
         if use.kind is UseKind.IMPORT:  # its receiver is the module it is imported from
+            if self.local_to:  # an import takes a module's name, never a function's local
+                return _Verdict(Tier.ELSEWHERE, "a local of another function",
+                                f"names outside {'.'.join(self.local_to)}")
             return self._imported(record, use)
         twin = self.build_twins.get(record.path)
         if twin is not None and not (use.receiver and self._binding(record, _head(
@@ -1341,17 +1344,23 @@ class _Resolver:
         return _Verdict(Tier.ELSEWHERE, "imported from a module not in the index", source)
 
     def _another_class(self, record: FileUses, name: str) -> Symbol | None:
-        """The class that `name`, a class name of the target's family written alone, is in
-        `record` when that is not the family's: one the file defines itself, or one
-        defined in the module its import of the name comes from (`from shop.legacy import
-        Cart` where `shop/legacy.py` defines a `Cart` of its own). A module that only
-        re-exports the name is no evidence either way."""
+        """The class that `name`, a class name of the target's family, is in `record` when
+        that is not the family's: one the file defines itself, or one defined in the
+        module its import of the name comes from (`from shop.legacy import Cart` where
+        `shop/legacy.py` defines a `Cart` of its own); written through a Python module
+        (`base.TreeBuilder`, even in the target's own file), the class that module's
+        names lead to. A module that only re-exports the name is no evidence either
+        way."""
         target = self.target
-        if "." in name or _same_unit(record.language, record.path, target.path):
-            return None
-        classes = [s for s in self._named(name) if s.kind in _CLASS_KINDS
+        last = _last(name)
+        classes = [s for s in self._named(last) if s.kind in _CLASS_KINDS
                    and not _same_unit(s.language, s.path, target.path)
-                   and (s.path, s.qualname) not in self.subclasses_at.get(name, ())]
+                   and (s.path, s.qualname) not in self.subclasses_at.get(last, ())]
+        if "." in name:  # `base.TreeBuilder`: the class of the module it names
+            homes = self._class_home(record, name) if record.language == "python" else None
+            return next((s for s in classes if homes and s.path in homes), None)
+        if _same_unit(record.language, record.path, target.path):
+            return None
         own = [s for s in classes if s.path == record.path]
         if own:
             return own[0]

@@ -7,7 +7,9 @@ a value of a module used as a receiver, typed when the module assigns it a class
 (or a call of a function returning one), or through a name bound to it; a
 class named in lower case, and a classmethod's
 `cls(...)`, constructing instances; a generic class called, making what its `__new__`
-returns; a name bound twice to the same class."""
+returns; a name bound twice to the same class; a class written through its module
+(`base.TreeBuilder`) in a file defining another of its name; an import of a name that a
+function of the module defines for itself."""
 
 from __future__ import annotations
 
@@ -297,4 +299,49 @@ def test_a_value_a_module_assigns_a_class_call_has_that_class(searcher: Searcher
                      ("tests/test_curves.py", 11, "receiver is a Point")],
         "possible": [],
         "elsewhere": [],
+    }
+
+
+TREES = {
+    "trees/__init__.py": "",
+    "trees/base.py": (
+        "class TreeBuilder:\n"                            # 1
+        "    def reset(self):\n"                          # 2
+        "        pass\n"                                  # 3
+    ),
+    "trees/lxml.py": (
+        "from . import base\n"                            # 1
+        "\n"                                              # 2
+        "\n"                                              # 3
+        "class TreeBuilder(base.TreeBuilder):\n"          # 4
+        "    def reset(self):\n"                          # 5
+        "        base.TreeBuilder.reset(self)\n"          # 6
+        "        TreeBuilder.reset(self)\n"               # 7
+        "\n"                                              # 8
+        "\n"                                              # 9
+        "def make_set():\n"                               # 10
+        "    class TreeBuilder(set):\n"                   # 11
+        "        pass\n"                                  # 12
+        "    return TreeBuilder()\n"                      # 13
+    ),
+    "trees/use.py": "from trees.lxml import TreeBuilder\n",
+}
+
+
+def test_a_class_written_through_its_module_and_a_functions_class_imported(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`base.TreeBuilder.reset(self)` in a subclass's own `reset` is the base's, though the
+    file defines a `TreeBuilder` of its own; and an import of `TreeBuilder` from the
+    module takes its module-level class, never the one a function there defines."""
+    searcher = searcher_over(tmp_path_factory, "py-trees", TREES)
+    assert tiers(searcher, "trees/lxml.py", 5) == {
+        "resolved": [("trees/lxml.py", 7, "called on the class TreeBuilder")],
+        "possible": [],
+        "elsewhere": [("TreeBuilder (trees/base.py:1)",
+                       "called on another class named TreeBuilder", 1)],
+    }
+    assert tiers(searcher, "trees/lxml.py", 11) == {
+        "resolved": [("trees/lxml.py", 13, "in its own module")],
+        "possible": [],
+        "elsewhere": [("names outside make_set", "a local of another function", 4)],
     }
