@@ -61,7 +61,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -964,19 +964,11 @@ class _GoTypes:
         """A field's type as its struct, one this file declares, writes it."""
         if self._fields is None:
             self._fields = {}
-            for node in self._nodes:
-                spec = node.parent.parent.parent  # field_declaration_list, struct_type
-                name = spec.child_by_field_name("name") if spec is not None else None
-                written = node.child_by_field_name("type")
-                if name is None or written is None:
-                    continue
-                text = _text(written, self._parsed)
-                names = [_text(field_name, self._parsed)
-                         for field_name in node.children_by_field_name("name")]
+            for struct, names, text in _field_declarations(self._nodes, self._parsed):
                 # An embedded field is named by its type's last name.
                 for field_name in names or [named_type(text).rsplit(".", 1)[-1]]:
                     if field_name:
-                        self._fields.setdefault(_text(name, self._parsed), {})[
+                        self._fields.setdefault(_text(struct, self._parsed), {})[
                             field_name] = text
         return self._fields.get(owner, {}).get(field, "")
 
@@ -1613,7 +1605,8 @@ def _occurrences(
         key=lambda span: (span[0], -span[1], span[2]),
     )
     order = [i for _, _, i in spans]
-    enclosing = _Nest([(start, end) for start, end, _ in spans])
+    lines = [(start, end) for start, end, _ in spans]  # each definition's, in that order
+    enclosing = _Nest(lines)
     members = _member_types(member_hints, symbols, spans, order, separator)
     visible = _visible(scopes, bindings.scopes)
     separate = rules.type_namespace
@@ -1739,8 +1732,8 @@ def _occurrences(
         name_types = functools.partial(
             _receiver_type, bindings=bindings, order=order, symbols=symbols,
             members=members, rules=rules, separator=separator)
-        _returns(returned, yields, symbols, [span[:2] for span in spans], order, scopes,
-                 visible, name_types, chained, parsed)
+        _returns(returned, yields, symbols, lines, order, scopes, visible, name_types,
+                 chained, parsed)
     return occurrences
 
 
@@ -1783,16 +1776,26 @@ def _fields(declarations: Sequence[Node], symbols: list[Symbol], parsed: bytes) 
     """Fills in `Symbol.fields` of each Go struct from its field declarations (`a, b int`
     names two; an embedded field, which has no name of its own, none)."""
     found: dict[tuple[int, str], list[str]] = {}
-    for node in sorted(declarations, key=lambda node: node.start_byte):
-        spec = node.parent.parent.parent  # field_declaration_list, struct_type, type_spec
-        name = spec.child_by_field_name("name") if spec is not None else None
-        if name is not None:
-            found.setdefault((name.start_point.row + 1, _text(name, parsed)), []).extend(
-                _text(field, parsed) for field in node.children_by_field_name("name"))
+    for struct, names, _ in _field_declarations(
+            sorted(declarations, key=lambda node: node.start_byte), parsed):
+        found.setdefault((struct.start_point.row + 1, _text(struct, parsed)), []).extend(names)
     for index, symbol in enumerate(symbols):
         names = found.get((symbol.line, symbol.name)) if symbol.kind is SymbolKind.STRUCT else None
         if names:
             symbols[index] = msgspec.structs.replace(symbol, fields=" ".join(names))
+
+
+def _field_declarations(declarations: Iterable[Node], parsed: bytes
+                        ) -> Iterator[tuple[Node, list[str], str]]:
+    """Each Go field declaration (`@struct.field`) as its struct's name node, the names it
+    declares (none for an embedded field) and its type as written."""
+    for node in declarations:
+        spec = node.parent.parent.parent  # field_declaration_list, struct_type, type_spec
+        struct = spec.child_by_field_name("name") if spec is not None else None
+        written = node.child_by_field_name("type")
+        if struct is not None and written is not None:
+            yield struct, [_text(name, parsed) for name in node.children_by_field_name(
+                "name")], _text(written, parsed)
 
 
 def _owner(node: Node, functions: dict[tuple[int, str], int], parsed: bytes) -> int | None:

@@ -599,13 +599,11 @@ def _overriding(typed: str, override: Symbol, member: str) -> str:
     """How `typed` comes by `override`: `, which overrides get`, `, a subclass of Child,
     which overrides get`, or (`override` a Go struct with a field of the name) `, whose
     field Options shadows it`."""
-    if override.kind in _CLASS_KINDS:
-        owner = _last(override.qualname)
-        between = "" if owner == typed else f", a subclass of {owner}"
-        return f"{between}, whose field {member} shadows it"
-    owner = _container(override)
+    field = override.kind in _CLASS_KINDS
+    owner = _last(override.qualname) if field else _container(override)
     between = "" if owner == typed else f", a subclass of {owner}"
-    return f"{between}, which overrides {override.name}"
+    how = f"whose field {member} shadows it" if field else f"which overrides {override.name}"
+    return f"{between}, {how}"
 
 
 def _head(receiver: str) -> str:
