@@ -11,6 +11,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   comprehension, Go's `if`, `for`, `switch` and `select` statements and cases (other
   block scopes are read as their function's: a name bound anywhere in a function is
   local to all of it, which may drop a use of a shadowed outer name, never keep a local);
+  `@scope.hidden` one whose names the scopes inside it do not see (a Python class's
+  body: its methods and comprehensions look its names up in the scopes around the class);
 - `@bind` a name bound in the innermost scope around it (a parameter, an assignment's
   target, a loop variable); `@bind.outer` in the scope around that one (a nested def's
   own name); `@bind.same` a name rebound by an operation that keeps its type (Python's
@@ -586,8 +588,14 @@ def occurrences_and_imports(
                  for node in captured.get("bind.type", ()))
     globals_ = [(node.start_byte, parsed[node.start_byte : node.end_byte])
                 for node in captured.get("global", ())]
-    scopes = sorted(((node.start_byte, node.end_byte) for node in captured.get("scope", ())),
-                    key=lambda span: (span[0], -span[1]))
+    # A hidden scope spans what its only statement does (a class body of one method):
+    # it is the outer of the two.
+    spans = sorted([(node.start_byte, -node.end_byte, False)
+                    for node in captured.get("scope.hidden", ())]
+                   + [(node.start_byte, -node.end_byte, True)
+                      for node in captured.get("scope", ())])
+    scopes = [(start, -end) for start, end, _ in spans]
+    hidden = frozenset(index for index, (_, _, shown) in enumerate(spans) if not shown)
     skips = [(node.start_byte, node.end_byte) for node in captured.get("skip", ())]
     # Lower-case names only (HTML tags in JSX, Java's package names, PHP's `X::class`):
     # told apart here, not by a query predicate (one reads a node's text back through the
@@ -602,7 +610,7 @@ def occurrences_and_imports(
     skips.extend(_compiled_out(captured.get("skip.if_zero", ()), parsed))
     skips.extend(defined)
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
-                         unions=rules.rebinding_unions)
+                         unions=rules.rebinding_unions, hidden=hidden)
     check()
     uses = _uses(captured, bindings.sites)
     chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
@@ -670,12 +678,13 @@ class _Bindings(NamedTuple):
     module: dict[bytes, str]  # the module's names → their types ("" unknown)
     scopes: list[dict[bytes, str]]  # each scope's local names → their types
     sites: list[int]  # where names are bound (start bytes): not uses
+    hidden: frozenset[int]  # the scopes whose names the scopes inside them do not see
 
 
 def _bindings(
     scopes: list[tuple[int, int]], binds: list[tuple[int, bytes, bool]],
     globals_: list[tuple[int, bytes]], hints: dict[int, str], defined: list[tuple[int, int]],
-    same: Container[int] = (), unions: bool = False,
+    same: Container[int] = (), unions: bool = False, hidden: frozenset[int] = frozenset(),
 ) -> _Bindings:
     """The names each scope binds, with their types where known, and the module's (a
     binding at a start byte in `same` keeps the name's type). A name bound to values of
@@ -728,7 +737,7 @@ def _bindings(
                 bound[chain[-1]].pop(name, None)
         undeclared = {name for _, name in globals_}  # a global's assignments are uses
         sites = [(start, name) for start, name in sites if name not in undeclared]
-    return _Bindings(module, bound, [start for start, _ in sites])
+    return _Bindings(module, bound, [start for start, _ in sites], hidden)
 
 
 def _rebound(known: str, type_: str) -> str:
@@ -746,16 +755,19 @@ def _per_part(type_: str, make: Callable[[str], str]) -> str:
     return REBOUND.join(dict.fromkeys(made)) if all(made) else ""
 
 
-def _visible(scopes: list[tuple[int, int]],
-             bound: list[dict[bytes, str]]) -> list[frozenset[bytes]]:
-    """The local names seen in each scope: its own and those of the scopes around it."""
+def _visible(scopes: list[tuple[int, int]], bindings: _Bindings) -> list[frozenset[bytes]]:
+    """The local names seen in each scope: its own and those of the scopes around it
+    (but a hidden scope's, which only it sees)."""
     visible: list[frozenset[bytes]] = []
+    passed: list[frozenset[bytes]] = []  # what each scope shows the scopes inside it
     stack: list[int] = []
     for index, (start, _) in enumerate(scopes):
         while stack and scopes[stack[-1]][1] <= start:
             stack.pop()
-        names = bound[index].keys()
-        visible.append(visible[stack[-1]].union(names) if stack else frozenset(names))
+        names = bindings.scopes[index].keys()
+        outer = passed[stack[-1]] if stack else frozenset()
+        visible.append(outer.union(names))
+        passed.append(outer if index in bindings.hidden else visible[-1])
         stack.append(index)
     return visible
 
@@ -1608,7 +1620,7 @@ def _occurrences(
     lines = [(start, end) for start, end, _ in spans]  # each definition's, in that order
     enclosing = _Nest(lines)
     members = _member_types(member_hints, symbols, spans, order, separator)
-    visible = _visible(scopes, bindings.scopes)
+    visible = _visible(scopes, bindings)
     separate = rules.type_namespace
     builtins = rules.builtins
     if builtins:
@@ -1870,7 +1882,10 @@ def _receiver_type(
         return written
     if _IDENTIFIER.fullmatch(receiver):
         name = receiver.encode()
+        innermost = chain[-1] if chain else -1
         for scope in reversed(chain):
+            if scope in bindings.hidden and scope != innermost:
+                continue  # a class's names, not seen by its methods
             known = bindings.scopes[scope].get(name)
             if known is not None:
                 return known

@@ -95,7 +95,13 @@ History:
   its named fields in `Symbol.fields`. The methods of a Go interface written in place (a
   parameter's or a field's `interface{ Printf(string) }`) are no definitions (they were
   indexed as the function's or the struct's methods).
+- 19: a Python class's body is a scope of its own, whose names its methods and
+  comprehensions do not see: a name a class assigns inside a function (`class Meta:
+  fields = ...` in a test) no longer makes the function's uses of that name local (they
+  were dropped), and a method's bare `client` is the module's, not the class attribute
+  `client = Client()` (it took that type). A Go map's element looked up with its `ok`
+  (`flag, ok := f.formal[name]`) has the element's type.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.
-EXTRACTION_VERSION = 18
+EXTRACTION_VERSION = 19

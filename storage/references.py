@@ -1833,23 +1833,34 @@ class _Resolver:
     # -- Go: what a method's type satisfies, by method sets ------------------------------
 
     def _go_reached_verdict(self, record: FileUses, use: Use) -> _Verdict | None:
-        """`_go_reached` as a verdict, once per receiver type written and directory."""
-        key = ("" if "." in use.receiver_type else posixpath.dirname(record.path),
+        """`_go_reached` as a verdict, once per receiver type written and directory (for a
+        qualified type, per import path: `goflag.Value` names the package imported as
+        `goflag`)."""
+        package = use.receiver_type.rpartition(".")[0]
+        item = self._binding(record, package) if package else None
+        key = (item.source if item else package or posixpath.dirname(record.path),
                use.receiver_type)
         if key not in self._go_reaching:
-            self._go_reaching[key] = self._go_reached(record, use.receiver_type)
+            self._go_reaching[key] = self._go_reached(record, use.receiver_type, item)
         return _Verdict(Tier.RESOLVED, self._go_reaching[key]) if self._go_reaching[key] else None
 
-    def _go_reached(self, record: FileUses, written: str) -> str:
+    def _go_reached(self, record: FileUses, written: str, item: Import | None) -> str:
         """Why a call of the target's name on a Go receiver of type `written` (not the
-        target's type) calls the target, or "" when nothing shows it does. Go's types
-        satisfy interfaces by their methods alone, and gopls counts a call through an
-        interface as a use of every method implementing it, so symfind does when the
-        target's type has every method the interface has (its own and its embedded
-        interfaces'; none of them outside the index). Asked about an interface's method,
-        gopls counts the calls on the types implementing it too, and so does symfind."""
+        target's type; `item` the import its qualifier names) calls the target, or ""
+        when nothing shows it does. Go's types satisfy interfaces by their methods alone,
+        and gopls counts a call through an interface as a use of every method
+        implementing it, so symfind does when the target's type has every method the
+        interface has (its own and its embedded interfaces'; none of them outside the
+        index). Asked about an interface's method, gopls counts the calls on the types
+        implementing it too, and so does symfind."""
         homes = self._go_homes(_last(written), posixpath.dirname(record.path),
                                written.rpartition(".")[0])
+        if item is not None:  # only the imported package's types (none: not indexed,
+            # as the standard library's `flag.Value` beside pflag's own `Value`)
+            files = self._go_import_files(record, item.source)
+            package = go_package(item.source)  # a root package's files are not mapped
+            homes = [s for s in homes if s.path in files or not files and qualifier_parts(
+                s.qualname)[0] == package]
         owner = self._go_target_type
         if not homes or owner is None:
             return ""

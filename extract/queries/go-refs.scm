@@ -136,6 +136,10 @@
   left: (expression_list . (identifier) @hint.var .)
   right: (expression_list .
     [(selector_expression) (index_expression)] @hint.expression .)) @hint
+; `flag, ok := f.formal[name]`: a map's element and whether it was there.
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var (identifier) .)
+  right: (expression_list . (index_expression) @hint.expression .)) @hint
 
 ; `c := make(chan Collector, n)`: the type made.
 (short_var_declaration

@@ -8,6 +8,8 @@
 (set_comprehension) @scope
 (dictionary_comprehension) @scope
 (generator_expression) @scope
+; A class's body binds its own names, which its methods and comprehensions do not see.
+(class_definition body: (block) @scope.hidden)
 
 ; --- Local bindings: parameters, assignment targets, loop, with, except and walrus names.
 (parameters (identifier) @bind)

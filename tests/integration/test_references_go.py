@@ -640,3 +640,52 @@ def test_a_field_shadows_a_promoted_method_and_a_promoted_method_gives_its_resul
                       ("flags.Parser (flags/command.go:11)",
                        "receiver is a Parser, whose field Options shadows it", 1)],
     }
+
+
+def test_an_interface_of_another_package_and_a_maps_element_with_its_ok(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """pflag's shape: its own `Value` interface beside the standard library's `flag.Value`,
+    imported as `goflag`. A call through `flag.Value` of an element looked up with its
+    `ok` (`flag, ok := f.formal[name]`) is a call through pflag's `Value`, which `intValue`
+    implements; a call through `goflag.Value` is through an interface the index does not
+    define (gopls does not count it), however its methods are named."""
+    searcher = searcher_over(tmp_path_factory, "go-flag-values", {
+        "go.mod": "module example.com/flags\n",
+        "flags.go": (
+            "package flags\n"                                             # 1
+            "\n"                                                          # 2
+            "type Value interface {\n\tSet(string) error\n}\n"             # 3-5
+            "\n"                                                          # 6
+            "type Flag struct {\n\tValue Value\n}\n"                       # 7-9
+            "\n"                                                          # 10
+            "type FlagSet struct {\n\tformal map[string]*Flag\n}\n"        # 11-13
+            "\n"                                                          # 14
+            "type intValue int\n"                                         # 15
+            "\n"                                                          # 16
+            "func (i *intValue) Set(s string) error { return nil }\n"     # 17
+            "\n"                                                          # 18
+            "func (f *FlagSet) Set(name, value string) error {\n"         # 19
+            "\tflag, ok := f.formal[name]\n"                              # 20
+            "\tif !ok {\n\t\treturn nil\n\t}\n"                           # 21-23
+            "\treturn flag.Value.Set(value)\n"                            # 24
+            "}\n"                                                         # 25
+        ),
+        "wrap.go": (
+            "package flags\n"                                             # 1
+            "\n"                                                          # 2
+            "import goflag \"flag\"\n"                                    # 3
+            "\n"                                                          # 4
+            "type wrapper struct {\n\tinner goflag.Value\n}\n"             # 5-7
+            "\n"                                                          # 8
+            "func (w *wrapper) Set(s string) error {\n"                   # 9
+            "\treturn w.inner.Set(s)\n"                                   # 10
+            "}\n"                                                         # 11
+        ),
+    })
+    assert tiers(searcher, "flags.go", 17) == {
+        "resolved": [("flags.go", 24, "through the interface Value, which intValue implements")],
+        # `Value`, as the standard library's also declares `Set`: `intValue` may be one
+        "possible": [("w.inner", "receiver typed Value, which declares Set: may dispatch "
+                      "here", 1)],
+        "elsewhere": [],
+    }

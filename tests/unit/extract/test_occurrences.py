@@ -93,6 +93,46 @@ def test_python_closures_see_the_enclosing_function_locals() -> None:
     assert uses(source) == [("key", "plain", "", "")]  # key is a definition symfind indexes
 
 
+
+def test_python_a_class_body_binds_its_own_names_only() -> None:
+    # A class written inside a function (a test's schema) assigns `fields` in its `Meta`:
+    # the function's `fields.String()` is still the module's `fields`. A method does not
+    # see its class's names: its bare `name` and `client` are the module's, untyped. In
+    # the class's own body its names are local (`other = name`, `client.close()`). A
+    # method's parameters are seen in its comprehensions, whatever the class holds.
+    source = (
+        "from marshmallow import fields\n"
+        "def test_schema():\n"
+        "    class UserSchema(Schema):\n"
+        "        name = fields.String()\n"
+        "        other = name\n"
+        "        class Meta:\n"
+        "            fields = ('name',)\n"
+        "        def upper(self):\n"
+        "            return name.upper()\n"
+        "    return fields.Int()\n"
+        "class Service:\n"
+        "    client = Client()\n"
+        "    client.close()\n"
+        "    def call(self):\n"
+        "        client.get()\n"
+        "    pool = [client for _ in range(3)]\n"
+        "class Single:\n"  # a body of one method: its span is the method's
+        "    def pair(self, item):\n"
+        "        return [item for _ in range(2)]\n"
+    )
+    assert uses(source) == [
+        ("fields", "import", "marshmallow", ""),
+        ("Schema", "inherit", "", ""),
+        ("fields", "plain", "", ""), ("String", "attribute_call", "fields", ""),
+        ("name", "plain", "", ""), ("upper", "attribute_call", "name", ""),
+        ("fields", "plain", "", ""), ("Int", "attribute_call", "fields", ""),
+        ("Client", "call", "", ""),
+        ("close", "attribute_call", "client", "Client"),
+        ("client", "plain", "", ""), ("get", "attribute_call", "client", ""),
+        ("client", "plain", "", ""),
+    ]
+
 def test_python_a_name_both_defined_and_assigned_in_a_function_stays_a_use() -> None:
     # `func` is the nested definition in one branch, a value in the other: the use may be
     # the definition's (jedi counts it), so it is kept, untyped.
