@@ -48,6 +48,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -421,6 +422,37 @@ def _typedef_names(root: Path, seed: dict) -> list[tuple[int, int]]:
     return []
 
 
+def _compiled_site(lsp: _Lsp, root: Path, seed: dict, database: list[dict],
+                   opened_uris: set[str]) -> list[tuple[str, int, int]]:
+    """A use of a header's definition in a compiled `.c` file whose definition clangd
+    finds at the seed: asked there too. A header that does not include what it needs
+    (`PyObject_VAR_HEAD` in a Python extension's `bitarray.h`) parses with errors when
+    opened alone, and clangd's references asked at its definition then list the
+    header's own uses only; asked at a use in a `.c` file, they list every file's."""
+    name = re.compile(rf"\b{re.escape(seed['name'])}\b")
+    for entry in database:
+        path = Path(entry["file"])
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found = name.search(text)
+        if found is None:
+            continue
+        uri = path.as_uri()
+        if uri not in opened_uris:
+            opened_uris.add(uri)
+            lsp.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "c", "version": 1, "text": text}})
+        line = text.count("\n", 0, found.start())
+        character = found.start() - (text.rfind("\n", 0, found.start()) + 1)
+        landed = lsp.request("textDocument/definition", {
+            "textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+        for location in landed or []:
+            target = Path(unquote(location["uri"].removeprefix("file://"))).resolve()
+            if (target == (root / seed["path"]).resolve()
+                    and location["range"]["start"]["line"] + 1 == seed["line"]):
+                return [(uri, line + 1, character + 1)]
+    return []
+
+
 def clangd_uses(root: Path, seeds: list[dict],
                 defines: tuple[str, ...] = ()) -> tuple[str, list[list[list]]]:
     """clangd over LSP, after its background index has read every file of a compilation
@@ -434,6 +466,10 @@ def clangd_uses(root: Path, seeds: list[dict],
     directories |= {above for directory in directories for above in directory.parents
                     if above.is_relative_to(root)}
     includes = sorted(f"-I{directory}" for directory in directories)
+    # A Python extension module is built against Python's own headers (`setup.py
+    # build_ext` adds them): without them clangd reads every `PyObject` as an error.
+    if any(b"Python.h" in (root / rel).read_bytes() for rel in source_files(root, "c")):
+        includes.append(f"-I{sysconfig.get_paths()['include']}")
     database = [{"directory": str(root), "file": str(root / rel),
                  "arguments": ["cc", "-c", "-std=gnu11", "-DLUA_USE_LINUX",
                                *(f"-D{define}" for define in defines), *includes,
@@ -467,9 +503,13 @@ def clangd_uses(root: Path, seeds: list[dict],
                     "uri": uri, "languageId": "c", "version": 1,
                     "text": (root / seed["path"]).read_text(encoding="utf-8", errors="replace")}})
             result = []
-            for line, column in [(seed["line"], seed["column"]), *_typedef_names(root, seed)]:
+            asked = [(uri, line, column) for line, column in
+                     [(seed["line"], seed["column"]), *_typedef_names(root, seed)]]
+            if seed["path"].endswith(".h"):
+                asked += _compiled_site(lsp, root, seed, database, opened_uris)
+            for at, line, column in asked:
                 result += lsp.request("textDocument/references", {
-                    "textDocument": {"uri": uri},
+                    "textDocument": {"uri": at},
                     "position": {"line": line - 1, "character": column - 1},
                     "context": {"includeDeclaration": False}}) or []
             uses = set()

@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 import tantivy
 
+from symfind.extract.c_types import BUILTIN_TYPES
 from symfind.extract.go_types import (STANDARD_INTERFACES, first_result, go_ctor, go_package,
                                       method_shape, variable_type)
 from symfind.extract.python_types import (
@@ -2327,6 +2328,10 @@ def find_references(
                          "parse deadline (their definitions are indexed)")
     if skipped:
         unchecked.append(skipped_note)
+    if target.kind in _CLASS_KINDS and target.language in ("c", "cpp") and (
+            target.name in BUILTIN_TYPES):
+        unchecked.append(f"uses of {target.name} are not recorded: the {target.language} "
+                         "grammar reads the name as a built-in type")
     counts = {tier: len(tiers[tier]) for tier in (Tier.RESOLVED, Tier.POSSIBLE, Tier.ELSEWHERE)}
     more = offset + len(page) < len(resolved)
     return ReferencesAnswer(

@@ -590,3 +590,24 @@ def test_a_c_header_reached_through_a_chain_of_includes_brings_its_names(
     assert (found.target.qualname, [a.qualname for a in found.alternatives],
             [(g.path, [s.line for s in g.sites]) for g in found.groups]) == (
         "escaping_t", ["PLAIN", "QUOTED"], [("ext/table.c", [2])])
+
+
+def test_a_c_type_the_grammar_reads_as_built_in_says_its_uses_are_not_recorded(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`typedef char bool;` in code older than C99: tree-sitter-c reads every `bool` as a
+    built-in type, so none of its uses is recorded, and the answer says so rather than
+    reading as proof that nothing uses it. A type of another name says nothing of it."""
+    searcher = searcher_over(tmp_path_factory, "c-builtin-names", {
+        "common.h": "typedef char bool;\ntypedef struct node { int x; } node;\n",
+        "main.c": "#include \"common.h\"\nbool ok(node *n) { return n->x; }\n",
+    })
+    unchecked_c = [*UNCHECKED_PYTHON[:2],
+                   "uses inside macro expansions are not seen (macros are not expanded)"]
+    for_bool = searcher.find_references(ReferencesQuery(path="common.h", line=1))
+    assert (for_bool.target.name, for_bool.resolved, for_bool.possible,
+            for_bool.elsewhere, for_bool.files_using) == ("bool", 0, 0, 0, 0)
+    assert for_bool.unchecked == [*unchecked_c, "uses of bool are not recorded: the c grammar "
+                                  "reads the name as a built-in type"]
+    for_node = searcher.find_references(ReferencesQuery(path="common.h", line=2))
+    assert (for_node.target.name, for_node.resolved) == ("node", 1)
+    assert for_node.unchecked == unchecked_c

@@ -24,7 +24,8 @@ OURS = {"extract", "storage", "daemon", "mcp_server", "cli"}
 #: package → (our packages it may import, our modules it may import, third parties it owns)
 ALLOWED = {
     "extract": (set(), set()),
-    "storage": (set(), {"extract.records", "extract.go_types", "extract.python_types"}),
+    "storage": (set(), {"extract.records", "extract.go_types", "extract.python_types",
+                        "extract.c_types"}),
     "daemon": ({"extract", "storage"}, set()),
     "mcp_server": ({"storage"}, set()),
     "cli": ({"daemon", "mcp_server", "storage", "extract"}, set()),
