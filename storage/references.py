@@ -1216,6 +1216,13 @@ class _Resolver:
             return self._module_files(holder, bound)
         return set()
 
+    def _around_target(self, receiver: str) -> bool:
+        """Whether `receiver` names the namespaces the target is in, the innermost last
+        (`JSONRPC2` for `JSONRPC2.RequestId`, written in the namespace's own file)."""
+        around = qualifier_parts(self.target.qualname)[:-1]
+        written = receiver.split(".")
+        return bool(around) and around[-len(written):] == written
+
     def _elsewhere_in(self, paths: set[str], fallback: str) -> _Verdict:
         """The verdict on a name taken from modules (`paths`, as `fallback` names them)
         that do not provide the target: possible when one of them imports it and defines
@@ -1233,6 +1240,9 @@ class _Resolver:
         follows = language in _MODULE_FILES
         if use.receiver:
             item, module = self._receiver_binding(record, use.receiver)
+            if item is None and language in _SCRIPT_LANGUAGES and (
+                    record.path == self.target.path) and self._around_target(use.receiver):
+                return _Verdict(Tier.RESOLVED, f"through its namespace {use.receiver}")
             if item is None or not follows:
                 if use.receiver_type:
                     member = self.other_members.get(_last(use.receiver_type))

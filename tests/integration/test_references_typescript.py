@@ -65,6 +65,16 @@ SOURCES = {
         "  return helper() + inner();\n"                       # 8
         "}\n"
     ),
+    "src/rpc/envelopes.ts": (
+        "export namespace JSONRPC2 {\n"                        # 1
+        "  export type RequestId = number | string | null;\n"  # 2
+        "  export interface BaseEnvelope {\n"                  # 3
+        "    id?: RequestId;\n"                                # 4
+        "  }\n"                                                # 5
+        "}\n"                                                  # 6
+        "export type Message = { id: JSONRPC2.RequestId };\n"  # 7
+        "export type Other = { id: Outer.RequestId };\n"       # 8
+    ),
     "src/app.ts": (
         'import { IObservable, Teardown, makePool, annotations } from "./internal";\n'
         "export function run(o: IObservable, t: Teardown, x: any, both: Pool | Atom): void {\n"
@@ -137,6 +147,16 @@ def test_a_member_of_an_imported_namespace_around_the_target_is_resolved(
     # `joinValues`: the member is the target, as `annotations.makePool` is not.
     assert sites(searcher, "src/helpers/util.ts", 2) == {
         "resolved": [("src/en.ts", 2)], "possible": [], "elsewhere": []}
+
+
+def test_a_name_written_through_its_namespace_in_the_namespaces_file_is_resolved(
+    searcher: Searcher,
+) -> None:
+    # `JSONRPC2.RequestId` where `JSONRPC2` is declared, not imported; `Outer` holds no
+    # such type.
+    assert sites(searcher, "src/rpc/envelopes.ts", 2) == {
+        "resolved": [("src/rpc/envelopes.ts", 4), ("src/rpc/envelopes.ts", 7)],
+        "possible": [], "elsewhere": [("src/rpc/envelopes.ts", 8)]}
 
 
 def test_a_type_and_a_value_of_one_name_keep_their_own_uses(searcher: Searcher) -> None:
