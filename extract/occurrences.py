@@ -567,6 +567,9 @@ def occurrences_and_imports(
     returned = captured.get("returned", ())
     # What a `return` gives is typed as a receiver is (`return made` after `made = C()`).
     typed = {**receivers, **{node.end_byte: node for node in returned}} if returned else receivers
+    destructured = _destructured_from(captured.get("destructured", ()))
+    if destructured:  # read as receivers are
+        typed = {**typed, **{value.end_byte: value for _, value in destructured.values()}}
     _hints(captured, parsed, rules, queries.hints, typed, hints, member_hints)
     if rules.super_name:  # `super` in a class is its base (`@base`), as a field would be
         member_hints.extend((node.start_point.row + 1, rules.super_name,
@@ -612,16 +615,36 @@ def occurrences_and_imports(
     bindings = _bindings(scopes, binds, globals_, hints, defined, same,
                          unions=rules.rebinding_unions, hidden=hidden)
     check()
-    uses = _uses(captured, bindings.sites)
+    uses = _uses(captured, [start for start in bindings.sites if start not in destructured]
+                 if destructured else bindings.sites)
+    for start, (name, _) in destructured.items():  # bound, and read from a member
+        uses.nodes[start] = name
+        uses.kinds[start] = (UseKind.ATTRIBUTE, True)
     chained = (rules.chained(captured, parsed, imports, symbols, bindings.module)
                if rules.chained else None)
     if captured.get("struct.field"):
         _fields(captured["struct.field"], symbols, parsed)
+    if destructured:
+        receivers = {**receivers, **{-start: value for start, (_, value) in destructured.items()}}
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained,
                                returned, captured.get("yield", ()))
     return occurrences, imports
+
+
+def _destructured_from(names: Sequence[Node]) -> dict[int, tuple[Node, Node]]:
+    """Each name an object pattern reads out of a value (`const { router } = opts`), by
+    its start: the name and the value (the declarator's, two or three levels up)."""
+    found = {}
+    for name in names:
+        declarator = name.parent
+        while declarator is not None and declarator.type != "variable_declarator":
+            declarator = declarator.parent
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        if value is not None:
+            found[name.start_byte] = (name, value)
+    return found
 
 
 def _compiled_out(conditions: Sequence[Node], parsed: bytes) -> list[tuple[int, int]]:
@@ -1687,8 +1710,8 @@ def _occurrences(
             receiver_node = None
         elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:
             receiver_node = receivers.get(start - 1)  # `a.b`, most receivers: as `_receiver`
-        else:
-            receiver_node = _receiver(start, receivers, parsed)
+        else:  # or a destructured name's value, filed under minus its start
+            receiver_node = _receiver(start, receivers, parsed) or receivers.get(-start)
         if receiver_node is None and (written in builtins or (
                 b":" + written in seen if kind is type_kind else written in seen and not (
                     kind is call_kind and node.type == "type_identifier"

@@ -100,7 +100,9 @@ History:
   fields = ...` in a test) no longer makes the function's uses of that name local (they
   were dropped), and a method's bare `client` is the module's, not the class attribute
   `client = Client()` (it took that type). A Go map's element looked up with its `ok`
-  (`flag, ok := f.formal[name]`) has the element's type.
+  (`flag, ok := f.formal[name]`) has the element's type. In JavaScript and TypeScript a
+  name read out of a value by an object pattern (`const { router, req: r } = opts`) is a
+  use of that member of the value, of the value's type.
 """
 
 #: Bump (and regenerate the golden with `--update-goldens`) when extraction's output changes.

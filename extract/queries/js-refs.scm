@@ -56,6 +56,14 @@
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @ref.attribute)
+; `const { router, req: request } = opts`: each name read out of `opts` is a use of
+; its member (the names bound stay bindings).
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @destructured
+                         (pair_pattern key: (property_identifier) @destructured)
+                         (object_assignment_pattern
+                           left: (shorthand_property_identifier_pattern) @destructured)])
+  value: [(identifier) (member_expression) (this)])
 ; A member named by a key in quotes: `obj['name']()`, `obj["name"]`.
 (call_expression function: (subscript_expression
   object: (_) index: (string (string_fragment) @ref.attribute_call @skip.key)))

@@ -75,6 +75,16 @@ SOURCES = {
         "export type Message = { id: JSONRPC2.RequestId };\n"  # 7
         "export type Other = { id: Outer.RequestId };\n"       # 8
     ),
+    "src/store.ts": (
+        "export class Store {\n"                                   # 1
+        "  size(): number { return 0; }\n"                         # 2
+        "}\n"                                                      # 3
+        "export function count(store: Store, other): number {\n"  # 4
+        "  const { size } = store;\n"                              # 5
+        "  const { size: n } = other;\n"                           # 6
+        "  return size() + n();\n"                                 # 7
+        "}\n"                                                      # 8
+    ),
     "src/app.ts": (
         'import { IObservable, Teardown, makePool, annotations } from "./internal";\n'
         "export function run(o: IObservable, t: Teardown, x: any, both: Pool | Atom): void {\n"
@@ -157,6 +167,17 @@ def test_a_name_written_through_its_namespace_in_the_namespaces_file_is_resolved
     assert sites(searcher, "src/rpc/envelopes.ts", 2) == {
         "resolved": [("src/rpc/envelopes.ts", 4), ("src/rpc/envelopes.ts", 7)],
         "possible": [], "elsewhere": [("src/rpc/envelopes.ts", 8)]}
+
+
+def test_a_member_read_out_by_an_object_pattern_is_a_use_of_it(searcher: Searcher) -> None:
+    # `const { size } = store` on a `Store`; out of `other`, of no type shown: possible.
+    # The names bound (`size()`, `n()` called) are locals.
+    answer = searcher.find_references(ReferencesQuery(path="src/store.ts", line=2))
+    assert [(g.path, s.line, s.reason) for g in answer.groups for s in g.sites] == [
+        ("src/store.ts", 5, "receiver is a Store")]
+    assert [(g.receiver, g.reason, g.count) for g in answer.possible_groups] == [
+        ("other", "receiver's type unknown", 1)]
+    assert (answer.resolved, answer.possible, answer.elsewhere) == (1, 1, 0)
 
 
 def test_a_type_and_a_value_of_one_name_keep_their_own_uses(searcher: Searcher) -> None:

@@ -782,8 +782,37 @@ def test_javascript_parameters_destructuring_and_defaults() -> None:
         "  return (o) => o + p;\n"
         "}\n"
     )
+    # `k` and `l`, read out of `a`, are uses of its members; the names bound are not uses.
     assert uses(source, "javascript") == [("dflt", "plain", "", ""), ("h", "plain", "", ""),
+                                          ("k", "attribute", "a", ""),
+                                          ("l", "attribute", "a", ""),
                                           ("p", "plain", "", "")]
+
+
+def test_typescript_names_read_out_of_a_value_are_uses_of_its_members() -> None:
+    # `const { router, req: request, flag = true } = opts`: three members of `opts`, an
+    # `Options`; `this.file`'s `size`; nothing of a call's result (`make()`), whose
+    # members are not read; `router`, bound here, is an untyped local.
+    source = (
+        "import { Options } from './opts';\n"
+        "export function run(opts: Options) {\n"
+        "  const { router, req: request, flag = true } = opts;\n"
+        "  const { size } = this.file;\n"
+        "  const { a } = make();\n"
+        "  router.go(request, size, flag, a);\n"
+        "}\n"
+    )
+    assert uses(source, "typescript") == [
+        ("Options", "import", "./opts", ""),
+        ("Options", "type", "", ""),
+        ("router", "attribute", "opts", "Options"),
+        ("req", "attribute", "opts", "Options"),
+        ("flag", "attribute", "opts", "Options"),
+        ("size", "attribute", "this.file", ""),
+        ("file", "attribute", "this", ""),
+        ("make", "call", "", ""),
+        ("go", "attribute_call", "router", ""),
+    ]
 
 
 def test_javascript_this_and_new_give_types_and_html_tags_are_not_uses() -> None:
