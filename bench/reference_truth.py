@@ -445,7 +445,7 @@ def _compiled_site(lsp: _Lsp, root: Path, seed: dict, database: list[dict],
         character = found.start() - (text.rfind("\n", 0, found.start()) + 1)
         landed = lsp.request("textDocument/definition", {
             "textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
-        for location in landed or []:
+        for location in landed if isinstance(landed, list) else [landed] if landed else []:
             target = Path(unquote(location["uri"].removeprefix("file://"))).resolve()
             if (target == (root / seed["path"]).resolve()
                     and location["range"]["start"]["line"] + 1 == seed["line"]):

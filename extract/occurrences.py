@@ -48,6 +48,8 @@ Each `queries/<stem>-refs.scm` (our own: the grammars ship no reference tags) ma
   over the values assigned to it; Python keeps two types for the query, `REBOUND`);
 - `@struct.field` a field of a named struct (Go), for receivers such as `b.logger`, and
   for the struct's `Symbol.fields` (`_fields`);
+- `@destructured` a name an object pattern reads out of a value (JavaScript's `const {
+  router } = opts`): bound, and a use of the value's member (`_destructured_from`);
 - `@returned` what a `return` statement gives, and `@yield` a `yield` (Python): the type
   a function's `return` statements agree on is its `Symbol.returns` (`_returns`);
 - `@import` an import statement, with `@import.source` (the module, quotes dropped),
