@@ -626,12 +626,11 @@ def occurrences_and_imports(
                if rules.chained else None)
     if captured.get("struct.field"):
         _fields(captured["struct.field"], symbols, parsed)
-    if destructured:
-        receivers = {**receivers, **{-start: value for start, (_, value) in destructured.items()}}
     occurrences = _occurrences(uses, receivers, imports, sources, scopes, bindings, skips,
                                symbols, member_hints, parsed, rules,
                                LANGUAGES[language].separator, check, chained,
-                               returned, captured.get("yield", ()))
+                               returned, captured.get("yield", ()),
+                               {start: value for start, (_, value) in destructured.items()})
     return occurrences, imports
 
 
@@ -1630,11 +1629,13 @@ def _occurrences(
     member_hints: list[tuple[int, str, str, bool]], parsed: bytes, rules: _Rules, separator: str,
     check: Callable[[], None], chained: _GoTypes | _PythonTypes | None = None,
     returned: Sequence[Node] = (), yields: Sequence[Node] = (),
+    read_from: dict[int, Node] | None = None,
 ) -> list[Occurrence]:
     """The uses kept, in source order: a sweep over the uses, the skipped spans, the
     scopes and the definitions' lines together. Python's functions that do not annotate
     what they return are given, in `symbols`, what their `return` statements agree on
-    (`_returns`)."""
+    (`_returns`). `read_from`: the value each name an object pattern binds is read out
+    of, by the name's start (its receiver)."""
     skips.sort()
     skips.append((len(parsed) + 1, len(parsed) + 1))  # a sentinel: the sweep needs no bound check
     spans = sorted(
@@ -1712,8 +1713,9 @@ def _occurrences(
             receiver_node = None
         elif start > 1 and parsed[start - 1] == 0x2E and parsed[start - 2] not in _NOT_BEFORE_DOT:
             receiver_node = receivers.get(start - 1)  # `a.b`, most receivers: as `_receiver`
-        else:  # or a destructured name's value, filed under minus its start
-            receiver_node = _receiver(start, receivers, parsed) or receivers.get(-start)
+        else:  # or the value an object pattern reads the name out of
+            receiver_node = _receiver(start, receivers, parsed) or (
+                read_from.get(start) if read_from else None)
         if receiver_node is None and (written in builtins or (
                 b":" + written in seen if kind is type_kind else written in seen and not (
                     kind is call_kind and node.type == "type_identifier"
